@@ -1,0 +1,4 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef PRIO_CMD_COMMON_H
+#define PRIO_CMD_COMMON_H
+#endif

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One moment of one cluster: configuration, partitions, nodes, QOS, the
+ * association tree, jobs, accounting records and the clock.  Everything
+ * loaded lives in the snapshot's arena and dies with prio_snapshot_free().
+ *
+ * Loaders append to the snapshot; prio_snapshot_finish() then links records
+ * (partition nodes, job partitions, the tree) and checks what can only be
+ * checked once everything is in.
+ */
+#ifndef PRIO_SNAPSHOT_H
+#define PRIO_SNAPSHOT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "arena.h"
+#include "assoc.h"
+#include "conf.h"
+#include "error.h"
+#include "intern.h"
+#include "job.h"
+#include "qos.h"
+#include "sacct.h"
+#include "source.h"
+#include "tres.h"
+
+/* What a loaded input was, for --check and for messages. */
+enum prio_input_kind {
+	PRIO_INPUT_SLURMCONF = 0,   /* slurm.conf */
+	PRIO_INPUT_SCONTROL_CONFIG, /* scontrol show config */
+	PRIO_INPUT_PARTITIONS,      /* scontrol show partition */
+	PRIO_INPUT_NODES,           /* scontrol show node */
+	PRIO_INPUT_ASSOC_DUMP,      /* sacctmgr dump */
+	PRIO_INPUT_SSHARE,          /* sshare -P / -p / plain */
+	PRIO_INPUT_QOS,             /* sacctmgr -P show qos */
+	PRIO_INPUT_JOBS_SCONTROL,   /* scontrol show job */
+	PRIO_INPUT_JOBS_JSON,       /* squeue --json */
+	PRIO_INPUT_SACCT,           /* sacct -P */
+	PRIO_INPUT_KIND_COUNT
+};
+
+const char *prio_input_kind_name(enum prio_input_kind kind);
+
+/* A problem that did not stop loading (with keep_going). */
+struct prio_warning {
+	struct prio_error error;
+};
+
+struct prio_loaded {
+	enum prio_input_kind kind;
+	const char *name;     /* path as given */
+	unsigned long records; /* records taken from it */
+};
+
+struct prio_snapshot {
+	struct prio_arena arena;
+	struct prio_intern strings;
+	struct prio_tres_table tres;
+
+	time_t now;           /* the snapshot's clock */
+	bool now_known;       /* from NOW, --now, or a capture stamp */
+	bool keep_going;      /* malformed records become warnings */
+
+	bool have_config;
+	struct prio_config conf;
+
+	struct prio_partition *partitions;
+	uint32_t partition_count, partition_capacity;
+	struct prio_node *nodes;
+	uint32_t node_count, node_capacity;
+	struct prio_qos *qos;
+	uint32_t qos_count, qos_capacity;
+	struct prio_assoc *assocs;   /* index 0 is root once a tree is loaded */
+	uint32_t assoc_count, assoc_capacity;
+	uint32_t user_assoc_count;   /* Fair Tree's N */
+	uint32_t sshare_columns;     /* PRIO_SSHARE_* the sshare input had */
+	struct prio_job *jobs;
+	uint32_t job_count, job_capacity;
+	struct prio_sacct_rec *sacct;
+	uint32_t sacct_count, sacct_capacity;
+	uint32_t sacct_columns;      /* PRIO_SACCT_* the sacct input had */
+
+	struct prio_warning *warnings;
+	uint32_t warning_count, warning_capacity;
+	struct prio_loaded *loaded;
+	uint32_t loaded_count, loaded_capacity;
+
+	/* Indices by interned id, built by prio_snapshot_finish(). */
+	uint32_t *partition_by_name; /* id -> index or UINT32_MAX */
+	uint32_t *node_by_name;
+	uint32_t *qos_by_name;
+	uint32_t index_size;
+	unsigned roles_loaded;       /* 1 << enum prio_role */
+	bool finished;
+};
+
+int prio_snapshot_init(struct prio_snapshot *snap);
+void prio_snapshot_free(struct prio_snapshot *snap);
+
+/* Grow one of the record arrays and return a zeroed slot, NULL on ENOMEM. */
+struct prio_partition *prio_snapshot_new_partition(struct prio_snapshot *snap);
+struct prio_node *prio_snapshot_new_node(struct prio_snapshot *snap);
+struct prio_qos *prio_snapshot_new_qos(struct prio_snapshot *snap);
+struct prio_assoc *prio_snapshot_new_assoc(struct prio_snapshot *snap);
+struct prio_job *prio_snapshot_new_job(struct prio_snapshot *snap);
+struct prio_sacct_rec *prio_snapshot_new_sacct(struct prio_snapshot *snap);
+
+/* A loader met a bad record.  With keep_going the error becomes a warning
+ * and 0 is returned (skip the record, go on); otherwise err->status. */
+int prio_snapshot_record_error(struct prio_snapshot *snap,
+			       struct prio_error *err);
+/* Note a loaded input (for --check). */
+int prio_snapshot_note_loaded(struct prio_snapshot *snap,
+			      enum prio_input_kind kind, const char *name,
+			      unsigned long records);
+
+/* Interning shortcuts. */
+prio_id prio_snapshot_intern(struct prio_snapshot *snap, const char *s,
+			     size_t n);
+const char *prio_snapshot_str(const struct prio_snapshot *snap, prio_id id);
+
+/* --- loaders: each reads one artefact into the snapshot ----------------- */
+/* slurm.conf with Include (paths relative to the including file). */
+int prio_load_slurmconf(struct prio_snapshot *snap, const char *path,
+			struct prio_error *err);
+int prio_load_slurmconf_source(struct prio_snapshot *snap,
+			       const struct prio_source *src,
+			       struct prio_error *err);
+int prio_load_scontrol_config(struct prio_snapshot *snap,
+			      const struct prio_source *src,
+			      struct prio_error *err);
+int prio_load_scontrol_partitions(struct prio_snapshot *snap,
+				  const struct prio_source *src,
+				  struct prio_error *err);
+int prio_load_scontrol_nodes(struct prio_snapshot *snap,
+			     const struct prio_source *src,
+			     struct prio_error *err);
+int prio_load_assoc_dump(struct prio_snapshot *snap,
+			 const struct prio_source *src, struct prio_error *err);
+int prio_load_sshare(struct prio_snapshot *snap, const struct prio_source *src,
+		     struct prio_error *err);
+int prio_load_qos(struct prio_snapshot *snap, const struct prio_source *src,
+		  struct prio_error *err);
+int prio_load_jobs_scontrol(struct prio_snapshot *snap,
+			    const struct prio_source *src,
+			    struct prio_error *err);
+int prio_load_jobs_squeue_json(struct prio_snapshot *snap,
+			       const struct prio_source *src,
+			       struct prio_error *err);
+int prio_load_sacct(struct prio_snapshot *snap, const struct prio_source *src,
+		    struct prio_error *err);
+
+/* --- detection and folders ---------------------------------------------- */
+/* Which artefact src holds, from its content; -1 if none fits.  `hint`
+ * narrows the choice to one family (config, assoc, jobs...) or is -1. */
+int prio_detect_input(const struct prio_source *src, int hint);
+
+/* Open path ("-" = stdin), detect its format among the kinds allowed for
+ * `role` and load it. */
+enum prio_role {
+	PRIO_ROLE_CONF, PRIO_ROLE_ASSOC, PRIO_ROLE_QOS, PRIO_ROLE_JOBS,
+	PRIO_ROLE_SACCT, PRIO_ROLE_NODES, PRIO_ROLE_PARTITIONS,
+	PRIO_ROLE_COUNT
+};
+int prio_load_role(struct prio_snapshot *snap, enum prio_role role,
+		   const char *path, struct prio_error *err);
+const char *prio_role_option(enum prio_role role); /* "--conf", ... */
+
+/* The fixed file names of a snapshot folder (DESIGN §2), NULL-terminated
+ * list of candidates per role in order of preference. */
+const char *const *prio_snapshot_dir_names(enum prio_role role);
+
+/* Load a set of sources: for each role, paths[role] when non-NULL, else the
+ * folder's file for that role when dir is non-NULL and the file exists.  The
+ * folder's NOW file (epoch seconds) sets the clock unless now_known is
+ * already set.  Stops at the first error. */
+int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
+			       const char *const paths[PRIO_ROLE_COUNT],
+			       struct prio_error *err);
+/* Which roles were loaded (bit 1<<role), for "needed X, lacked it". */
+unsigned prio_snapshot_roles_loaded(const struct prio_snapshot *snap);
+
+/* After loading: link partitions to nodes, compute totals, parse weights
+ * that need the TRES list, index by name, check the tree. */
+int prio_snapshot_finish(struct prio_snapshot *snap, struct prio_error *err);
+
+/* Lookups (after finish); NULL when absent. */
+struct prio_partition *prio_snapshot_partition(const struct prio_snapshot *snap,
+					       prio_id name);
+struct prio_node *prio_snapshot_node(const struct prio_snapshot *snap,
+				     prio_id name);
+struct prio_qos *prio_snapshot_qos(const struct prio_snapshot *snap,
+				   prio_id name);
+
+#endif

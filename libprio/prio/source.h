@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One input artefact in memory.  Regular files are mapped, pipes and stdin
+ * ("-") are read whole; either way a loader sees one contiguous buffer and
+ * walks it line by line without copying.  Safety limits (NUL bytes, line
+ * length) are checked here once so that every loader reports them alike.
+ */
+#ifndef PRIO_SOURCE_H
+#define PRIO_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+
+#define PRIO_MAX_LINE (256u * 1024u) /* longer lines are an error */
+
+struct prio_source {
+	const char *name;  /* as given by the user; "-" shows as "(stdin)" */
+	const char *data;  /* contents; not NUL-terminated */
+	size_t size;
+	/* private */
+	void *mapping;
+	size_t mapping_size;
+	char *owned;
+	char *name_owned;
+};
+
+/* Open path ("-" = stdin).  On error fills err (file = path). */
+int prio_source_open(struct prio_source *src, const char *path,
+		     struct prio_error *err);
+/* A source over caller memory (tests, fuzzers, live command output).  The
+ * memory must outlive the source. */
+void prio_source_from_memory(struct prio_source *src, const char *name,
+			     const char *data, size_t size);
+void prio_source_close(struct prio_source *src);
+
+/* The first bytes, for format detection. */
+bool prio_source_starts_with(const struct prio_source *src, const char *prefix);
+
+struct prio_line {
+	const char *text;    /* start of line, not NUL-terminated */
+	size_t len;          /* without the newline (and without a \r before it) */
+	unsigned long number; /* 1-based */
+};
+
+struct prio_line_reader {
+	const struct prio_source *src;
+	size_t pos;
+	unsigned long number;
+};
+
+void prio_line_reader_init(struct prio_line_reader *r,
+			   const struct prio_source *src);
+/* 1 and *line filled, 0 at end of input, negative with err filled when a line
+ * contains a NUL byte or is longer than PRIO_MAX_LINE. */
+int prio_line_next(struct prio_line_reader *r, struct prio_line *line,
+		   struct prio_error *err);
+
+#endif

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Slurm's time strings and timestamps.
+ *  - durations: "min", "min:sec", "h:m:s", "d-h", "d-h:m", "d-h:m:s",
+ *    "INFINITE"/"UNLIMITED"/"-1" (slurm-facts §10);
+ *  - timestamps: "YYYY-MM-DDTHH:MM:SS" in local time, as scontrol, squeue and
+ *    sacct print them, and "Unknown"/"None"/"N/A" for unset.
+ */
+#ifndef PRIO_TIMESTR_H
+#define PRIO_TIMESTR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#define PRIO_NO_VAL   0xfffffffeu
+#define PRIO_INFINITE 0xffffffffu
+#define PRIO_NO_VAL16   0xfffeu
+#define PRIO_INFINITE16 0xffffu
+#define PRIO_NO_VAL64   0xfffffffffffffffeull
+#define PRIO_INFINITE64 0xffffffffffffffffull
+
+/* Parse a duration into seconds.  Returns 0 and *secs, PRIO_INFINITE in
+ * *secs for INFINITE/UNLIMITED/-1, or -1 when s is not a time string. */
+int prio_time_str2secs(const char *s, size_t n, uint32_t *secs);
+/* Same, in whole minutes with seconds rounded up (Slurm's time_str2mins). */
+int prio_time_str2mins(const char *s, size_t n, uint32_t *mins);
+
+/* "D-HH:MM:SS" when days > 0, else "HH:MM:SS"; "UNLIMITED" for
+ * PRIO_INFINITE; "INVALID" for negative. */
+const char *prio_secs2time_str(int64_t secs, char *buf, size_t size);
+const char *prio_mins2time_str(uint32_t mins, char *buf, size_t size);
+
+/* Parse "YYYY-MM-DDTHH:MM:SS" (local time, also "YYYY-MM-DD HH:MM:SS" and a
+ * plain decimal epoch) into *t.  "Unknown", "None", "N/A", "(null)" and ""
+ * give *t = 0 and return 0.  Returns -1 when malformed. */
+int prio_timestamp_parse(const char *s, size_t n, time_t *t);
+/* "YYYY-MM-DDTHH:MM:SS" in local time; "Unknown" for 0. */
+const char *prio_timestamp_format(time_t t, char *buf, size_t size);
+
+#endif

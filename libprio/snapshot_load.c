@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Putting a snapshot together: detecting each artefact's format from its
+ * content, the fixed file names of a snapshot folder (DESIGN §2), and the
+ * final linking pass (partitions to nodes, indices by interned name, the
+ * Fair Tree user count).
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "prio/hostlist.h"
+#include "prio/snapshot.h"
+#include "prio/value.h"
+
+/* The first non-blank line of src (skipping nothing else). */
+static void first_line(const struct prio_source *src, const char **text,
+		       size_t *len)
+{
+	size_t i = 0, start;
+
+	for (;;) {
+		while (i < src->size && (src->data[i] == ' ' || src->data[i] == '\t'))
+			i++;
+		start = i;
+		while (i < src->size && src->data[i] != '\n')
+			i++;
+		if (i > start || i >= src->size)
+			break;
+		i++;
+	}
+	*text = src->data + start;
+	*len = i - start;
+	if (*len && (*text)[*len - 1] == '\r')
+		(*len)--;
+}
+
+static bool has_prefix(const char *text, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && memcmp(text, prefix, n) == 0;
+}
+
+static bool contains(const char *text, size_t len, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (size_t i = 0; i + n <= len; i++)
+		if (memcmp(text + i, needle, n) == 0)
+			return true;
+	return false;
+}
+
+/* "Key   = value" as scontrol show config prints it. */
+static bool looks_like_scontrol_config(const char *text, size_t len)
+{
+	size_t i = 0;
+
+	if (has_prefix(text, len, "Configuration data as of"))
+		return true;
+	while (i < len && (isalnum((unsigned char)text[i]) || text[i] == '_' ||
+			   text[i] == '/'))
+		i++;
+	if (i == 0 || i >= len || text[i] != ' ')
+		return false;
+	while (i < len && text[i] == ' ')
+		i++;
+	return i + 1 < len && text[i] == '=' && text[i + 1] == ' ';
+}
+
+int prio_detect_input(const struct prio_source *src, int hint)
+{
+	const char *line;
+	size_t len;
+
+	first_line(src, &line, &len);
+	switch (hint) {
+	case PRIO_ROLE_CONF:
+		return looks_like_scontrol_config(line, len) ? PRIO_INPUT_SCONTROL_CONFIG
+							     : PRIO_INPUT_SLURMCONF;
+	case PRIO_ROLE_ASSOC:
+		if (has_prefix(line, len, "#") || has_prefix(line, len, "Cluster - ") ||
+		    has_prefix(line, len, "Parent - "))
+			return PRIO_INPUT_ASSOC_DUMP;
+		return PRIO_INPUT_SSHARE;
+	case PRIO_ROLE_QOS:
+		return PRIO_INPUT_QOS;
+	case PRIO_ROLE_JOBS:
+		return has_prefix(line, len, "{") ? PRIO_INPUT_JOBS_JSON
+						  : PRIO_INPUT_JOBS_SCONTROL;
+	case PRIO_ROLE_SACCT:
+		return PRIO_INPUT_SACCT;
+	case PRIO_ROLE_NODES:
+		return PRIO_INPUT_NODES;
+	case PRIO_ROLE_PARTITIONS:
+		return PRIO_INPUT_PARTITIONS;
+	}
+	/* No hint: guess from the content alone. */
+	if (has_prefix(line, len, "{"))
+		return PRIO_INPUT_JOBS_JSON;
+	if (has_prefix(line, len, "JobId="))
+		return PRIO_INPUT_JOBS_SCONTROL;
+	if (has_prefix(line, len, "PartitionName="))
+		return PRIO_INPUT_PARTITIONS;
+	if (has_prefix(line, len, "NodeName=") && contains(line, len, "Arch="))
+		return PRIO_INPUT_NODES;
+	if (looks_like_scontrol_config(line, len))
+		return PRIO_INPUT_SCONTROL_CONFIG;
+	if (has_prefix(line, len, "Cluster - ") || has_prefix(line, len, "# To edit"))
+		return PRIO_INPUT_ASSOC_DUMP;
+	if (has_prefix(line, len, "Account") && contains(line, len, "User"))
+		return PRIO_INPUT_SSHARE;
+	if (has_prefix(line, len, "Name|") || contains(line, len, "|Priority|"))
+		return PRIO_INPUT_QOS;
+	if (has_prefix(line, len, "JobID"))
+		return PRIO_INPUT_SACCT;
+	return -1;
+}
+
+const char *prio_role_option(enum prio_role role)
+{
+	static const char *const opts[PRIO_ROLE_COUNT] = {
+		[PRIO_ROLE_CONF] = "--conf", [PRIO_ROLE_ASSOC] = "--assoc",
+		[PRIO_ROLE_QOS] = "--qos", [PRIO_ROLE_JOBS] = "--jobs",
+		[PRIO_ROLE_SACCT] = "--sacct", [PRIO_ROLE_NODES] = "--nodes",
+		[PRIO_ROLE_PARTITIONS] = "--partitions",
+	};
+
+	return (unsigned)role < PRIO_ROLE_COUNT ? opts[role] : "?";
+}
+
+const char *const *prio_snapshot_dir_names(enum prio_role role)
+{
+	static const char *const conf[] = { "slurm.conf", "config.txt", NULL };
+	/* The dump carries priorities and QOS, sshare.txt the usage: a folder
+	 * may hold both, loaded in this order and merged into one tree. */
+	static const char *const assoc[] = { "assoc.cfg", "sshare.txt", NULL };
+	static const char *const qos[] = { "qos.txt", NULL };
+	static const char *const jobs[] = { "jobs.txt", "jobs.json", NULL };
+	static const char *const sacct[] = { "sacct.txt", NULL };
+	static const char *const nodes[] = { "nodes.txt", NULL };
+	static const char *const parts[] = { "partitions.txt", NULL };
+	static const char *const none[] = { NULL };
+
+	switch (role) {
+	case PRIO_ROLE_CONF: return conf;
+	case PRIO_ROLE_ASSOC: return assoc;
+	case PRIO_ROLE_QOS: return qos;
+	case PRIO_ROLE_JOBS: return jobs;
+	case PRIO_ROLE_SACCT: return sacct;
+	case PRIO_ROLE_NODES: return nodes;
+	case PRIO_ROLE_PARTITIONS: return parts;
+	case PRIO_ROLE_COUNT: break;
+	}
+	return none;
+}
+
+int prio_load_role(struct prio_snapshot *snap, enum prio_role role,
+		   const char *path, struct prio_error *err)
+{
+	struct prio_source src;
+	int kind, rc;
+
+	if ((unsigned)role >= PRIO_ROLE_COUNT)
+		return prio_error_set(err, PRIO_ERR_USAGE, path, 0, "",
+				      "unknown input role");
+	if ((rc = prio_source_open(&src, path, err)) < 0)
+		return rc;
+	kind = prio_detect_input(&src, (int)role);
+	switch (kind) {
+	case PRIO_INPUT_SLURMCONF:
+		/* A real path keeps Include relative to its folder. */
+		if (strcmp(path, "-") != 0) {
+			prio_source_close(&src);
+			rc = prio_load_slurmconf(snap, path, err);
+			if (rc == 0)
+				snap->roles_loaded |= 1u << role;
+			return rc;
+		}
+		rc = prio_load_slurmconf_source(snap, &src, err);
+		break;
+	case PRIO_INPUT_SCONTROL_CONFIG:
+		rc = prio_load_scontrol_config(snap, &src, err);
+		break;
+	case PRIO_INPUT_PARTITIONS:
+		rc = prio_load_scontrol_partitions(snap, &src, err);
+		break;
+	case PRIO_INPUT_NODES:
+		rc = prio_load_scontrol_nodes(snap, &src, err);
+		break;
+	case PRIO_INPUT_ASSOC_DUMP:
+		rc = prio_load_assoc_dump(snap, &src, err);
+		break;
+	case PRIO_INPUT_SSHARE:
+		rc = prio_load_sshare(snap, &src, err);
+		break;
+	case PRIO_INPUT_QOS:
+		rc = prio_load_qos(snap, &src, err);
+		break;
+	case PRIO_INPUT_JOBS_SCONTROL:
+		rc = prio_load_jobs_scontrol(snap, &src, err);
+		break;
+	case PRIO_INPUT_JOBS_JSON:
+		rc = prio_load_jobs_squeue_json(snap, &src, err);
+		break;
+	case PRIO_INPUT_SACCT:
+		rc = prio_load_sacct(snap, &src, err);
+		break;
+	default:
+		rc = prio_error_set(err, PRIO_ERR_PARSE, src.name, 1, "",
+				    "unrecognised format for %s",
+				    prio_role_option(role));
+		break;
+	}
+	prio_source_close(&src);
+	if (rc == 0)
+		snap->roles_loaded |= 1u << role;
+	return rc;
+}
+
+unsigned prio_snapshot_roles_loaded(const struct prio_snapshot *snap)
+{
+	return snap->roles_loaded;
+}
+
+static bool file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int read_now_file(struct prio_snapshot *snap, const char *path,
+			 struct prio_error *err)
+{
+	struct prio_source src;
+	int64_t v;
+	size_t n;
+	int rc = prio_source_open(&src, path, err);
+
+	if (rc < 0)
+		return rc;
+	n = src.size;
+	while (n && isspace((unsigned char)src.data[n - 1]))
+		n--;
+	if (prio_parse_int64(src.data, n, &v) < 0 || v < 0) {
+		rc = prio_error_set(err, PRIO_ERR_PARSE, src.name, 1, "NOW",
+				    "expected Unix seconds (date +%%s), got \"%.*s\"",
+				    (int)(n > 40 ? 40 : n), src.data);
+	} else {
+		snap->now = (time_t)v;
+		snap->now_known = true;
+	}
+	prio_source_close(&src);
+	return rc;
+}
+
+int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
+			       const char *const paths[PRIO_ROLE_COUNT],
+			       struct prio_error *err)
+{
+	char buf[4096];
+	int rc;
+
+	if (dir) {
+		struct stat st;
+
+		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+			return prio_error_set(err, PRIO_ERR_MISSING, dir, 0, "",
+					      "not a snapshot folder: %s",
+					      errno ? strerror(errno) : "not a directory");
+		snprintf(buf, sizeof(buf), "%s/NOW", dir);
+		if (!snap->now_known && file_exists(buf) &&
+		    (rc = read_now_file(snap, buf, err)) < 0)
+			return rc;
+	}
+	/* Configuration first: later loaders need its TRES list. */
+	for (int role = 0; role < PRIO_ROLE_COUNT; role++) {
+		const char *path = paths ? paths[role] : NULL;
+
+		if (path) {
+			if ((rc = prio_load_role(snap, role, path, err)) < 0)
+				return rc;
+			continue;
+		}
+		if (!dir)
+			continue;
+		for (const char *const *name = prio_snapshot_dir_names(role); *name;
+		     name++) {
+			snprintf(buf, sizeof(buf), "%s/%s", dir, *name);
+			if (!file_exists(buf))
+				continue;
+			if ((rc = prio_load_role(snap, role, buf, err)) < 0)
+				return rc;
+			/* Only the association role takes several files. */
+			if (role != PRIO_ROLE_ASSOC)
+				break;
+		}
+	}
+	return PRIO_OK;
+}
+
+static uint32_t *new_index(uint32_t size)
+{
+	uint32_t *ix = malloc((size_t)size * sizeof(*ix));
+
+	if (ix)
+		memset(ix, 0xff, (size_t)size * sizeof(*ix));
+	return ix;
+}
+
+int prio_snapshot_finish(struct prio_snapshot *snap, struct prio_error *err)
+{
+	uint32_t size = snap->strings.count;
+
+	free(snap->partition_by_name);
+	free(snap->node_by_name);
+	free(snap->qos_by_name);
+	snap->index_size = size;
+	snap->partition_by_name = new_index(size);
+	snap->node_by_name = new_index(size);
+	snap->qos_by_name = new_index(size);
+	if (!snap->partition_by_name || !snap->node_by_name || !snap->qos_by_name)
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
+
+	for (uint32_t i = 0; i < snap->node_count; i++) {
+		struct prio_node *n = &snap->nodes[i];
+
+		if (snap->node_by_name[n->name] != UINT32_MAX)
+			return prio_error_set(err, PRIO_ERR_PARSE, n->file, n->line,
+					      "NodeName", "Duplicated NodeName %s",
+					      prio_snapshot_str(snap, n->name));
+		snap->node_by_name[n->name] = i;
+	}
+	for (uint32_t i = 0; i < snap->qos_count; i++) {
+		struct prio_qos *q = &snap->qos[i];
+
+		if (snap->qos_by_name[q->name] != UINT32_MAX)
+			return prio_error_set(err, PRIO_ERR_PARSE, q->file, q->line,
+					      "Name", "duplicate QOS %s",
+					      prio_snapshot_str(snap, q->name));
+		snap->qos_by_name[q->name] = i;
+	}
+	for (uint32_t i = 0; i < snap->partition_count; i++) {
+		struct prio_partition *p = &snap->partitions[i];
+
+		if (snap->partition_by_name[p->name] != UINT32_MAX)
+			return prio_error_set(err, PRIO_ERR_PARSE, p->file, p->line,
+					      "PartitionName",
+					      "duplicate entry for partition %s",
+					      prio_snapshot_str(snap, p->name));
+		snap->partition_by_name[p->name] = i;
+
+		/* Resolve the node list when nodes are known. */
+		if (snap->node_count && p->nodes_text && !p->nodes) {
+			struct prio_hostlist hl;
+			const char *why = NULL;
+			uint32_t cpus = 0;
+
+			if (prio_word_eq(p->nodes_text, strlen(p->nodes_text), "ALL")) {
+				p->nodes = prio_arena_alloc(&snap->arena,
+							    snap->node_count * sizeof(uint32_t));
+				if (!p->nodes)
+					return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+							      "out of memory");
+				for (uint32_t k = 0; k < snap->node_count; k++)
+					p->nodes[k] = k;
+				p->node_count = snap->node_count;
+			} else {
+				if (prio_hostlist_expand(&snap->arena, p->nodes_text,
+							 strlen(p->nodes_text), &hl, &why) < 0)
+					return prio_error_set(err, PRIO_ERR_PARSE, p->file,
+							      p->line, "Nodes",
+							      "invalid hostlist \"%s\": %s",
+							      p->nodes_text, why);
+				p->nodes = prio_arena_alloc(&snap->arena,
+							    (hl.count + 1) * sizeof(uint32_t));
+				if (!p->nodes)
+					return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+							      "out of memory");
+				p->node_count = 0;
+				for (size_t k = 0; k < hl.count; k++) {
+					prio_id id = prio_intern_find(&snap->strings, hl.names[k],
+								      strlen(hl.names[k]));
+					struct prio_node *node = prio_snapshot_node(snap, id);
+
+					if (!node)
+						return prio_error_set(err, PRIO_ERR_PARSE, p->file,
+								      p->line, "Nodes",
+								      "partition %s names unknown node %s",
+								      prio_snapshot_str(snap, p->name),
+								      hl.names[k]);
+					p->nodes[p->node_count++] = (uint32_t)(node - snap->nodes);
+				}
+			}
+			for (uint32_t k = 0; k < p->node_count; k++) {
+				const struct prio_node *node = &snap->nodes[p->nodes[k]];
+
+				cpus += node->cpus_efctv ? node->cpus_efctv : node->cpus;
+			}
+			p->total_cpus = cpus;
+			p->total_nodes = p->node_count;
+		}
+	}
+	snap->user_assoc_count = 0;
+	for (uint32_t i = 0; i < snap->assoc_count; i++)
+		if (snap->assocs[i].is_user)
+			snap->user_assoc_count++;
+	snap->finished = true;
+	return PRIO_OK;
+}

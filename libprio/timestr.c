@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Slurm time strings (slurm-facts §10, parse_time.c behaviour): durations
+ * "[days-]hours[:min[:sec]]", "min[:sec]", "h:m:s", INFINITE; and the
+ * "YYYY-MM-DDTHH:MM:SS" local timestamps every Slurm command prints.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "prio/timestr.h"
+#include "prio/value.h"
+
+int prio_time_str2secs(const char *s, size_t n, uint32_t *secs)
+{
+	uint64_t part[4] = { 0, 0, 0, 0 };
+	int groups = 0, dashes = 0, colons = 0;
+	bool digit_seen = false;
+	uint64_t days = 0, hours = 0, mins = 0, sec = 0, total;
+
+	if (prio_word_eq(s, n, "-1") || prio_word_eq(s, n, "INFINITE") ||
+	    prio_word_eq(s, n, "UNLIMITED")) {
+		*secs = PRIO_INFINITE;
+		return 0;
+	}
+	if (n == 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (c >= '0' && c <= '9') {
+			if (part[groups] > 100000000u)
+				return -1;
+			part[groups] = part[groups] * 10 + (uint64_t)(c - '0');
+			digit_seen = true;
+		} else if (c == '-' || c == ':') {
+			if (!digit_seen || groups == 3)
+				return -1;
+			if (c == '-') {
+				if (dashes || colons)
+					return -1;
+				dashes++;
+			} else {
+				if (++colons > 2)
+					return -1;
+			}
+			groups++;
+			digit_seen = false;
+		} else {
+			return -1;
+		}
+	}
+	if (!digit_seen)
+		return -1;
+	if (dashes) {
+		/* days-hours[:minutes[:seconds]] */
+		days = part[0];
+		hours = part[1];
+		if (colons >= 1)
+			mins = part[2];
+		if (colons == 2)
+			sec = part[3];
+	} else if (colons == 2) {
+		hours = part[0];
+		mins = part[1];
+		sec = part[2];
+	} else {
+		mins = part[0];
+		if (colons == 1)
+			sec = part[1];
+	}
+	total = ((days * 24 + hours) * 60 + mins) * 60 + sec;
+	if (total >= PRIO_NO_VAL)
+		return -1;
+	*secs = (uint32_t)total;
+	return 0;
+}
+
+int prio_time_str2mins(const char *s, size_t n, uint32_t *mins)
+{
+	uint32_t secs;
+
+	if (prio_time_str2secs(s, n, &secs) < 0)
+		return -1;
+	if (secs == PRIO_INFINITE)
+		*mins = PRIO_INFINITE;
+	else
+		*mins = (secs + 59) / 60;
+	return 0;
+}
+
+const char *prio_secs2time_str(int64_t secs, char *buf, size_t size)
+{
+	if (secs == (int64_t)PRIO_INFINITE) {
+		snprintf(buf, size, "UNLIMITED");
+	} else if (secs < 0) {
+		snprintf(buf, size, "INVALID");
+	} else {
+		int64_t d = secs / 86400, h = secs / 3600 % 24, m = secs / 60 % 60,
+			s = secs % 60;
+		if (d > 0)
+			snprintf(buf, size, "%lld-%02lld:%02lld:%02lld", (long long)d,
+				 (long long)h, (long long)m, (long long)s);
+		else
+			snprintf(buf, size, "%02lld:%02lld:%02lld", (long long)h,
+				 (long long)m, (long long)s);
+	}
+	return buf;
+}
+
+const char *prio_mins2time_str(uint32_t mins, char *buf, size_t size)
+{
+	if (mins == PRIO_INFINITE || mins == PRIO_NO_VAL)
+		return prio_secs2time_str(mins == PRIO_INFINITE ? (int64_t)PRIO_INFINITE
+								: -1, buf, size);
+	return prio_secs2time_str((int64_t)mins * 60, buf, size);
+}
+
+static int digits(const char *s, size_t n, int *out)
+{
+	int v = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+int prio_timestamp_parse(const char *s, size_t n, time_t *t)
+{
+	struct tm tm;
+	int year, mon, day, hour = 0, min = 0, sec = 0;
+	int64_t epoch;
+
+	if (n == 0 || prio_word_eq(s, n, "Unknown") || prio_word_eq(s, n, "None") ||
+	    prio_word_eq(s, n, "N/A") || prio_word_eq(s, n, "(null)")) {
+		*t = 0;
+		return 0;
+	}
+	if (prio_parse_int64(s, n, &epoch) == 0) {
+		if (epoch < 0)
+			return -1;
+		*t = (time_t)epoch;
+		return 0;
+	}
+	/* YYYY-MM-DD[(T| )HH:MM[:SS]] */
+	if (n < 10 || s[4] != '-' || s[7] != '-' || digits(s, 4, &year) ||
+	    digits(s + 5, 2, &mon) || digits(s + 8, 2, &day))
+		return -1;
+	if (n > 10) {
+		if ((s[10] != 'T' && s[10] != ' ') || (n != 16 && n != 19) ||
+		    s[13] != ':' || digits(s + 11, 2, &hour) ||
+		    digits(s + 14, 2, &min))
+			return -1;
+		if (n == 19 && (s[16] != ':' || digits(s + 17, 2, &sec)))
+			return -1;
+	}
+	if (mon < 1 || mon > 12 || day < 1 || day > 31 || hour > 23 || min > 59 ||
+	    sec > 60)
+		return -1;
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_year = year - 1900;
+	tm.tm_mon = mon - 1;
+	tm.tm_mday = day;
+	tm.tm_hour = hour;
+	tm.tm_min = min;
+	tm.tm_sec = sec;
+	tm.tm_isdst = -1;
+	*t = mktime(&tm);
+	return *t == (time_t)-1 ? -1 : 0;
+}
+
+const char *prio_timestamp_format(time_t t, char *buf, size_t size)
+{
+	struct tm tm;
+
+	if (t == 0 || !localtime_r(&t, &tm)) {
+		snprintf(buf, size, "Unknown");
+		return buf;
+	}
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%S", &tm);
+	return buf;
+}

@@ -1,0 +1,4 @@
+/* SPDX-License-Identifier: MIT */
+#include <criterion/criterion.h>
+
+#include "testutil.h"
