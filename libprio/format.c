@@ -23,7 +23,7 @@
 #include "prio/format.h"
 
 static int fail(char *why, size_t why_size, int status, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 
 static int fail(char *why, size_t why_size, int status, const char *fmt, ...)
 {
@@ -93,7 +93,8 @@ int prio_sprio_format_parse(const char *fmt, struct prio_sprio_format *out,
 				free(copy);
 				free(items);
 				return fail(why, why_size, PRIO_ERR_USAGE,
-					    "field width too large at \"%.*s\" (at most %d)",
+					    "field width too large at \"%.*s\" "
+					    "(at most %d)",
 					    ECHO_MAX, fmt + at,
 					    PRIO_FORMAT_MAX_WIDTH);
 			}
@@ -103,8 +104,9 @@ int prio_sprio_format_parse(const char *fmt, struct prio_sprio_format *out,
 			free(copy);
 			free(items);
 			return fail(why, why_size, PRIO_ERR_USAGE,
-				    "format ends with \"%s\" which has no field letter",
-				    fmt + at);
+				    "format ends with \"%.*s\" which has no "
+				    "field letter",
+				    ECHO_MAX, fmt + at);
 		}
 		it->width = (int)width;
 		it->letter = *q++;
@@ -171,7 +173,8 @@ int prio_fieldlist_parse(const char *list, const struct prio_column *table,
 
 	*nout = 0;
 	if (!list)
-		return fail(why, why_size, PRIO_ERR_USAGE, "no field list given");
+		return fail(why, why_size, PRIO_ERR_USAGE,
+			    "no field list given");
 
 	const char *p = list;
 	while (*p) {
@@ -206,9 +209,11 @@ int prio_fieldlist_parse(const char *list, const struct prio_column *table,
 		if (pct) {
 			int width;
 			bool right;
-			if (!parse_width(pct + 1, ilen - nlen - 1, &width, &right))
+			if (!parse_width(pct + 1, ilen - nlen - 1, &width,
+					 &right))
 				return fail(why, why_size, PRIO_ERR_USAGE,
-					    "Invalid field width in \"%s\" (want %%N or %%-N, N at most %d)",
+					    "Invalid field width in \"%s\" "
+					    "(want %%N or %%-N, N at most %d)",
 					    echo, PRIO_FORMAT_MAX_WIDTH);
 			col.width = width;
 			col.right = right;
@@ -220,7 +225,8 @@ int prio_fieldlist_parse(const char *list, const struct prio_column *table,
 			if (item_eq(out[k].item, out[k].item_len, item, ilen))
 				break;
 		if (k < count) {
-			memmove(&out[k], &out[k + 1], (count - k - 1) * sizeof(*out));
+			memmove(&out[k], &out[k + 1],
+				(count - k - 1) * sizeof(*out));
 			count--;
 		} else if (count == cap) {
 			return fail(why, why_size, PRIO_ERR_USAGE,

@@ -24,7 +24,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,7 +123,8 @@ static int lb_flush(struct prio_writer *w)
 	}
 	if (!w->io_failed && w->len) {
 		errno = 0;
-		if (fwrite(w->buf, 1, w->len, w->out) != w->len || ferror(w->out)) {
+		if (fwrite(w->buf, 1, w->len, w->out) != w->len ||
+		    ferror(w->out)) {
 			w->io_failed = true;
 			w->saved_errno = errno ? errno : EIO;
 		}
@@ -194,8 +194,30 @@ static int render_pf_double(double d, int width, char *buf, size_t size)
 	return snprintf(buf, size, "%.*e", prec, d);
 }
 
-int prio_cell_render(const struct prio_column *col, const struct prio_cell *cell,
-		     int width, char *buf, size_t size)
+/* Decimal digits of v, like "%llu" but without printf's parsing: integer
+ * columns (job ids, priorities) are the bulk of every table. */
+static int render_u64(uint64_t v, bool neg, char *buf, size_t size)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[sizeof(tmp) - 1 - n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	if (neg)
+		tmp[sizeof(tmp) - 1 - n++] = '-';
+	if (size) {
+		size_t c = (size_t)n < size - 1 ? (size_t)n : size - 1;
+		memcpy(buf, tmp + sizeof(tmp) - n, c);
+		buf[c] = '\0';
+	}
+	return n;
+}
+
+int prio_cell_render(const struct prio_column *col,
+		     const struct prio_cell *cell, int width, char *buf,
+		     size_t size)
 {
 	if (size)
 		buf[0] = '\0';
@@ -212,9 +234,11 @@ int prio_cell_render(const struct prio_column *col, const struct prio_cell *cell
 		return n > INT32_MAX ? INT32_MAX : (int)n;
 	}
 	case PRIO_CELL_INT:
-		return snprintf(buf, size, "%" PRId64, cell->i);
+		if (cell->i < 0)
+			return render_u64(-(uint64_t)cell->i, true, buf, size);
+		return render_u64((uint64_t)cell->i, false, buf, size);
 	case PRIO_CELL_UINT:
-		return snprintf(buf, size, "%" PRIu64, cell->u);
+		return render_u64(cell->u, false, buf, size);
 	case PRIO_CELL_DOUBLE:
 		switch (col->numfmt) {
 		case PRIO_NUMFMT_FIXED0:
@@ -266,8 +290,9 @@ static bool cell_text(struct prio_writer *w, const struct prio_column *col,
 /* ---- text styles -------------------------------------------------------- */
 
 /* sprio: justify in the width, which is also a maximum; 0 = natural. */
-static void put_sprio_field(struct prio_writer *w, const struct prio_column *col,
-			    const char *p, size_t n)
+static void put_sprio_field(struct prio_writer *w,
+			    const struct prio_column *col, const char *p,
+			    size_t n)
 {
 	size_t width = col->width > 0 ? (size_t)col->width : 0;
 
@@ -319,7 +344,8 @@ static void text_header(struct prio_writer *w)
 		if (w->prefix)
 			lb_put(w, w->prefix, strlen(w->prefix));
 		for (size_t i = 0; i < w->ncols; i++) {
-			const char *h = w->cols[i].header ? w->cols[i].header : "";
+			const char *h =
+			    w->cols[i].header ? w->cols[i].header : "";
 			put_sprio_field(w, &w->cols[i], h, strlen(h));
 		}
 		lb_putc(w, '\n');
@@ -332,8 +358,9 @@ static void text_header(struct prio_writer *w)
 	lb_putc(w, '\n');
 	for (size_t i = 0; i < w->ncols; i++) {
 		const struct prio_column *c = &w->cols[i];
-		size_t dashes = c->width > 0 ? (size_t)c->width :
-			strlen(c->header ? c->header : "");
+		size_t dashes = c->width > 0
+				    ? (size_t)c->width
+				    : strlen(c->header ? c->header : "");
 		lb_fill(w, '-', dashes);
 		lb_putc(w, ' ');
 	}
@@ -365,8 +392,9 @@ static void text_row(struct prio_writer *w, const struct prio_cell *cells)
 				continue;
 			}
 			put_pf_field(w, c, p, n,
-				     cells[i].kind == PRIO_CELL_STR ? PF_CUT_PLUS :
-								      PF_NOCUT);
+				     cells[i].kind == PRIO_CELL_STR
+					 ? PF_CUT_PLUS
+					 : PF_NOCUT);
 		}
 	}
 	lb_putc(w, '\n');
@@ -418,7 +446,8 @@ static void sep_header(struct prio_writer *w)
 		if (w->mode == PRIO_OUT_CSV) {
 			put_csv_value(w, w->keys[i], strlen(w->keys[i]));
 		} else {
-			const char *h = w->cols[i].header ? w->cols[i].header : "";
+			const char *h =
+			    w->cols[i].header ? w->cols[i].header : "";
 			lb_put(w, h, strlen(h));
 		}
 		put_sep(w, i);
@@ -546,7 +575,8 @@ static json_t *json_cell_value(struct prio_writer *w, size_t i,
 		if (isnan(cell->d))
 			return json_str_value(w, i, "nan");
 		if (isinf(cell->d))
-			return json_str_value(w, i, cell->d > 0 ? "inf" : "-inf");
+			return json_str_value(w, i,
+					      cell->d > 0 ? "inf" : "-inf");
 		json_real_set(w->jreal[i], cell->d);
 		return w->jreal[i];
 	case PRIO_CELL_BLANK:
@@ -568,7 +598,8 @@ static void json_row(struct prio_writer *w, const struct prio_cell *cells)
 	if (w->nomem)
 		return;
 	const size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(16);
-	size_t need = json_dumpb(w->row, w->buf + w->len, w->cap - w->len, flags);
+	size_t need =
+	    json_dumpb(w->row, w->buf + w->len, w->cap - w->len, flags);
 	if (need == 0) {
 		w->nomem = true;
 		return;
@@ -576,7 +607,8 @@ static void json_row(struct prio_writer *w, const struct prio_cell *cells)
 	if (need > w->cap - w->len) {
 		if (!lb_reserve(w, need))
 			return;
-		need = json_dumpb(w->row, w->buf + w->len, w->cap - w->len, flags);
+		need =
+		    json_dumpb(w->row, w->buf + w->len, w->cap - w->len, flags);
 		if (need == 0 || need > w->cap - w->len) {
 			w->nomem = true;
 			return;
@@ -623,8 +655,9 @@ static int make_keys(struct prio_writer *w)
 		goto out;
 	for (size_t i = 0; i < w->ncols; i++) {
 		const struct prio_column *c = &w->cols[i];
-		const char *base = c->id && *c->id ? c->id :
-				   c->header && *c->header ? c->header : NULL;
+		const char *base = c->id && *c->id	     ? c->id
+				   : c->header && *c->header ? c->header
+							     : NULL;
 		char tmp[48];
 		if (!base) {
 			snprintf(tmp, sizeof(tmp), "column_%zu", i + 1);
@@ -641,7 +674,8 @@ static int make_keys(struct prio_writer *w)
 		if (seen) {
 			json_int_t k = json_integer_value(seen);
 			do
-				snprintf(key + blen, 24, "_%lld", (long long)k++);
+				snprintf(key + blen, 24, "_%lld",
+					 (long long)k++);
 			while (json_object_get(taken, key));
 			if (json_integer_set(seen, k) != 0)
 				goto out;
@@ -685,8 +719,9 @@ static void writer_free(struct prio_writer *w)
 
 struct prio_writer *prio_writer_new(FILE *out, enum prio_output_mode mode,
 				    enum prio_text_style style,
-				    const struct prio_column *cols, size_t ncols,
-				    bool header, const char *prefix)
+				    const struct prio_column *cols,
+				    size_t ncols, bool header,
+				    const char *prefix)
 {
 	if (!out || (ncols && !cols) || (unsigned)mode > PRIO_OUT_JSON ||
 	    (unsigned)style > PRIO_STYLE_SSHARE) {
@@ -703,12 +738,14 @@ struct prio_writer *prio_writer_new(FILE *out, enum prio_output_mode mode,
 	w->style = style;
 	w->cols = cols;
 	w->ncols = ncols;
-	if (prefix && *prefix && mode == PRIO_OUT_TEXT && style == PRIO_STYLE_SPRIO) {
+	if (prefix && *prefix && mode == PRIO_OUT_TEXT &&
+	    style == PRIO_STYLE_SPRIO) {
 		w->prefix = strdup(prefix);
 		if (!w->prefix)
 			goto nomem;
 	}
-	if ((mode == PRIO_OUT_CSV || mode == PRIO_OUT_JSON) && make_keys(w) != 0)
+	if ((mode == PRIO_OUT_CSV || mode == PRIO_OUT_JSON) &&
+	    make_keys(w) != 0)
 		goto nomem;
 	if (mode == PRIO_OUT_JSON && json_setup(w) != 0)
 		goto nomem;

@@ -32,9 +32,9 @@
 
 /* One "%[.][width]L" of an sprio format and the literal text after it. */
 struct prio_sprio_item {
-	char letter;        /* the byte after '%', '.' and the digits: any byte */
-	int width;          /* 0 = natural width */
-	bool right;         /* '.' was present */
+	char letter; /* the byte after '%', '.' and the digits: any byte */
+	int width;   /* 0 = natural width */
+	bool right;  /* '.' was present */
 	const char *suffix; /* text up to the next '%', "" if none */
 };
 
@@ -64,9 +64,9 @@ void prio_sprio_format_free(struct prio_sprio_format *f);
 
 /* One selected field of an sshare-style "-o" list. */
 struct prio_field_sel {
-	size_t index;          /* into the table given to the parser */
+	size_t index;		/* into the table given to the parser */
 	struct prio_column col; /* table[index] with the "%N" width applied */
-	const char *item;      /* the item's text inside the list (not NUL-ended) */
+	const char *item; /* the item's text inside the list (not NUL-ended) */
 	size_t item_len;
 };
 

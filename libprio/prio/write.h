@@ -37,11 +37,12 @@
 #include "timestr.h"
 
 enum prio_cell_kind {
-	PRIO_CELL_BLANK = 0, /* nothing: spaces in text, "" when parsable, null in JSON */
-	PRIO_CELL_STR,       /* s (NULL prints like BLANK) */
-	PRIO_CELL_INT,       /* i */
-	PRIO_CELL_UINT,      /* u */
-	PRIO_CELL_DOUBLE,    /* d, printed with the column's number format */
+	PRIO_CELL_BLANK =
+	    0, /* nothing: spaces in text, "" when parsable, null in JSON */
+	PRIO_CELL_STR,	  /* s (NULL prints like BLANK) */
+	PRIO_CELL_INT,	  /* i */
+	PRIO_CELL_UINT,	  /* u */
+	PRIO_CELL_DOUBLE, /* d, printed with the column's number format */
 };
 
 /* One value of one row.  Strings are borrowed: they must live until
@@ -59,23 +60,23 @@ struct prio_cell {
 /* Cell constructors, for "cells[k] = prio_cell_uint(job->id);". */
 static inline struct prio_cell prio_cell_blank(void)
 {
-	return (struct prio_cell){ .kind = PRIO_CELL_BLANK };
+	return (struct prio_cell){.kind = PRIO_CELL_BLANK};
 }
 static inline struct prio_cell prio_cell_str(const char *s)
 {
-	return (struct prio_cell){ .kind = PRIO_CELL_STR, .s = s };
+	return (struct prio_cell){.kind = PRIO_CELL_STR, .s = s};
 }
 static inline struct prio_cell prio_cell_int(int64_t i)
 {
-	return (struct prio_cell){ .kind = PRIO_CELL_INT, .i = i };
+	return (struct prio_cell){.kind = PRIO_CELL_INT, .i = i};
 }
 static inline struct prio_cell prio_cell_uint(uint64_t u)
 {
-	return (struct prio_cell){ .kind = PRIO_CELL_UINT, .u = u };
+	return (struct prio_cell){.kind = PRIO_CELL_UINT, .u = u};
 }
 static inline struct prio_cell prio_cell_double(double d)
 {
-	return (struct prio_cell){ .kind = PRIO_CELL_DOUBLE, .d = d };
+	return (struct prio_cell){.kind = PRIO_CELL_DOUBLE, .d = d};
 }
 
 /*
@@ -91,7 +92,7 @@ enum prio_numfmt {
 	PRIO_NUMFMT_FIXED7,    /* "%.7f": sprio normalised factors (-n) */
 	PRIO_NUMFMT_PRIO16,    /* "%16.14f": sprio normalised PRIORITY (%y);
 				* the sprio style then cuts it to the width */
-	PRIO_NUMFMT_PF,        /* print_fields: doubles "%*f", exponent form
+	PRIO_NUMFMT_PF,	       /* print_fields: doubles "%*f", exponent form
 				* when that is wider than the column; doubles
 				* equal to NO_VAL, INFINITE, NO_VAL64 or
 				* INFINITE64 and integers equal to NO_VAL64 or
@@ -101,20 +102,21 @@ enum prio_numfmt {
 };
 
 struct prio_column {
-	const char *id;      /* stable snake_case key: JSON keys, CSV header */
-	const char *header;  /* Slurm's header text ("JOBID", "RawShares") */
-	int width;           /* >= 0; 0 = natural width */
-	bool right;          /* right-justify in text output */
+	const char *id;	    /* stable snake_case key: JSON keys, CSV header */
+	const char *header; /* Slurm's header text ("JOBID", "RawShares") */
+	int width;	    /* >= 0; 0 = natural width */
+	bool right;	    /* right-justify in text output */
 	enum prio_numfmt numfmt;
-	const char *suffix;  /* sprio style: literal text after the field, or NULL */
+	/* sprio style: literal text after the field, or NULL */
+	const char *suffix;
 };
 
 enum prio_output_mode {
 	PRIO_OUT_TEXT = 0,  /* fixed-width text in a prio_text_style */
 	PRIO_OUT_PARSABLE,  /* "a|b|c|" (sshare -p) */
 	PRIO_OUT_PARSABLE2, /* "a|b|c"  (sshare -P) */
-	PRIO_OUT_CSV,       /* RFC 4180 */
-	PRIO_OUT_JSON,      /* [ {"id": value, ...}, ... ] */
+	PRIO_OUT_CSV,	    /* RFC 4180 */
+	PRIO_OUT_JSON,	    /* [ {"id": value, ...}, ... ] */
 };
 
 enum prio_text_style {
@@ -143,8 +145,9 @@ struct prio_writer;
  */
 struct prio_writer *prio_writer_new(FILE *out, enum prio_output_mode mode,
 				    enum prio_text_style style,
-				    const struct prio_column *cols, size_t ncols,
-				    bool header, const char *prefix);
+				    const struct prio_column *cols,
+				    size_t ncols, bool header,
+				    const char *prefix);
 
 /*
  * Write one row: cells[0..ncols-1] in column order.
@@ -181,7 +184,8 @@ int prio_writer_finish(struct prio_writer *w);
  * text, or -1 when the cell prints blank (BLANK, NULL string, print_fields
  * sentinel).  Exposed for prio-top and the tests.
  */
-int prio_cell_render(const struct prio_column *col, const struct prio_cell *cell,
-		     int width, char *buf, size_t size);
+int prio_cell_render(const struct prio_column *col,
+		     const struct prio_cell *cell, int width, char *buf,
+		     size_t size);
 
 #endif

@@ -79,28 +79,28 @@ struct letter {
 };
 
 static const struct letter letters[] = {
-	{ 'i', "job_id", "JOBID", PRIO_NUMFMT_PLAIN },
-	{ 'r', "partition", "PARTITION", PRIO_NUMFMT_PLAIN },
-	{ 'u', "user", "USER", PRIO_NUMFMT_PLAIN },
-	{ 'c', "cluster", "CLUSTER", PRIO_NUMFMT_PLAIN },
-	{ 'Y', "priority", "PRIORITY", PRIO_NUMFMT_PLAIN },
-	{ 'y', "priority_norm", "PRIORITY", PRIO_NUMFMT_PRIO16 },
-	{ 'S', "site", "SITE", PRIO_NUMFMT_FIXED0 },
-	{ 'a', "age_norm", "AGE", PRIO_NUMFMT_FIXED7 },
-	{ 'A', "age", "AGE", PRIO_NUMFMT_FIXED0 },
-	{ 'b', "assoc_norm", "ASSOC", PRIO_NUMFMT_FIXED7 },
-	{ 'B', "assoc", "ASSOC", PRIO_NUMFMT_FIXED0 },
-	{ 'f', "fairshare_norm", "FAIRSHARE", PRIO_NUMFMT_FIXED7 },
-	{ 'F', "fairshare", "FAIRSHARE", PRIO_NUMFMT_FIXED0 },
-	{ 'j', "jobsize_norm", "JOBSIZE", PRIO_NUMFMT_FIXED7 },
-	{ 'J', "jobsize", "JOBSIZE", PRIO_NUMFMT_FIXED0 },
-	{ 'N', "nice", "NICE", PRIO_NUMFMT_FIXED0 },
-	{ 'p', "partition_prio_norm", "PARTITION", PRIO_NUMFMT_FIXED7 },
-	{ 'P', "partition_prio", "PARTITION", PRIO_NUMFMT_FIXED0 },
-	{ 'q', "qos_norm", "QOS", PRIO_NUMFMT_FIXED7 },
-	{ 'Q', "qos", "QOS", PRIO_NUMFMT_FIXED0 },
-	{ 't', "tres_norm", "TRES", PRIO_NUMFMT_PLAIN },
-	{ 'T', "tres", "TRES", PRIO_NUMFMT_PLAIN },
+    {'i', "job_id", "JOBID", PRIO_NUMFMT_PLAIN},
+    {'r', "partition", "PARTITION", PRIO_NUMFMT_PLAIN},
+    {'u', "user", "USER", PRIO_NUMFMT_PLAIN},
+    {'c', "cluster", "CLUSTER", PRIO_NUMFMT_PLAIN},
+    {'Y', "priority", "PRIORITY", PRIO_NUMFMT_PLAIN},
+    {'y', "priority_norm", "PRIORITY", PRIO_NUMFMT_PRIO16},
+    {'S', "site", "SITE", PRIO_NUMFMT_FIXED0},
+    {'a', "age_norm", "AGE", PRIO_NUMFMT_FIXED7},
+    {'A', "age", "AGE", PRIO_NUMFMT_FIXED0},
+    {'b', "assoc_norm", "ASSOC", PRIO_NUMFMT_FIXED7},
+    {'B', "assoc", "ASSOC", PRIO_NUMFMT_FIXED0},
+    {'f', "fairshare_norm", "FAIRSHARE", PRIO_NUMFMT_FIXED7},
+    {'F', "fairshare", "FAIRSHARE", PRIO_NUMFMT_FIXED0},
+    {'j', "jobsize_norm", "JOBSIZE", PRIO_NUMFMT_FIXED7},
+    {'J', "jobsize", "JOBSIZE", PRIO_NUMFMT_FIXED0},
+    {'N', "nice", "NICE", PRIO_NUMFMT_FIXED0},
+    {'p', "partition_prio_norm", "PARTITION", PRIO_NUMFMT_FIXED7},
+    {'P', "partition_prio", "PARTITION", PRIO_NUMFMT_FIXED0},
+    {'q', "qos_norm", "QOS", PRIO_NUMFMT_FIXED7},
+    {'Q', "qos", "QOS", PRIO_NUMFMT_FIXED0},
+    {'t', "tres_norm", "TRES", PRIO_NUMFMT_PLAIN},
+    {'T', "tres", "TRES", PRIO_NUMFMT_PLAIN},
 };
 
 struct sprio_table {
@@ -113,20 +113,24 @@ struct sprio_table {
 static void sprio_columns(const char *format, struct sprio_table *t)
 {
 	char why[200];
-	cr_assert_eq(prio_sprio_format_parse(format, &t->fmt, why, sizeof(why)), 0,
-		     "%s", why);
+	cr_assert_eq(prio_sprio_format_parse(format, &t->fmt, why, sizeof(why)),
+		     0, "%s", why);
 	t->n = 0;
 	for (size_t i = 0; i < t->fmt.nitems; i++) {
 		const struct prio_sprio_item *it = &t->fmt.items[i];
 		const struct letter *l = NULL;
-		for (size_t k = 0; k < sizeof(letters) / sizeof(letters[0]); k++)
+		for (size_t k = 0; k < sizeof(letters) / sizeof(letters[0]);
+		     k++)
 			if (letters[k].letter == it->letter)
 				l = &letters[k];
 		cr_assert_not_null(l, "letter %c", it->letter);
 		t->cols[t->n] = (struct prio_column){
-			.id = l->id, .header = l->header, .width = it->width,
-			.right = it->right, .numfmt = l->numfmt,
-			.suffix = it->suffix,
+		    .id = l->id,
+		    .header = l->header,
+		    .width = it->width,
+		    .right = it->right,
+		    .numfmt = l->numfmt,
+		    .suffix = it->suffix,
 		};
 		t->letters[t->n++] = it->letter;
 	}
@@ -211,8 +215,9 @@ static char *sprio_text(const char *format, void (*job)(struct prio_cell *),
 
 	sprio_columns(format, &t);
 	cap_open(&cap);
-	struct prio_writer *w = prio_writer_new(cap.f, PRIO_OUT_TEXT, PRIO_STYLE_SPRIO,
-						t.cols, t.n, header, t.fmt.prefix);
+	struct prio_writer *w =
+	    prio_writer_new(cap.f, PRIO_OUT_TEXT, PRIO_STYLE_SPRIO, t.cols, t.n,
+			    header, t.fmt.prefix);
 	cr_assert_not_null(w);
 	if (job) {
 		job(c);
@@ -223,14 +228,16 @@ static char *sprio_text(const char *format, void (*job)(struct prio_cell *),
 	return cap_close(&cap);
 }
 
-#define SPRIO_L "%.15i %9r %.8u %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %.11N %.20T"
+#define SPRIO_L                                                                \
+	"%.15i %9r %.8u %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q "      \
+	"%.11N %.20T"
 #define SPRIO_LN "%.15i %9r %.8u %10y %10a %10b %10f %10j %10p %10q %20t"
 
 Test(write, sprio_l_header_and_row)
 {
 	char *got = sprio_text(SPRIO_L, job25, true);
 	char *want = oracle_lines("tests/oracle/fairtree-basic/sprio_l.txt",
-				  (int[]){ 1, 2 }, 2);
+				  (int[]){1, 2}, 2);
 	cr_assert_str_eq(got, want);
 	free(got);
 	free(want);
@@ -239,7 +246,8 @@ Test(write, sprio_l_header_and_row)
 Test(write, sprio_l_tres_cut_to_20)
 {
 	char *got = sprio_text(SPRIO_L, job27, false);
-	char *want = oracle_line("tests/oracle/flags-no-normal-all/sprio_l.txt", 4);
+	char *want =
+	    oracle_line("tests/oracle/flags-no-normal-all/sprio_l.txt", 4);
 	cr_assert_str_eq(got, want);
 	free(got);
 	free(want);
@@ -249,7 +257,7 @@ Test(write, sprio_l_n_normalised)
 {
 	char *got = sprio_text(SPRIO_LN, job25, true);
 	char *want = oracle_lines("tests/oracle/fairtree-basic/sprio_l_n.txt",
-				  (int[]){ 1, 2 }, 2);
+				  (int[]){1, 2}, 2);
 	cr_assert_str_eq(got, want);
 	free(got);
 	free(want);
@@ -264,10 +272,11 @@ Test(write, sprio_l_n_normalised)
 
 Test(write, sprio_o_all_letters_natural_width)
 {
-	const char *fmt = "%i|%r|%u|%c|%Y|%y|%S|%a|%A|%b|%B|%f|%F|%j|%J|%N|%p|%P|%q|%Q|%t|%T";
+	const char *fmt =
+	    "%i|%r|%u|%c|%Y|%y|%S|%a|%A|%b|%B|%f|%F|%j|%J|%N|%p|%P|%q|%Q|%t|%T";
 	char *got = sprio_text(fmt, job25, true);
 	char *want = oracle_lines("tests/oracle/fairtree-basic/sprio_o_all.txt",
-				  (int[]){ 1, 2 }, 2);
+				  (int[]){1, 2}, 2);
 	cr_assert_str_eq(got, want);
 	free(got);
 	free(want);
@@ -290,10 +299,11 @@ static void weights(struct prio_cell c[128])
 
 Test(write, sprio_w_and_w_n)
 {
-	char *got = sprio_text("%.15i %9r %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %.20T",
-			       weights, true);
+	char *got = sprio_text(
+	    "%.15i %9r %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %.20T",
+	    weights, true);
 	char *want = oracle_lines("tests/oracle/fairtree-basic/sprio_w.txt",
-				  (int[]){ 1, 2 }, 2);
+				  (int[]){1, 2}, 2);
 	cr_assert_str_eq(got, want);
 	free(got);
 	free(want);
@@ -301,7 +311,7 @@ Test(write, sprio_w_and_w_n)
 	got = sprio_text("%.15i %9r %10y %10a %10b %10f %10j %10p %10q %20t",
 			 weights, true);
 	want = oracle_lines("tests/oracle/fairtree-basic/sprio_w_n.txt",
-			    (int[]){ 1, 2 }, 2);
+			    (int[]){1, 2}, 2);
 	cr_assert_str_eq(got, want);
 	free(got);
 	free(want);
@@ -320,12 +330,15 @@ Test(write, sprio_prefix_suffix_and_noheader)
 
 Test(write, fixed0_rounds_half_to_even)
 {
-	struct prio_column col = { .id = "x", .header = "X",
-				   .numfmt = PRIO_NUMFMT_FIXED0 };
+	struct prio_column col = {
+	    .id = "x", .header = "X", .numfmt = PRIO_NUMFMT_FIXED0};
 	char buf[64];
-	const struct { double v; const char *s; } cases[] = {
-		{ 212.5, "212" }, { 213.5, "214" }, { 0.5, "0" }, { 1.5, "2" },
-		{ 2.5, "2" },     { 5333.3333, "5333" }, { -0.5, "-0" },
+	const struct {
+		double v;
+		const char *s;
+	} cases[] = {
+	    {212.5, "212"}, {213.5, "214"},	 {0.5, "0"},   {1.5, "2"},
+	    {2.5, "2"},	    {5333.3333, "5333"}, {-0.5, "-0"},
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct prio_cell c = prio_cell_double(cases[i].v);
@@ -338,30 +351,51 @@ Test(write, fixed0_rounds_half_to_even)
 	cr_assert_str_eq(buf, "212");
 }
 
-/* ---- sshare: the field table ---------------------------------------------- */
+/* ---- sshare: the field table ----------------------------------------------
+ */
 
 enum sf {
-	SF_ACCOUNT, SF_CLUSTER, SF_EFFECTV, SF_FAIRSHARE, SF_GRPTRESMINS,
-	SF_GRPTRESRAW, SF_ID, SF_LEVELFS, SF_NORMSHARES, SF_NORMUSAGE,
-	SF_PARTITION, SF_RAWSHARES, SF_RAWUSAGE, SF_TRESRUNMINS, SF_USER,
+	SF_ACCOUNT,
+	SF_CLUSTER,
+	SF_EFFECTV,
+	SF_FAIRSHARE,
+	SF_GRPTRESMINS,
+	SF_GRPTRESRAW,
+	SF_ID,
+	SF_LEVELFS,
+	SF_NORMSHARES,
+	SF_NORMUSAGE,
+	SF_PARTITION,
+	SF_RAWSHARES,
+	SF_RAWUSAGE,
+	SF_TRESRUNMINS,
+	SF_USER,
 };
 
 static const struct prio_column sshare_table[] = {
-	[SF_ACCOUNT] = { "account", "Account", 20, false, PRIO_NUMFMT_PLAIN, NULL },
-	[SF_CLUSTER] = { "cluster", "Cluster", 10, true, PRIO_NUMFMT_PLAIN, NULL },
-	[SF_EFFECTV] = { "effectv_usage", "EffectvUsage", 13, true, PRIO_NUMFMT_PF, NULL },
-	[SF_FAIRSHARE] = { "fairshare", "FairShare", 10, true, PRIO_NUMFMT_PF, NULL },
-	[SF_GRPTRESMINS] = { "grp_tres_mins", "GrpTRESMins", 30, true, PRIO_NUMFMT_PLAIN, NULL },
-	[SF_GRPTRESRAW] = { "grp_tres_raw", "GrpTRESRaw", 30, true, PRIO_NUMFMT_PLAIN, NULL },
-	[SF_ID] = { "id", "ID", 6, true, PRIO_NUMFMT_PF32, NULL },
-	[SF_LEVELFS] = { "level_fs", "LevelFS", 10, true, PRIO_NUMFMT_PF, NULL },
-	[SF_NORMSHARES] = { "norm_shares", "NormShares", 11, true, PRIO_NUMFMT_PF, NULL },
-	[SF_NORMUSAGE] = { "norm_usage", "NormUsage", 11, true, PRIO_NUMFMT_PF, NULL },
-	[SF_PARTITION] = { "partition", "Partition", 12, true, PRIO_NUMFMT_PLAIN, NULL },
-	[SF_RAWSHARES] = { "raw_shares", "RawShares", 10, true, PRIO_NUMFMT_PF32, NULL },
-	[SF_RAWUSAGE] = { "raw_usage", "RawUsage", 11, true, PRIO_NUMFMT_PF, NULL },
-	[SF_TRESRUNMINS] = { "tres_run_mins", "TRESRunMins", 30, true, PRIO_NUMFMT_PLAIN, NULL },
-	[SF_USER] = { "user", "User", 10, true, PRIO_NUMFMT_PLAIN, NULL },
+    [SF_ACCOUNT] = {"account", "Account", 20, false, PRIO_NUMFMT_PLAIN, NULL},
+    [SF_CLUSTER] = {"cluster", "Cluster", 10, true, PRIO_NUMFMT_PLAIN, NULL},
+    [SF_EFFECTV] = {"effectv_usage", "EffectvUsage", 13, true, PRIO_NUMFMT_PF,
+		    NULL},
+    [SF_FAIRSHARE] = {"fairshare", "FairShare", 10, true, PRIO_NUMFMT_PF, NULL},
+    [SF_GRPTRESMINS] = {"grp_tres_mins", "GrpTRESMins", 30, true,
+			PRIO_NUMFMT_PLAIN, NULL},
+    [SF_GRPTRESRAW] = {"grp_tres_raw", "GrpTRESRaw", 30, true,
+		       PRIO_NUMFMT_PLAIN, NULL},
+    [SF_ID] = {"id", "ID", 6, true, PRIO_NUMFMT_PF32, NULL},
+    [SF_LEVELFS] = {"level_fs", "LevelFS", 10, true, PRIO_NUMFMT_PF, NULL},
+    [SF_NORMSHARES] = {"norm_shares", "NormShares", 11, true, PRIO_NUMFMT_PF,
+		       NULL},
+    [SF_NORMUSAGE] = {"norm_usage", "NormUsage", 11, true, PRIO_NUMFMT_PF,
+		      NULL},
+    [SF_PARTITION] = {"partition", "Partition", 12, true, PRIO_NUMFMT_PLAIN,
+		      NULL},
+    [SF_RAWSHARES] = {"raw_shares", "RawShares", 10, true, PRIO_NUMFMT_PF32,
+		      NULL},
+    [SF_RAWUSAGE] = {"raw_usage", "RawUsage", 11, true, PRIO_NUMFMT_PF, NULL},
+    [SF_TRESRUNMINS] = {"tres_run_mins", "TRESRunMins", 30, true,
+			PRIO_NUMFMT_PLAIN, NULL},
+    [SF_USER] = {"user", "User", 10, true, PRIO_NUMFMT_PLAIN, NULL},
 };
 #define NSF (sizeof(sshare_table) / sizeof(sshare_table[0]))
 
@@ -387,8 +421,12 @@ static void ft_rows(struct prio_cell rows[5][NSF])
 	c[SF_EFFECTV] = prio_cell_double(1.0);
 	c[SF_FAIRSHARE] = prio_cell_blank();
 	c[SF_LEVELFS] = prio_cell_double((double)PRIO_NO_VAL);
-	c[SF_GRPTRESRAW] = prio_cell_str("cpu=385,mem=587045,energy=0,node=112,billing=550,fs/disk=0,vmem=0,pages=0");
-	c[SF_TRESRUNMINS] = prio_cell_str("cpu=4422,mem=7451033,energy=0,node=1328,billing=5626,fs/disk=0,vmem=0,pages=0");
+	c[SF_GRPTRESRAW] =
+	    prio_cell_str("cpu=385,mem=587045,energy=0,node=112,billing=550,fs/"
+			  "disk=0,vmem=0,pages=0");
+	c[SF_TRESRUNMINS] =
+	    prio_cell_str("cpu=4422,mem=7451033,energy=0,node=1328,billing="
+			  "5626,fs/disk=0,vmem=0,pages=0");
 
 	c = rows[1]; /* user root: LevelFS infinity */
 	c[SF_ACCOUNT] = prio_cell_str(" root");
@@ -415,8 +453,11 @@ static void ft_rows(struct prio_cell rows[5][NSF])
 	c[SF_EFFECTV] = prio_cell_double(0.136650);
 	c[SF_FAIRSHARE] = prio_cell_double((double)PRIO_NO_VAL);
 	c[SF_LEVELFS] = prio_cell_double(0.903452);
-	c[SF_GRPTRESRAW] = prio_cell_str("cpu=39,mem=60479,energy=0,node=11,billing=75,fs/disk=0,vmem=0,pages=0");
-	c[SF_TRESRUNMINS] = prio_cell_str("cpu=462,mem=710860,energy=0,node=231,billing=462,fs/disk=0,vmem=0,pages=0");
+	c[SF_GRPTRESRAW] = prio_cell_str("cpu=39,mem=60479,energy=0,node=11,"
+					 "billing=75,fs/disk=0,vmem=0,pages=0");
+	c[SF_TRESRUNMINS] =
+	    prio_cell_str("cpu=462,mem=710860,energy=0,node=231,billing=462,fs/"
+			  "disk=0,vmem=0,pages=0");
 
 	c = rows[3]; /* user ivan */
 	c[SF_ACCOUNT] = prio_cell_str("   genomics");
@@ -429,8 +470,11 @@ static void ft_rows(struct prio_cell rows[5][NSF])
 	c[SF_EFFECTV] = prio_cell_double(0.974505);
 	c[SF_FAIRSHARE] = prio_cell_double(1.0 / 15.0);
 	c[SF_LEVELFS] = prio_cell_double(0.513081);
-	c[SF_GRPTRESRAW] = prio_cell_str("cpu=38,mem=58807,energy=0,node=10,billing=74,fs/disk=0,vmem=0,pages=0");
-	c[SF_TRESRUNMINS] = prio_cell_str("cpu=462,mem=710860,energy=0,node=231,billing=462,fs/disk=0,vmem=0,pages=0");
+	c[SF_GRPTRESRAW] = prio_cell_str("cpu=38,mem=58807,energy=0,node=10,"
+					 "billing=74,fs/disk=0,vmem=0,pages=0");
+	c[SF_TRESRUNMINS] =
+	    prio_cell_str("cpu=462,mem=710860,energy=0,node=231,billing=462,fs/"
+			  "disk=0,vmem=0,pages=0");
 
 	c = rows[4]; /* user oscar, Fairshare=parent */
 	c[SF_ACCOUNT] = prio_cell_str("   genomics");
@@ -443,12 +487,14 @@ static void ft_rows(struct prio_cell rows[5][NSF])
 	c[SF_EFFECTV] = prio_cell_double(0.025495);
 	c[SF_FAIRSHARE] = prio_cell_double(0.2);
 	c[SF_LEVELFS] = prio_cell_double((double)PRIO_NO_VAL);
-	c[SF_GRPTRESRAW] = prio_cell_str("cpu=1,mem=1672,energy=0,node=1,billing=1,fs/disk=0,vmem=0,pages=0");
+	c[SF_GRPTRESRAW] = prio_cell_str("cpu=1,mem=1672,energy=0,node=1,"
+					 "billing=1,fs/disk=0,vmem=0,pages=0");
 	c[SF_TRESRUNMINS] = prio_cell_str(TRES0);
 }
 
 /* Print the five rows with the columns "-o list" selects. */
-static char *sshare_out(const char *list, enum prio_output_mode mode, bool header)
+static char *sshare_out(const char *list, enum prio_output_mode mode,
+			bool header)
 {
 	struct prio_field_sel sel[32];
 	struct prio_column cols[32];
@@ -458,7 +504,8 @@ static char *sshare_out(const char *list, enum prio_output_mode mode, bool heade
 	struct capture cap;
 
 	cr_assert_eq(prio_fieldlist_parse(list, sshare_table, NSF, sel, 32, &n,
-					  why, sizeof(why)), 0, "%s", why);
+					  why, sizeof(why)),
+		     0, "%s", why);
 	for (size_t i = 0; i < n; i++)
 		cols[i] = sel[i].col;
 	ft_rows(rows);
@@ -475,7 +522,9 @@ static char *sshare_out(const char *list, enum prio_output_mode mode, bool heade
 	return cap_close(&cap);
 }
 
-#define SSHARE_L "Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare,LevelFS,GrpTRESMins,TRESRunMins"
+#define SSHARE_L                                                               \
+	"Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,"   \
+	"FairShare,LevelFS,GrpTRESMins,TRESRunMins"
 
 Test(write, sshare_a_l_text)
 {
@@ -483,7 +532,7 @@ Test(write, sshare_a_l_text)
 	/* header, dashes, root (blanks), user root (inf), bio, ivan, oscar
 	 * (parent); TRESRunMins cut to 30 with '+' */
 	char *want = oracle_lines("tests/oracle/fairtree-basic/sshare_a_l.txt",
-				  (int[]){ 1, 2, 3, 4, 5, 7, 9 }, 7);
+				  (int[]){1, 2, 3, 4, 5, 7, 9}, 7);
 	cr_assert_str_eq(got, want);
 	free(got);
 	free(want);
@@ -491,10 +540,11 @@ Test(write, sshare_a_l_text)
 
 Test(write, sshare_a_default_text_noheader)
 {
-	char *got = sshare_out("Account,User,RawShares,NormShares,RawUsage,EffectvUsage,FairShare",
-			       PRIO_OUT_TEXT, false);
+	char *got = sshare_out(
+	    "Account,User,RawShares,NormShares,RawUsage,EffectvUsage,FairShare",
+	    PRIO_OUT_TEXT, false);
 	char *want = oracle_lines("tests/oracle/fairtree-basic/sshare_a.txt",
-				  (int[]){ 3, 4, 5, 7, 9 }, 5);
+				  (int[]){3, 4, 5, 7, 9}, 5);
 	cr_assert_str_eq(got, want);
 	free(got);
 	free(want);
@@ -503,17 +553,21 @@ Test(write, sshare_a_default_text_noheader)
 Test(write, sshare_a_l_parsable2)
 {
 	char *got = sshare_out(SSHARE_L, PRIO_OUT_PARSABLE2, true);
-	char *want = oracle_lines("tests/oracle/fairtree-basic/sshare_a_l_P.txt",
-				  (int[]){ 1, 2, 3, 4, 6, 8 }, 6);
+	char *want =
+	    oracle_lines("tests/oracle/fairtree-basic/sshare_a_l_P.txt",
+			 (int[]){1, 2, 3, 4, 6, 8}, 6);
 	cr_assert_str_eq(got, want);
 	free(got);
 	free(want);
 
-	got = sshare_out("Account,User,Cluster,Partition,ID,RawShares,NormShares,RawUsage,NormUsage,"
-			 "EffectvUsage,FairShare,LevelFS,GrpTRESMins,GrpTRESRaw,TRESRunMins",
-			 PRIO_OUT_PARSABLE2, true);
-	want = oracle_lines("tests/oracle/fairtree-basic/sshare_a_l_P_o_all.txt",
-			    (int[]){ 1, 2, 3, 4, 6, 8 }, 6);
+	got = sshare_out(
+	    "Account,User,Cluster,Partition,ID,RawShares,NormShares,RawUsage,"
+	    "NormUsage,"
+	    "EffectvUsage,FairShare,LevelFS,GrpTRESMins,GrpTRESRaw,TRESRunMins",
+	    PRIO_OUT_PARSABLE2, true);
+	want =
+	    oracle_lines("tests/oracle/fairtree-basic/sshare_a_l_P_o_all.txt",
+			 (int[]){1, 2, 3, 4, 6, 8}, 6);
 	cr_assert_str_eq(got, want);
 	free(got);
 	free(want);
@@ -521,7 +575,8 @@ Test(write, sshare_a_l_parsable2)
 
 Test(write, sshare_parsable_trailing_bar)
 {
-	char *got = sshare_out("Account,User,RawShares,LevelFS", PRIO_OUT_PARSABLE, true);
+	char *got = sshare_out("Account,User,RawShares,LevelFS",
+			       PRIO_OUT_PARSABLE, true);
 	cr_assert_str_eq(got, "Account|User|RawShares|LevelFS|\n"
 			      "root||||\n"
 			      " root|root|1|inf|\n"
@@ -533,12 +588,14 @@ Test(write, sshare_parsable_trailing_bar)
 
 Test(write, sshare_custom_widths)
 {
-	char *got = sshare_out("Account%30,User%12,ID,RawShares,NormShares%14,RawUsage%14,"
-			       "NormUsage%14,EffectvUsage%14,FairShare%14,LevelFS%16,"
-			       "GrpTRESRaw%120,TRESRunMins%120",
-			       PRIO_OUT_TEXT, true);
-	char *want = oracle_lines("tests/oracle/fairtree-basic/sshare_a_o_all_wide.txt",
-				  (int[]){ 1, 2, 3, 4, 5, 7, 9 }, 7);
+	char *got = sshare_out(
+	    "Account%30,User%12,ID,RawShares,NormShares%14,RawUsage%14,"
+	    "NormUsage%14,EffectvUsage%14,FairShare%14,LevelFS%16,"
+	    "GrpTRESRaw%120,TRESRunMins%120",
+	    PRIO_OUT_TEXT, true);
+	char *want =
+	    oracle_lines("tests/oracle/fairtree-basic/sshare_a_o_all_wide.txt",
+			 (int[]){1, 2, 3, 4, 5, 7, 9}, 7);
 	cr_assert_str_eq(got, want);
 	free(got);
 	free(want);
@@ -559,8 +616,11 @@ Test(write, sshare_left_justified_width_and_cut)
 
 Test(write, pf_double_exponent_fallback)
 {
-	struct prio_column col = { .id = "x", .header = "X", .width = 10,
-				   .right = true, .numfmt = PRIO_NUMFMT_PF };
+	struct prio_column col = {.id = "x",
+				  .header = "X",
+				  .width = 10,
+				  .right = true,
+				  .numfmt = PRIO_NUMFMT_PF};
 	char buf[600];
 	struct prio_cell c = prio_cell_double(12345.678);
 
@@ -596,9 +656,9 @@ Test(write, pf_double_exponent_fallback)
 	/* in a text table: right-justified in its width, then a space */
 	struct capture cap;
 	cap_open(&cap);
-	struct prio_writer *w = prio_writer_new(cap.f, PRIO_OUT_TEXT, PRIO_STYLE_SSHARE,
-						&col, 1, false, NULL);
-	struct prio_cell cells[1] = { prio_cell_double(12345.678) };
+	struct prio_writer *w = prio_writer_new(
+	    cap.f, PRIO_OUT_TEXT, PRIO_STYLE_SSHARE, &col, 1, false, NULL);
+	struct prio_cell cells[1] = {prio_cell_double(12345.678)};
 	prio_writer_row(w, cells);
 	cells[0] = prio_cell_double(0.5);
 	prio_writer_row(w, cells);
@@ -610,9 +670,9 @@ Test(write, pf_double_exponent_fallback)
 
 Test(write, pf_integer_sentinels)
 {
-	struct prio_column pf = { .id = "x", .numfmt = PRIO_NUMFMT_PF };
-	struct prio_column pf32 = { .id = "x", .numfmt = PRIO_NUMFMT_PF32 };
-	struct prio_column plain = { .id = "x", .numfmt = PRIO_NUMFMT_PLAIN };
+	struct prio_column pf = {.id = "x", .numfmt = PRIO_NUMFMT_PF};
+	struct prio_column pf32 = {.id = "x", .numfmt = PRIO_NUMFMT_PF32};
+	struct prio_column plain = {.id = "x", .numfmt = PRIO_NUMFMT_PLAIN};
 	char buf[64];
 	struct prio_cell c = prio_cell_uint(PRIO_NO_VAL);
 
@@ -629,29 +689,39 @@ Test(write, pf_integer_sentinels)
 	c = prio_cell_int(-42);
 	prio_cell_render(&pf32, &c, 0, buf, sizeof(buf));
 	cr_assert_str_eq(buf, "-42");
+	c = prio_cell_int(INT64_MIN);
+	cr_assert_eq(prio_cell_render(&plain, &c, 0, buf, sizeof(buf)), 20);
+	cr_assert_str_eq(buf, "-9223372036854775808");
+	c = prio_cell_int(0);
+	prio_cell_render(&plain, &c, 0, buf, sizeof(buf));
+	cr_assert_str_eq(buf, "0");
+	/* a small buffer gets the start, the return value the full length */
+	c = prio_cell_uint(123456);
+	cr_assert_eq(prio_cell_render(&plain, &c, 0, buf, 4), 6);
+	cr_assert_str_eq(buf, "123");
 }
 
 /* ---- CSV and JSON -------------------------------------------------------- */
 
 static const struct prio_column mixed_cols[] = {
-	{ "name", "Name", 10, false, PRIO_NUMFMT_PLAIN, NULL },
-	{ "count", "Count", 6, true, PRIO_NUMFMT_PLAIN, NULL },
-	{ "share", "Share", 10, true, PRIO_NUMFMT_PF, NULL },
-	{ "level_fs", "LevelFS", 10, true, PRIO_NUMFMT_PF, NULL },
-	{ "note", "Note", 10, true, PRIO_NUMFMT_PLAIN, NULL },
+    {"name", "Name", 10, false, PRIO_NUMFMT_PLAIN, NULL},
+    {"count", "Count", 6, true, PRIO_NUMFMT_PLAIN, NULL},
+    {"share", "Share", 10, true, PRIO_NUMFMT_PF, NULL},
+    {"level_fs", "LevelFS", 10, true, PRIO_NUMFMT_PF, NULL},
+    {"note", "Note", 10, true, PRIO_NUMFMT_PLAIN, NULL},
 };
 
 static char *mixed_out(enum prio_output_mode mode, bool header)
 {
 	struct capture cap;
 	struct prio_cell rows[3][5] = {
-		{ prio_cell_str("a,b"), prio_cell_int(-3), prio_cell_double(0.25),
-		  prio_cell_double(INFINITY), prio_cell_str("say \"hi\"\nbye") },
-		{ prio_cell_str("plain"), prio_cell_uint(UINT64_MAX - 5),
-		  prio_cell_double((double)PRIO_NO_VAL), prio_cell_double(1.5),
-		  prio_cell_blank() },
-		{ prio_cell_str(" pad "), prio_cell_uint(7), prio_cell_double(NAN),
-		  prio_cell_double(-INFINITY), prio_cell_str("bad \xff utf8") },
+	    {prio_cell_str("a,b"), prio_cell_int(-3), prio_cell_double(0.25),
+	     prio_cell_double(INFINITY), prio_cell_str("say \"hi\"\nbye")},
+	    {prio_cell_str("plain"), prio_cell_uint(UINT64_MAX - 5),
+	     prio_cell_double((double)PRIO_NO_VAL), prio_cell_double(1.5),
+	     prio_cell_blank()},
+	    {prio_cell_str(" pad "), prio_cell_uint(7), prio_cell_double(NAN),
+	     prio_cell_double(-INFINITY), prio_cell_str("bad \xff utf8")},
 	};
 	cap_open(&cap);
 	struct prio_writer *w = prio_writer_new(cap.f, mode, PRIO_STYLE_SSHARE,
@@ -666,10 +736,11 @@ static char *mixed_out(enum prio_output_mode mode, bool header)
 Test(write, csv_quoting)
 {
 	char *got = mixed_out(PRIO_OUT_CSV, true);
-	cr_assert_str_eq(got, "name,count,share,level_fs,note\n"
-			      "\"a,b\",-3,0.250000,inf,\"say \"\"hi\"\"\nbye\"\n"
-			      "plain,18446744073709551610,,1.500000,\n"
-			      "\" pad \",7,nan,-inf,bad \xff utf8\n");
+	cr_assert_str_eq(got,
+			 "name,count,share,level_fs,note\n"
+			 "\"a,b\",-3,0.250000,inf,\"say \"\"hi\"\"\nbye\"\n"
+			 "plain,18446744073709551610,,1.500000,\n"
+			 "\" pad \",7,nan,-inf,bad \xff utf8\n");
 	free(got);
 	got = mixed_out(PRIO_OUT_CSV, false);
 	cr_assert_eq(strncmp(got, "\"a,b\"", 5), 0);
@@ -690,47 +761,60 @@ Test(write, json_typed_values)
 	cr_assert(json_is_integer(json_object_get(r0, "count")));
 	cr_assert_eq(json_integer_value(json_object_get(r0, "count")), -3);
 	cr_assert(json_is_real(json_object_get(r0, "share")));
-	cr_assert_float_eq(json_real_value(json_object_get(r0, "share")), 0.25, 1e-15);
-	cr_assert_str_eq(json_string_value(json_object_get(r0, "level_fs")), "inf");
-	cr_assert_str_eq(json_string_value(json_object_get(r0, "note")), "say \"hi\"\nbye");
+	cr_assert_float_eq(json_real_value(json_object_get(r0, "share")), 0.25,
+			   1e-15);
+	cr_assert_str_eq(json_string_value(json_object_get(r0, "level_fs")),
+			 "inf");
+	cr_assert_str_eq(json_string_value(json_object_get(r0, "note")),
+			 "say \"hi\"\nbye");
 
 	json_t *r1 = json_array_get(doc, 1);
 	cr_assert(json_is_real(json_object_get(r1, "count"))); /* > INT64_MAX */
 	cr_assert(json_is_null(json_object_get(r1, "share"))); /* NO_VAL */
-	cr_assert_float_eq(json_number_value(json_object_get(r1, "level_fs")), 1.5, 0);
-	cr_assert(json_is_null(json_object_get(r1, "note")));  /* blank */
+	cr_assert_float_eq(json_number_value(json_object_get(r1, "level_fs")),
+			   1.5, 0);
+	cr_assert(json_is_null(json_object_get(r1, "note"))); /* blank */
 
 	json_t *r2 = json_array_get(doc, 2);
-	cr_assert_str_eq(json_string_value(json_object_get(r2, "name")), " pad ");
+	cr_assert_str_eq(json_string_value(json_object_get(r2, "name")),
+			 " pad ");
 	cr_assert_eq(json_integer_value(json_object_get(r2, "count")), 7);
-	cr_assert_str_eq(json_string_value(json_object_get(r2, "share")), "nan");
-	cr_assert_str_eq(json_string_value(json_object_get(r2, "level_fs")), "-inf");
-	cr_assert_str_eq(json_string_value(json_object_get(r2, "note")), "bad \xef\xbf\xbd utf8");
+	cr_assert_str_eq(json_string_value(json_object_get(r2, "share")),
+			 "nan");
+	cr_assert_str_eq(json_string_value(json_object_get(r2, "level_fs")),
+			 "-inf");
+	cr_assert_str_eq(json_string_value(json_object_get(r2, "note")),
+			 "bad \xef\xbf\xbd utf8");
 
 	/* keys in column order, one object per line */
-	cr_assert_eq(strncmp(got, "[\n{\"name\":\"a,b\",\"count\":-3,\"share\":0.25,", 40), 0, "%s", got);
+	cr_assert_eq(
+	    strncmp(got, "[\n{\"name\":\"a,b\",\"count\":-3,\"share\":0.25,",
+		    40),
+	    0, "%s", got);
 	json_decref(doc);
 	free(got);
 }
 
 Test(write, json_clean_reals_and_empty_table)
 {
-	struct prio_column col = { .id = "v", .header = "V" };
+	struct prio_column col = {.id = "v", .header = "V"};
 	struct capture cap;
 	cap_open(&cap);
-	struct prio_writer *w = prio_writer_new(cap.f, PRIO_OUT_JSON, PRIO_STYLE_SPRIO,
-						&col, 1, true, NULL);
-	struct prio_cell c[1] = { prio_cell_double(0.1 + 0.2) };
+	struct prio_writer *w = prio_writer_new(
+	    cap.f, PRIO_OUT_JSON, PRIO_STYLE_SPRIO, &col, 1, true, NULL);
+	struct prio_cell c[1] = {prio_cell_double(0.1 + 0.2)};
 	prio_writer_row(w, c);
 	c[0] = prio_cell_double(8.0 / 15.0);
 	prio_writer_row(w, c);
 	cr_assert_eq(prio_writer_finish(w), 0);
 	char *got = cap_close(&cap);
-	cr_assert_str_eq(got, "[\n{\"v\":0.3},\n{\"v\":0.5333333333333333}\n]\n");
+	cr_assert_str_eq(got,
+			 "[\n{\"v\":0.3},\n{\"v\":0.5333333333333333}\n]\n");
 	free(got);
 
 	cap_open(&cap);
-	w = prio_writer_new(cap.f, PRIO_OUT_JSON, PRIO_STYLE_SPRIO, &col, 1, true, NULL);
+	w = prio_writer_new(cap.f, PRIO_OUT_JSON, PRIO_STYLE_SPRIO, &col, 1,
+			    true, NULL);
 	cr_assert_eq(prio_writer_finish(w), 0);
 	got = cap_close(&cap);
 	cr_assert_str_eq(got, "[]\n");
@@ -740,23 +824,24 @@ Test(write, json_clean_reals_and_empty_table)
 Test(write, duplicate_ids_get_suffixes)
 {
 	const struct prio_column cols[] = {
-		{ .id = "job_id", .header = "JOBID" },
-		{ .id = "job_id", .header = "JOBID" },
-		{ .id = "job_id_2", .header = "X" },
-		{ .id = NULL, .header = "Age" },
-		{ .id = NULL, .header = NULL },
+	    {.id = "job_id", .header = "JOBID"},
+	    {.id = "job_id", .header = "JOBID"},
+	    {.id = "job_id_2", .header = "X"},
+	    {.id = NULL, .header = "Age"},
+	    {.id = NULL, .header = NULL},
 	};
-	struct prio_cell cells[5] = { prio_cell_int(1), prio_cell_int(2),
-				      prio_cell_int(3), prio_cell_int(4),
-				      prio_cell_int(5) };
+	struct prio_cell cells[5] = {prio_cell_int(1), prio_cell_int(2),
+				     prio_cell_int(3), prio_cell_int(4),
+				     prio_cell_int(5)};
 	struct capture cap;
 	cap_open(&cap);
-	struct prio_writer *w = prio_writer_new(cap.f, PRIO_OUT_CSV, PRIO_STYLE_SPRIO,
-						cols, 5, true, NULL);
+	struct prio_writer *w = prio_writer_new(
+	    cap.f, PRIO_OUT_CSV, PRIO_STYLE_SPRIO, cols, 5, true, NULL);
 	prio_writer_row(w, cells);
 	cr_assert_eq(prio_writer_finish(w), 0);
 	char *got = cap_close(&cap);
-	cr_assert_str_eq(got, "job_id,job_id_2,job_id_2_2,Age,column_5\n1,2,3,4,5\n");
+	cr_assert_str_eq(
+	    got, "job_id,job_id_2,job_id_2_2,Age,column_5\n1,2,3,4,5\n");
 	free(got);
 }
 
@@ -769,13 +854,15 @@ Test(write, sprio_style_parsable)
 	sprio_columns("%.15i %9r %.10Y %10y", &t);
 	job25(c);
 	cap_open(&cap);
-	struct prio_writer *w = prio_writer_new(cap.f, PRIO_OUT_PARSABLE2, PRIO_STYLE_SPRIO,
-						t.cols, t.n, true, t.fmt.prefix);
+	struct prio_writer *w =
+	    prio_writer_new(cap.f, PRIO_OUT_PARSABLE2, PRIO_STYLE_SPRIO, t.cols,
+			    t.n, true, t.fmt.prefix);
 	sprio_row(w, &t, c);
 	cr_assert_eq(prio_writer_finish(w), 0);
 	char *got = cap_close(&cap);
 	/* no widths, no cutting, no literal text between fields */
-	cr_assert_str_eq(got, "JOBID|PARTITION|PRIORITY|PRIORITY\n25|batch|6605|0.00000153804043\n");
+	cr_assert_str_eq(got, "JOBID|PARTITION|PRIORITY|PRIORITY\n25|batch|"
+			      "6605|0.00000153804043\n");
 	free(got);
 	prio_sprio_format_free(&t.fmt);
 }
@@ -785,11 +872,11 @@ Test(write, write_error_reported)
 	FILE *f = fopen("/dev/full", "w");
 	if (!f)
 		cr_skip_test("no /dev/full");
-	struct prio_column col = { .id = "v", .header = "V", .width = 5 };
-	struct prio_writer *w = prio_writer_new(f, PRIO_OUT_TEXT, PRIO_STYLE_SSHARE,
-						&col, 1, true, NULL);
+	struct prio_column col = {.id = "v", .header = "V", .width = 5};
+	struct prio_writer *w = prio_writer_new(
+	    f, PRIO_OUT_TEXT, PRIO_STYLE_SSHARE, &col, 1, true, NULL);
 	cr_assert_not_null(w);
-	struct prio_cell c[1] = { prio_cell_str("x") };
+	struct prio_cell c[1] = {prio_cell_str("x")};
 	int rc = 0;
 	/* stdio buffers: keep writing until the failure surfaces */
 	for (int i = 0; i < 100000 && rc == 0; i++)
@@ -803,7 +890,8 @@ Test(write, write_error_reported)
 
 	/* an error only at the final flush */
 	f = fopen("/dev/full", "w");
-	w = prio_writer_new(f, PRIO_OUT_PARSABLE2, PRIO_STYLE_SSHARE, &col, 1, true, NULL);
+	w = prio_writer_new(f, PRIO_OUT_PARSABLE2, PRIO_STYLE_SSHARE, &col, 1,
+			    true, NULL);
 	cr_assert_eq(prio_writer_row(w, c), 0);
 	cr_assert_eq(prio_writer_finish(w), PRIO_ERR_IO);
 	cr_assert_eq(errno, ENOSPC);
@@ -812,12 +900,13 @@ Test(write, write_error_reported)
 
 Test(write, bad_arguments)
 {
-	struct prio_column col = { .id = "v" };
+	struct prio_column col = {.id = "v"};
 	errno = 0;
-	cr_assert_null(prio_writer_new(NULL, PRIO_OUT_TEXT, PRIO_STYLE_SPRIO, &col, 1, true, NULL));
-	cr_assert_eq(errno, EINVAL);
-	cr_assert_null(prio_writer_new(stdout, (enum prio_output_mode)99, PRIO_STYLE_SPRIO,
+	cr_assert_null(prio_writer_new(NULL, PRIO_OUT_TEXT, PRIO_STYLE_SPRIO,
 				       &col, 1, true, NULL));
+	cr_assert_eq(errno, EINVAL);
+	cr_assert_null(prio_writer_new(stdout, (enum prio_output_mode)99,
+				       PRIO_STYLE_SPRIO, &col, 1, true, NULL));
 	cr_assert_eq(prio_writer_finish(NULL), 0);
 }
 
@@ -825,15 +914,16 @@ Test(write, many_rows_stream)
 {
 	/* 200k rows through a text writer: checks nothing is kept per row */
 	struct prio_column cols[2] = {
-		{ "job_id", "JOBID", 15, true, PRIO_NUMFMT_PLAIN, " " },
-		{ "age", "AGE", 10, true, PRIO_NUMFMT_FIXED0, NULL },
+	    {"job_id", "JOBID", 15, true, PRIO_NUMFMT_PLAIN, " "},
+	    {"age", "AGE", 10, true, PRIO_NUMFMT_FIXED0, NULL},
 	};
 	FILE *f = fopen("/dev/null", "w");
 	cr_assert_not_null(f);
-	struct prio_writer *w = prio_writer_new(f, PRIO_OUT_TEXT, PRIO_STYLE_SPRIO,
-						cols, 2, true, NULL);
+	struct prio_writer *w = prio_writer_new(
+	    f, PRIO_OUT_TEXT, PRIO_STYLE_SPRIO, cols, 2, true, NULL);
 	for (unsigned i = 0; i < 200000; i++) {
-		struct prio_cell c[2] = { prio_cell_uint(i), prio_cell_double(i * 0.5) };
+		struct prio_cell c[2] = {prio_cell_uint(i),
+					 prio_cell_double(i * 0.5)};
 		cr_assert_eq(prio_writer_row(w, c), 0);
 	}
 	cr_assert_eq(prio_writer_finish(w), 0);
@@ -868,8 +958,9 @@ Test(format, sprio_prefix_suffix_widths)
 {
 	struct prio_sprio_format f;
 	char why[200];
-	cr_assert_eq(prio_sprio_format_parse("Job %i is %.10Y, tres=%20t.", &f, why,
-					     sizeof(why)), 0);
+	cr_assert_eq(prio_sprio_format_parse("Job %i is %.10Y, tres=%20t.", &f,
+					     why, sizeof(why)),
+		     0);
 	cr_assert_str_eq(f.prefix, "Job ");
 	cr_assert_eq(f.nitems, 3);
 	cr_assert_eq(f.items[0].letter, 'i');
@@ -912,16 +1003,20 @@ Test(format, sprio_errors)
 	struct prio_sprio_format f;
 	char why[200];
 
-	cr_assert_eq(prio_sprio_format_parse("%i %", &f, why, sizeof(why)), PRIO_ERR_USAGE);
+	cr_assert_eq(prio_sprio_format_parse("%i %", &f, why, sizeof(why)),
+		     PRIO_ERR_USAGE);
 	cr_assert(strstr(why, "no field letter"), "%s", why);
 	cr_assert_eq(f.nitems, 0);
 	prio_sprio_format_free(&f);
-	cr_assert_eq(prio_sprio_format_parse("%i %.10", &f, why, sizeof(why)), PRIO_ERR_USAGE);
+	cr_assert_eq(prio_sprio_format_parse("%i %.10", &f, why, sizeof(why)),
+		     PRIO_ERR_USAGE);
 	cr_assert(strstr(why, "\"%.10\""), "%s", why);
-	cr_assert_eq(prio_sprio_format_parse("%99999999999999999999i", &f, why, sizeof(why)),
+	cr_assert_eq(prio_sprio_format_parse("%99999999999999999999i", &f, why,
+					     sizeof(why)),
 		     PRIO_ERR_USAGE);
 	cr_assert(strstr(why, "too large"), "%s", why);
-	cr_assert_eq(prio_sprio_format_parse(NULL, &f, why, sizeof(why)), PRIO_ERR_USAGE);
+	cr_assert_eq(prio_sprio_format_parse(NULL, &f, why, sizeof(why)),
+		     PRIO_ERR_USAGE);
 }
 
 /* ---- sshare -o field lists ----------------------------------------------- */
@@ -929,7 +1024,8 @@ Test(format, sprio_errors)
 static size_t fields(const char *list, struct prio_field_sel *sel, char *why)
 {
 	size_t n = 99;
-	int rc = prio_fieldlist_parse(list, sshare_table, NSF, sel, 16, &n, why, 200);
+	int rc = prio_fieldlist_parse(list, sshare_table, NSF, sel, 16, &n, why,
+				      200);
 	return rc == 0 ? n : (size_t)-1;
 }
 
@@ -938,7 +1034,8 @@ Test(format, fieldlist_prefix_match)
 	struct prio_field_sel sel[16];
 	char why[200];
 
-	cr_assert_eq(fields("A,Eff,p,raw,RAWU,n,f,levelfs", sel, why), 8, "%s", why);
+	cr_assert_eq(fields("A,Eff,p,raw,RAWU,n,f,levelfs", sel, why), 8, "%s",
+		     why);
 	cr_assert_eq(sel[0].index, SF_ACCOUNT);
 	cr_assert_eq(sel[1].index, SF_EFFECTV);
 	cr_assert_eq(sel[2].index, SF_PARTITION);
@@ -960,9 +1057,12 @@ Test(format, fieldlist_widths)
 	struct prio_field_sel sel[16];
 	char why[200];
 
-	cr_assert_eq(fields("Account%30,User%-12,ID%0,TRESRunMins%+5", sel, why), 4, "%s", why);
+	cr_assert_eq(
+	    fields("Account%30,User%-12,ID%0,TRESRunMins%+5", sel, why), 4,
+	    "%s", why);
 	cr_assert_eq(sel[0].col.width, 30);
-	cr_assert(sel[0].col.right); /* a positive width right-justifies Account */
+	cr_assert(
+	    sel[0].col.right); /* a positive width right-justifies Account */
 	cr_assert_eq(sel[1].col.width, 12);
 	cr_assert_not(sel[1].col.right);
 	cr_assert_eq(sel[2].col.width, 0);
@@ -976,7 +1076,8 @@ Test(format, fieldlist_duplicates_move_last)
 	struct prio_field_sel sel[16];
 	char why[200];
 
-	cr_assert_eq(fields("user,account,USER,,rawshares,", sel, why), 3, "%s", why);
+	cr_assert_eq(fields("user,account,USER,,rawshares,", sel, why), 3, "%s",
+		     why);
 	cr_assert_eq(sel[0].index, SF_ACCOUNT);
 	cr_assert_eq(sel[1].index, SF_USER);
 	cr_assert_eq(sel[2].index, SF_RAWSHARES);
@@ -1004,7 +1105,8 @@ Test(format, fieldlist_errors)
 	cr_assert_eq(fields("User%999999", sel, why), (size_t)-1);
 	/* more distinct fields than the caller has room for */
 	size_t n = 0;
-	cr_assert_eq(prio_fieldlist_parse("a,u,id", sshare_table, NSF, sel, 2, &n, why, 200),
+	cr_assert_eq(prio_fieldlist_parse("a,u,id", sshare_table, NSF, sel, 2,
+					  &n, why, 200),
 		     PRIO_ERR_USAGE);
 	cr_assert(strstr(why, "too many"), "%s", why);
 }
