@@ -1110,3 +1110,304 @@ Test(format, fieldlist_errors)
 		     PRIO_ERR_USAGE);
 	cr_assert(strstr(why, "too many"), "%s", why);
 }
+
+/* ---- whole oracle files ---------------------------------------------------
+ * Every scenario captured "sprio -o <every letter>" and "sshare -P -o <every
+ * field>" at the same second as the default tables.  Feeding those values
+ * back as cells must reproduce the default tables byte for byte: every row,
+ * every column, of every scenario.
+ */
+
+static const char *const scenarios[] = {
+    "classic",
+    "depth-oblivious",
+    "fairtree-basic",
+    "fairtree-restart",
+    "flags-favor-small",
+    "flags-max-tres",
+    "flags-no-normal-all",
+    "seed-hierarchy",
+};
+
+static char *slurp(const char *rel)
+{
+	FILE *f = fopen(test_path(rel), "r");
+	cr_assert_not_null(f, "cannot open %s", rel);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		fwrite(chunk, 1, n, m);
+	fclose(f);
+	fclose(m);
+	return buf;
+}
+
+/* Split s in place on sep; returns the number of pieces. */
+static size_t split(char *s, char sep, char **out, size_t max)
+{
+	size_t n = 0;
+	for (;;) {
+		cr_assert_lt(n, max);
+		out[n++] = s;
+		char *p = strchr(s, sep);
+		if (!p)
+			return n;
+		*p = '\0';
+		s = p + 1;
+	}
+}
+
+static struct prio_cell cell_number(const char *s, bool is_uint)
+{
+	if (!*s)
+		return prio_cell_blank();
+	if (is_uint)
+		return prio_cell_uint(strtoull(s, NULL, 10));
+	return prio_cell_double(strtod(s, NULL)); /* "inf" too */
+}
+
+#define SPRIO_O_ALL                                                            \
+	"%i|%r|%u|%c|%Y|%y|%S|%a|%A|%b|%B|%f|%F|%j|%J|%N|%p|%P|%q|%Q|%t|%T"
+
+/* Format of the default "sprio" table, from its header (the optional
+ * columns depend on which weights are non-zero). */
+static void sprio_default_format(const char *header, char *fmt, size_t size)
+{
+	char *h = strndup(header, strcspn(header, "\n")), *tok, *save = NULL;
+	bool seen_part = false;
+	fmt[0] = '\0';
+	for (tok = strtok_r(h, " \n", &save); tok;
+	     tok = strtok_r(NULL, " \n", &save)) {
+		const char *f = NULL;
+		if (!strcmp(tok, "JOBID"))
+			f = "%.15i";
+		else if (!strcmp(tok, "PARTITION"))
+			f = seen_part ? "%.10P" : "%9r", seen_part = true;
+		else if (!strcmp(tok, "USER"))
+			f = "%.8u";
+		else if (!strcmp(tok, "PRIORITY"))
+			f = "%.10Y";
+		else if (!strcmp(tok, "SITE"))
+			f = "%.10S";
+		else if (!strcmp(tok, "AGE"))
+			f = "%.10A";
+		else if (!strcmp(tok, "ASSOC"))
+			f = "%.10B";
+		else if (!strcmp(tok, "FAIRSHARE"))
+			f = "%.10F";
+		else if (!strcmp(tok, "JOBSIZE"))
+			f = "%.10J";
+		else if (!strcmp(tok, "QOS"))
+			f = "%.10Q";
+		else if (!strcmp(tok, "TRES"))
+			f = "%.20T";
+		cr_assert_not_null(f, "unknown header %s", tok);
+		if (fmt[0])
+			strncat(fmt, " ", size - strlen(fmt) - 1);
+		strncat(fmt, f, size - strlen(fmt) - 1);
+	}
+	free(h);
+}
+
+static char *sprio_from_o_all(const char *scen, const char *format)
+{
+	char rel[256];
+	snprintf(rel, sizeof(rel), "tests/oracle/%s/sprio_o_all.txt", scen);
+	char *all = slurp(rel);
+	char *lines[256];
+	size_t nl = split(all, '\n', lines, 256);
+	struct sprio_table t;
+	struct capture cap;
+
+	sprio_columns(format, &t);
+	cap_open(&cap);
+	struct prio_writer *w =
+	    prio_writer_new(cap.f, PRIO_OUT_TEXT, PRIO_STYLE_SPRIO, t.cols, t.n,
+			    true, t.fmt.prefix);
+	const char *order = "iruc"
+			    "YySaAbBfFjJNpPqQtT";
+	for (size_t l = 1; l < nl; l++) {
+		if (!*lines[l])
+			continue;
+		char *v[32];
+		cr_assert_eq(split(lines[l], '|', v, 32), 22, "%s line %zu",
+			     rel, l + 1);
+		struct prio_cell c[128];
+		memset(c, 0, sizeof(c));
+		for (size_t k = 0; k < 22; k++) {
+			char L = order[k];
+			if (strchr("ructT", L))
+				c[(int)L] = prio_cell_str(v[k]);
+			else if (L == 'i')
+				c[(int)L] =
+				    prio_cell_uint(strtoull(v[k], NULL, 10));
+			else if (L == 'Y')
+				c[(int)L] =
+				    prio_cell_int(strtoll(v[k], NULL, 10));
+			else
+				c[(int)L] = cell_number(v[k], false);
+		}
+		sprio_row(w, &t, c);
+	}
+	cr_assert_eq(prio_writer_finish(w), 0);
+	prio_sprio_format_free(&t.fmt);
+	free(all);
+	return cap_close(&cap);
+}
+
+Test(write, oracle_sprio_whole_files)
+{
+	for (size_t s = 0; s < sizeof(scenarios) / sizeof(scenarios[0]); s++) {
+		const char *scen = scenarios[s];
+		char rel[256], fmt[512];
+		struct {
+			const char *file;
+			const char *format;
+		} targets[] = {
+		    {"sprio_l.txt", SPRIO_L},
+		    {"sprio_l_n.txt", SPRIO_LN},
+		    {"sprio.txt", NULL},
+		};
+		for (size_t k = 0; k < 3; k++) {
+			snprintf(rel, sizeof(rel), "tests/oracle/%s/%s", scen,
+				 targets[k].file);
+			char *want = slurp(rel);
+			const char *format = targets[k].format;
+			if (!format) {
+				sprio_default_format(want, fmt, sizeof(fmt));
+				format = fmt;
+			}
+			char *got = sprio_from_o_all(scen, format);
+			cr_expect_str_eq(got, want, "%s", rel);
+			free(got);
+			free(want);
+		}
+	}
+}
+
+static char *sshare_from_o_all(const char *scen, const char *list,
+			       enum prio_output_mode mode)
+{
+	char rel[256], why[200];
+	snprintf(rel, sizeof(rel), "tests/oracle/%s/sshare_a_l_P_o_all.txt",
+		 scen);
+	char *all = slurp(rel);
+	char *lines[512];
+	size_t nl = split(all, '\n', lines, 512);
+	char *names[32];
+	size_t nf = split(lines[0], '|', names, 32);
+	size_t field_of[32]; /* o_all column -> enum sf */
+	for (size_t k = 0; k < nf; k++) {
+		field_of[k] = NSF;
+		for (size_t i = 0; i < NSF; i++)
+			if (!strcmp(sshare_table[i].header, names[k]))
+				field_of[k] = i;
+		cr_assert_lt(field_of[k], NSF, "%s", names[k]);
+	}
+
+	struct prio_field_sel sel[32];
+	struct prio_column cols[32];
+	size_t n;
+	cr_assert_eq(prio_fieldlist_parse(list, sshare_table, NSF, sel, 32, &n,
+					  why, sizeof(why)),
+		     0, "%s", why);
+	for (size_t i = 0; i < n; i++)
+		cols[i] = sel[i].col;
+	struct capture cap;
+	cap_open(&cap);
+	struct prio_writer *w = prio_writer_new(cap.f, mode, PRIO_STYLE_SSHARE,
+						cols, n, true, NULL);
+	for (size_t l = 1; l < nl; l++) {
+		if (!*lines[l])
+			continue;
+		char *v[32];
+		cr_assert_eq(split(lines[l], '|', v, 32), nf);
+		struct prio_cell by_field[NSF], cells[32];
+		for (size_t k = 0; k < nf; k++) {
+			size_t f = field_of[k];
+			switch (f) {
+			case SF_ID:
+			case SF_RAWUSAGE:
+				by_field[f] = cell_number(v[k], true);
+				break;
+			case SF_RAWSHARES:
+				by_field[f] = !strcmp(v[k], "parent")
+						  ? prio_cell_str("parent")
+						  : cell_number(v[k], true);
+				break;
+			case SF_EFFECTV:
+			case SF_FAIRSHARE:
+			case SF_LEVELFS:
+			case SF_NORMSHARES:
+			case SF_NORMUSAGE:
+				by_field[f] = cell_number(v[k], false);
+				break;
+			default:
+				by_field[f] = prio_cell_str(v[k]);
+			}
+		}
+		for (size_t i = 0; i < n; i++)
+			cells[i] = by_field[sel[i].index];
+		cr_assert_eq(prio_writer_row(w, cells), 0);
+	}
+	cr_assert_eq(prio_writer_finish(w), 0);
+	free(all);
+	return cap_close(&cap);
+}
+
+/* The field list of a captured table, from its header line. */
+static void list_from_header(const char *text, char sep, char *list,
+			     size_t size)
+{
+	size_t o = 0;
+	bool in = false;
+	list[0] = '\0';
+	for (const char *p = text; *p && *p != '\n' && o + 2 < size; p++) {
+		bool word = sep ? *p != sep : *p != ' ';
+		if (word) {
+			if (!in && o)
+				list[o++] = ',';
+			list[o++] = *p;
+		}
+		in = word;
+	}
+	list[o] = '\0';
+}
+
+Test(write, oracle_sshare_whole_files)
+{
+	for (size_t s = 0; s < sizeof(scenarios) / sizeof(scenarios[0]); s++) {
+		const char *scen = scenarios[s];
+		char rel[256], list[512];
+		const char *files[] = {"sshare_a.txt", "sshare_a_l.txt",
+				       "sshare_a_l_P.txt",
+				       "sshare_a_o_all_wide.txt"};
+		for (size_t k = 0; k < 4; k++) {
+			snprintf(rel, sizeof(rel), "tests/oracle/%s/%s", scen,
+				 files[k]);
+			char *want = slurp(rel);
+			enum prio_output_mode mode = PRIO_OUT_TEXT;
+			if (k == 2) {
+				mode = PRIO_OUT_PARSABLE2;
+				list_from_header(want, '|', list, sizeof(list));
+			} else if (k == 3) {
+				snprintf(
+				    list, sizeof(list), "%s",
+				    "Account%30,User%12,ID,RawShares,"
+				    "NormShares%14,"
+				    "RawUsage%14,NormUsage%14,EffectvUsage%14,"
+				    "FairShare%14,LevelFS%16,GrpTRESRaw%120,"
+				    "TRESRunMins%120");
+			} else {
+				list_from_header(want, 0, list, sizeof(list));
+			}
+			char *got = sshare_from_o_all(scen, list, mode);
+			cr_expect_str_eq(got, want, "%s", rel);
+			free(got);
+			free(want);
+		}
+	}
+}
