@@ -14,7 +14,9 @@
  *    every field printed in its width and followed by one space, a header
  *    row of names and a row of dashes, strings longer than the width cut
  *    with a '+' as the last character, doubles in "%f" falling back to an
- *    exponent form that fits the width.
+ *    exponent form that fits the width.  Integers and doubles are never
+ *    cut (printf widths are minimums).  Width 0 means natural width: the
+ *    whole header name and as many dashes.
  *
  * Machine formats: PARSABLE ("|" after every field, sshare -p), PARSABLE2
  * ("|" between fields, sshare -P / sacctmgr -P), CSV (RFC 4180 quoting via
@@ -107,7 +109,8 @@ struct prio_column {
 	int width;	    /* >= 0; 0 = natural width */
 	bool right;	    /* right-justify in text output */
 	enum prio_numfmt numfmt;
-	/* sprio style: literal text after the field, or NULL */
+	/* sprio style, TEXT mode only: literal text after the field, or
+	 * NULL.  PARSABLE/CSV/JSON leave it out. */
 	const char *suffix;
 };
 
@@ -136,6 +139,7 @@ struct prio_writer;
  * prefix: sprio style only, literal text printed at the start of every text
  *   line (header included); NULL for none.  Ignored by other modes.
  *
+ * Column ids and headers must be valid UTF-8 (they are ours, not input).
  * The header (and JSON's opening "[") is written here.  JSON keys and the
  * CSV header are the column ids; a missing id falls back to the header, and
  * a repeated id gets "_2", "_3"... appended so JSON objects keep every
