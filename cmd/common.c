@@ -1,3 +1,342 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * Options, sources and errors shared by every command.  The toolkit's own
+ * config file (prio-tools.conf(5)) is read with libconfuse; its `sources`
+ * section supplies inputs when the command line names none.
+ */
 #include "config.h"
+
+#include <confuse.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "common.h"
+
+const struct option cmd_common_long_options[] = {
+	{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
+	{ "conf", required_argument, NULL, OPT_CONF },
+	{ "assoc", required_argument, NULL, OPT_ASSOC },
+	{ "qos", required_argument, NULL, OPT_QOS },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "sacct", required_argument, NULL, OPT_SACCT },
+	{ "nodes", required_argument, NULL, OPT_NODES },
+	{ "partitions", required_argument, NULL, OPT_PARTITIONS },
+	{ "now", required_argument, NULL, OPT_NOW },
+	{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
+	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "version", no_argument, NULL, OPT_VERSION },
+};
+
+static char config_path_buf[4096];
+static const char *config_path;
+
+/* Sources named by the config file, used when the command line has none. */
+static struct {
+	char *snapshot;
+	char *paths[PRIO_ROLE_COUNT];
+} config_sources;
+
+void cmd_warn(const struct cmd_common *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", c->prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void cmd_die(const struct cmd_common *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", c->prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_ERROR);
+}
+
+void cmd_die_error(const struct cmd_common *c, const struct prio_error *err)
+{
+	char buf[1024];
+
+	fprintf(stderr, "%s: %s\n", c->prog, prio_error_format(err, buf, sizeof(buf)));
+	exit(EXIT_ERROR);
+}
+
+void cmd_usage_error(const struct cmd_common *c, const char *usage,
+		     const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", c->prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nusage: %s\nTry '%s --help' for more information.\n",
+		usage, c->prog);
+	exit(EXIT_ERROR);
+}
+
+int cmd_parse_now(const char *arg, time_t *out)
+{
+	return prio_timestamp_parse(arg, strlen(arg), out) < 0 || *out == 0 ? -1 : 0;
+}
+
+const char *cmd_config_path(void)
+{
+	return config_path;
+}
+
+static const char *pick_config_path(void)
+{
+	const char *env = getenv("PRIO_TOOLS_CONF");
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	const char *home = getenv("HOME");
+	struct stat st;
+
+	if (env)
+		return *env ? env : NULL;
+	if (xdg && *xdg)
+		snprintf(config_path_buf, sizeof(config_path_buf),
+			 "%s/prio-tools/config", xdg);
+	else if (home && *home)
+		snprintf(config_path_buf, sizeof(config_path_buf),
+			 "%s/.config/prio-tools/config", home);
+	else
+		config_path_buf[0] = '\0';
+	if (config_path_buf[0] && stat(config_path_buf, &st) == 0)
+		return config_path_buf;
+	if (stat("/etc/prio-tools.conf", &st) == 0)
+		return "/etc/prio-tools.conf";
+	return NULL;
+}
+
+static const char *error_prog = "prio-tools";
+
+static void confuse_error(cfg_t *cfg, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s:%d: ", error_prog,
+		cfg && cfg->filename ? cfg->filename : "config",
+		cfg ? cfg->line : 0);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+static void read_config_file(const struct cmd_common *c)
+{
+	static const char *const role_keys[PRIO_ROLE_COUNT] = {
+		[PRIO_ROLE_CONF] = "conf", [PRIO_ROLE_ASSOC] = "assoc",
+		[PRIO_ROLE_QOS] = "qos", [PRIO_ROLE_JOBS] = "jobs",
+		[PRIO_ROLE_SACCT] = "sacct", [PRIO_ROLE_NODES] = "nodes",
+		[PRIO_ROLE_PARTITIONS] = "partitions",
+	};
+	cfg_opt_t sources_opts[] = {
+		CFG_STR("snapshot", NULL, CFGF_NONE),
+		CFG_STR("conf", NULL, CFGF_NONE),
+		CFG_STR("assoc", NULL, CFGF_NONE),
+		CFG_STR("qos", NULL, CFGF_NONE),
+		CFG_STR("jobs", NULL, CFGF_NONE),
+		CFG_STR("sacct", NULL, CFGF_NONE),
+		CFG_STR("nodes", NULL, CFGF_NONE),
+		CFG_STR("partitions", NULL, CFGF_NONE),
+		CFG_END()
+	};
+	cfg_opt_t live_opts[] = {
+		CFG_STR("scontrol", "scontrol", CFGF_NONE),
+		CFG_STR("sshare", "sshare", CFGF_NONE),
+		CFG_STR("sacctmgr", "sacctmgr", CFGF_NONE),
+		CFG_STR("squeue", "squeue", CFGF_NONE),
+		CFG_STR("sacct", "sacct", CFGF_NONE),
+		CFG_STR("sinfo", "sinfo", CFGF_NONE),
+		CFG_STR("cluster", NULL, CFGF_NONE),
+		CFG_INT("min-interval", 30, CFGF_NONE),
+		CFG_END()
+	};
+	cfg_opt_t whatif_opts[] = {
+		CFG_STR_LIST("set", "{}", CFGF_NONE),
+		CFG_END()
+	};
+	cfg_opt_t top_opts[] = {
+		CFG_INT("refresh", 30, CFGF_NONE),
+		CFG_BOOL("color", cfg_true, CFGF_NONE),
+		CFG_END()
+	};
+	cfg_opt_t opts[] = {
+		CFG_SEC("sources", sources_opts, CFGF_NONE),
+		CFG_SEC("live", live_opts, CFGF_NONE),
+		CFG_SEC("what-if", whatif_opts, CFGF_MULTI | CFGF_TITLE),
+		CFG_SEC("top", top_opts, CFGF_NONE),
+		CFG_END()
+	};
+	cfg_t *cfg, *sec;
+	int rc;
+
+	config_path = pick_config_path();
+	if (!config_path || strcmp(config_path, "/dev/null") == 0)
+		return;
+	cfg = cfg_init(opts, CFGF_NONE);
+	if (!cfg)
+		cmd_die(c, "%s: cannot initialise the config parser", config_path);
+	error_prog = c->prog;
+	cfg_set_error_function(cfg, confuse_error);
+	rc = cfg_parse(cfg, config_path);
+	if (rc == CFG_FILE_ERROR) {
+		/* An explicitly named file must exist; the defaults may not. */
+		if (getenv("PRIO_TOOLS_CONF"))
+			cmd_die(c, "%s: cannot read config file: %s", config_path,
+				strerror(errno));
+		cfg_free(cfg);
+		return;
+	}
+	if (rc != CFG_SUCCESS) {
+		cfg_free(cfg);
+		exit(EXIT_ERROR); /* confuse_error printed file:line */
+	}
+	sec = cfg_getsec(cfg, "sources");
+	if (sec) {
+		const char *v = cfg_getstr(sec, "snapshot");
+
+		if (v)
+			config_sources.snapshot = strdup(v);
+		for (int r = 0; r < PRIO_ROLE_COUNT; r++) {
+			v = cfg_getstr(sec, role_keys[r]);
+			if (v)
+				config_sources.paths[r] = strdup(v);
+		}
+	}
+	cfg_free(cfg);
+}
+
+void cmd_common_init(struct cmd_common *c, const char *prog)
+{
+	memset(c, 0, sizeof(*c));
+	c->prog = prog;
+	c->mode = CMD_OUT_TEXT;
+	read_config_file(c);
+}
+
+static void set_path(struct cmd_common *c, enum prio_role role, const char *arg)
+{
+	if (!*arg)
+		cmd_die(c, "%s: expected a file name or -", prio_role_option(role));
+	c->paths[role] = arg;
+}
+
+int cmd_common_option(struct cmd_common *c, int opt, const char *arg)
+{
+	switch (opt) {
+	case OPT_SNAPSHOT:
+		if (!*arg)
+			cmd_die(c, "--snapshot: expected a folder");
+		c->snapshot_dir = arg;
+		return 1;
+	case OPT_CONF: set_path(c, PRIO_ROLE_CONF, arg); return 1;
+	case OPT_ASSOC: set_path(c, PRIO_ROLE_ASSOC, arg); return 1;
+	case OPT_QOS: set_path(c, PRIO_ROLE_QOS, arg); return 1;
+	case OPT_JOBS: set_path(c, PRIO_ROLE_JOBS, arg); return 1;
+	case OPT_SACCT: set_path(c, PRIO_ROLE_SACCT, arg); return 1;
+	case OPT_NODES: set_path(c, PRIO_ROLE_NODES, arg); return 1;
+	case OPT_PARTITIONS: set_path(c, PRIO_ROLE_PARTITIONS, arg); return 1;
+	case OPT_NOW:
+		if (cmd_parse_now(arg, &c->now) < 0)
+			cmd_die(c, "--now: expected Unix seconds or YYYY-MM-DDTHH:MM:SS, got \"%s\"",
+				arg);
+		c->now_set = true;
+		return 1;
+	case OPT_KEEP_GOING: c->keep_going = true; return 1;
+	case OPT_CSV: c->mode = CMD_OUT_CSV; return 1;
+	case OPT_JSON: c->mode = CMD_OUT_JSON; return 1;
+	}
+	return 0;
+}
+
+void cmd_common_help(FILE *out)
+{
+	fputs("Sources (each a path, or - for standard input):\n"
+	      "      --snapshot=DIR     a snapshot folder (see prio-tools(7))\n"
+	      "      --conf=FILE        slurm.conf or 'scontrol show config' output\n"
+	      "      --assoc=FILE       'sacctmgr dump' file or 'sshare -a -l -P' output\n"
+	      "      --qos=FILE         'sacctmgr -P show qos' output\n"
+	      "      --jobs=FILE        'scontrol show job -d' or 'squeue --json' output\n"
+	      "      --sacct=FILE       'sacct -a -P -X' output\n"
+	      "      --nodes=FILE       'scontrol show node' output\n"
+	      "      --partitions=FILE  'scontrol show partition' output\n"
+	      "      --now=TIME         the clock: Unix seconds or YYYY-MM-DDTHH:MM:SS\n"
+	      "      --keep-going       report malformed records as warnings and go on\n"
+	      "Output:\n"
+	      "  -P, --parsable         '|'-separated fields\n"
+	      "      --csv              CSV (RFC 4180), header of column ids\n"
+	      "      --json             a JSON array of objects\n"
+	      "  -h, --noheader         no header line\n"
+	      "      --help             this help, then exit\n"
+	      "      --version          the version, then exit\n",
+	      out);
+}
+
+void cmd_load_snapshot(struct cmd_common *c, struct prio_snapshot *snap)
+{
+	struct prio_error err;
+	const char *paths[PRIO_ROLE_COUNT];
+	const char *dir = c->snapshot_dir;
+	bool any = dir != NULL;
+	char default_conf[4096];
+
+	prio_error_clear(&err);
+	for (int r = 0; r < PRIO_ROLE_COUNT; r++) {
+		paths[r] = c->paths[r];
+		any = any || paths[r];
+	}
+	if (!any) {
+		/* Nothing on the command line: the config file's sources, then
+		 * the cluster's own slurm.conf. */
+		dir = config_sources.snapshot;
+		for (int r = 0; r < PRIO_ROLE_COUNT; r++) {
+			paths[r] = config_sources.paths[r];
+			any = any || paths[r];
+		}
+		any = any || dir;
+		if (!any) {
+			const char *env = getenv("SLURM_CONF");
+			struct stat st;
+
+			snprintf(default_conf, sizeof(default_conf), "%s",
+				 env && *env ? env : "/etc/slurm/slurm.conf");
+			if (stat(default_conf, &st) != 0)
+				cmd_die(c, "no input: give --snapshot DIR or source files "
+					"(--conf, --assoc, --jobs ...); %s not found",
+					default_conf);
+			paths[PRIO_ROLE_CONF] = default_conf;
+		}
+	}
+	if (prio_snapshot_init(snap) < 0)
+		cmd_die(c, "out of memory");
+	snap->keep_going = c->keep_going;
+	if (c->now_set) {
+		snap->now = c->now;
+		snap->now_known = true;
+	}
+	if (prio_snapshot_load_sources(snap, dir, paths, &err) < 0)
+		cmd_die_error(c, &err);
+	if (prio_snapshot_finish(snap, &err) < 0)
+		cmd_die_error(c, &err);
+	if (!snap->now_known) {
+		snap->now = time(NULL);
+		snap->now_known = true;
+	}
+	for (uint32_t i = 0; i < snap->warning_count; i++) {
+		char buf[1024];
+
+		cmd_warn(c, "warning: %s",
+			 prio_error_format(&snap->warnings[i].error, buf, sizeof(buf)));
+	}
+}

@@ -1,4 +1,98 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * What every prio-tools command shares: the source options (--snapshot,
+ * --conf, --assoc, ...), the clock (--now), output modes (-P, --csv, --json,
+ * -h), the toolkit config file (libconfuse), and the one way errors are
+ * printed ("tool: file:line: field: message", exit 2).
+ */
 #ifndef PRIO_CMD_COMMON_H
 #define PRIO_CMD_COMMON_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "prio/prio.h"
+
+/* Exit statuses, like diff and grep (DESIGN §3). */
+enum {
+	EXIT_OK = 0,
+	EXIT_NO = 1,    /* the answer is "no": mismatches found, cannot start */
+	EXIT_ERROR = 2, /* usage or input error */
+};
+
+enum cmd_output {
+	CMD_OUT_TEXT = 0,
+	CMD_OUT_PARSABLE,  /* -p: every field followed by '|' */
+	CMD_OUT_PARSABLE2, /* -P: '|' between fields */
+	CMD_OUT_CSV,
+	CMD_OUT_JSON,
+};
+
+/* Long-only option codes shared by all commands. */
+enum cmd_common_opt {
+	OPT_SNAPSHOT = 0x100,
+	OPT_CONF,
+	OPT_ASSOC,
+	OPT_QOS,
+	OPT_JOBS,
+	OPT_SACCT,
+	OPT_NODES,
+	OPT_PARTITIONS,
+	OPT_NOW,
+	OPT_KEEP_GOING,
+	OPT_CSV,
+	OPT_JSON,
+	OPT_HELP,
+	OPT_VERSION,
+	OPT_COMMON_LAST,
+};
+
+struct cmd_common {
+	const char *prog;
+	const char *snapshot_dir;
+	const char *paths[PRIO_ROLE_COUNT];
+	bool now_set;
+	time_t now;
+	bool keep_going;
+	enum cmd_output mode;
+	bool noheader;
+};
+
+/* The long options above, to be appended to a command's own table. */
+#define CMD_COMMON_LONG_OPTION_COUNT 14
+extern const struct option cmd_common_long_options[CMD_COMMON_LONG_OPTION_COUNT];
+
+/* Initialise from the environment and the config file. */
+void cmd_common_init(struct cmd_common *c, const char *prog);
+/* Handle option `opt` (from getopt_long).  Returns 1 if it was a common
+ * option, 0 if not, and exits 2 with a message on a bad value. */
+int cmd_common_option(struct cmd_common *c, int opt, const char *arg);
+/* Help lines for the common options. */
+void cmd_common_help(FILE *out);
+
+/* Load every source named by options, the folder and the config file into
+ * snap, then finish it.  On error prints the message and exits 2. */
+void cmd_load_snapshot(struct cmd_common *c, struct prio_snapshot *snap);
+
+/* Print "prog: message" (printf-style) to stderr. */
+void cmd_warn(const struct cmd_common *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Print an error and exit 2. */
+void cmd_die(const struct cmd_common *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+void cmd_die_error(const struct cmd_common *c, const struct prio_error *err)
+	__attribute__((noreturn));
+/* Usage error: message, a short usage line, exit 2. */
+void cmd_usage_error(const struct cmd_common *c, const char *usage,
+		     const char *fmt, ...)
+	__attribute__((format(printf, 3, 4), noreturn));
+
+/* Parse --now's value: epoch seconds or YYYY-MM-DDTHH:MM:SS (local). */
+int cmd_parse_now(const char *arg, time_t *out);
+
+/* The toolkit config file path in effect (NULL when none). */
+const char *cmd_config_path(void);
+
 #endif

@@ -291,6 +291,12 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 		}
 		if (!dir)
 			continue;
+		/* The folder's partitions.txt and nodes.txt stand in for a
+		 * missing slurm.conf; when the configuration already defined
+		 * them they would only repeat it. */
+		if ((role == PRIO_ROLE_PARTITIONS && snap->partition_count) ||
+		    (role == PRIO_ROLE_NODES && snap->node_count))
+			continue;
 		for (const char *const *name = prio_snapshot_dir_names(role); *name;
 		     name++) {
 			snprintf(buf, sizeof(buf), "%s/%s", dir, *name);

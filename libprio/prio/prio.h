@@ -6,6 +6,7 @@
 #include "arena.h"
 #include "assoc.h"
 #include "conf.h"
+#include "fairshare.h"
 #include "error.h"
 #include "format.h"
 #include "hostlist.h"
