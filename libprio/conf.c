@@ -12,7 +12,10 @@
 #include <strings.h>
 
 #include "prio/conf.h"
+#include "prio/hostlist.h"
+#include "prio/snapshot.h"
 #include "prio/timestr.h"
+#include "prio/value.h"
 
 void prio_config_defaults(struct prio_config *conf)
 {
@@ -196,4 +199,63 @@ int prio_oversubscribe_parse(const char *s, uint16_t *max_share)
 		return -1;
 	}
 	return 0;
+}
+
+/* Partitions to nodes and their totals.  (Minimal first version: node
+ * lists and CPU totals; TRES weights come with the slurm.conf loader.) */
+int prio_config_link(struct prio_snapshot *snap, struct prio_error *err)
+{
+	for (uint32_t i = 0; i < snap->partition_count; i++) {
+		struct prio_partition *p = &snap->partitions[i];
+		struct prio_hostlist hl;
+		const char *why = NULL;
+		uint32_t cpus = 0;
+
+		if (!snap->node_count || !p->nodes_text || p->nodes)
+			continue;
+		if (prio_word_eq(p->nodes_text, strlen(p->nodes_text), "ALL")) {
+			p->nodes = prio_arena_alloc(&snap->arena,
+						    snap->node_count * sizeof(uint32_t));
+			if (!p->nodes)
+				return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+						      "out of memory");
+			for (uint32_t k = 0; k < snap->node_count; k++)
+				p->nodes[k] = k;
+			p->node_count = snap->node_count;
+		} else {
+			if (prio_hostlist_expand(&snap->arena, p->nodes_text,
+						 strlen(p->nodes_text), &hl, &why) < 0)
+				return prio_error_set(err, PRIO_ERR_PARSE, p->file,
+						      p->line, "Nodes",
+						      "invalid hostlist \"%s\": %s",
+						      p->nodes_text, why);
+			p->nodes = prio_arena_alloc(&snap->arena,
+						    (hl.count + 1) * sizeof(uint32_t));
+			if (!p->nodes)
+				return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+						      "out of memory");
+			p->node_count = 0;
+			for (size_t k = 0; k < hl.count; k++) {
+				prio_id id = prio_intern_find(&snap->strings, hl.names[k],
+							      strlen(hl.names[k]));
+				struct prio_node *node = prio_snapshot_node(snap, id);
+
+				if (!node)
+					return prio_error_set(err, PRIO_ERR_PARSE, p->file,
+							      p->line, "Nodes",
+							      "partition %s names unknown node %s",
+							      prio_snapshot_str(snap, p->name),
+							      hl.names[k]);
+				p->nodes[p->node_count++] = (uint32_t)(node - snap->nodes);
+			}
+		}
+		for (uint32_t k = 0; k < p->node_count; k++) {
+			const struct prio_node *node = &snap->nodes[p->nodes[k]];
+
+			cpus += node->cpus_efctv ? node->cpus_efctv : node->cpus;
+		}
+		p->total_cpus = cpus;
+		p->total_nodes = p->node_count;
+	}
+	return PRIO_OK;
 }

@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "prio/hostlist.h"
 #include "prio/snapshot.h"
 #include "prio/value.h"
 
@@ -314,14 +313,16 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 
 static uint32_t *new_index(uint32_t size)
 {
-	uint32_t *ix = malloc((size_t)size * sizeof(*ix));
+	uint32_t *ix = malloc((size_t)(size ? size : 1) * sizeof(*ix));
 
 	if (ix)
-		memset(ix, 0xff, (size_t)size * sizeof(*ix));
+		memset(ix, 0xff, (size_t)(size ? size : 1) * sizeof(*ix));
 	return ix;
 }
 
-int prio_snapshot_finish(struct prio_snapshot *snap, struct prio_error *err)
+/* Name -> index maps for nodes, QOS and partitions; a name defined twice is
+ * an error at the second definition. */
+static int build_indices(struct prio_snapshot *snap, struct prio_error *err)
 {
 	uint32_t size = snap->strings.count;
 
@@ -362,62 +363,25 @@ int prio_snapshot_finish(struct prio_snapshot *snap, struct prio_error *err)
 					      "duplicate entry for partition %s",
 					      prio_snapshot_str(snap, p->name));
 		snap->partition_by_name[p->name] = i;
-
-		/* Resolve the node list when nodes are known. */
-		if (snap->node_count && p->nodes_text && !p->nodes) {
-			struct prio_hostlist hl;
-			const char *why = NULL;
-			uint32_t cpus = 0;
-
-			if (prio_word_eq(p->nodes_text, strlen(p->nodes_text), "ALL")) {
-				p->nodes = prio_arena_alloc(&snap->arena,
-							    snap->node_count * sizeof(uint32_t));
-				if (!p->nodes)
-					return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
-							      "out of memory");
-				for (uint32_t k = 0; k < snap->node_count; k++)
-					p->nodes[k] = k;
-				p->node_count = snap->node_count;
-			} else {
-				if (prio_hostlist_expand(&snap->arena, p->nodes_text,
-							 strlen(p->nodes_text), &hl, &why) < 0)
-					return prio_error_set(err, PRIO_ERR_PARSE, p->file,
-							      p->line, "Nodes",
-							      "invalid hostlist \"%s\": %s",
-							      p->nodes_text, why);
-				p->nodes = prio_arena_alloc(&snap->arena,
-							    (hl.count + 1) * sizeof(uint32_t));
-				if (!p->nodes)
-					return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
-							      "out of memory");
-				p->node_count = 0;
-				for (size_t k = 0; k < hl.count; k++) {
-					prio_id id = prio_intern_find(&snap->strings, hl.names[k],
-								      strlen(hl.names[k]));
-					struct prio_node *node = prio_snapshot_node(snap, id);
-
-					if (!node)
-						return prio_error_set(err, PRIO_ERR_PARSE, p->file,
-								      p->line, "Nodes",
-								      "partition %s names unknown node %s",
-								      prio_snapshot_str(snap, p->name),
-								      hl.names[k]);
-					p->nodes[p->node_count++] = (uint32_t)(node - snap->nodes);
-				}
-			}
-			for (uint32_t k = 0; k < p->node_count; k++) {
-				const struct prio_node *node = &snap->nodes[p->nodes[k]];
-
-				cpus += node->cpus_efctv ? node->cpus_efctv : node->cpus;
-			}
-			p->total_cpus = cpus;
-			p->total_nodes = p->node_count;
-		}
 	}
-	snap->user_assoc_count = 0;
-	for (uint32_t i = 0; i < snap->assoc_count; i++)
-		if (snap->assocs[i].is_user)
-			snap->user_assoc_count++;
+	return PRIO_OK;
+}
+
+int prio_snapshot_finish(struct prio_snapshot *snap, struct prio_error *err)
+{
+	int rc;
+
+	/* Linking may intern new names (it never should, but the indices
+	 * must cover every id), so index first and link after; each family
+	 * links its own records. */
+	if ((rc = build_indices(snap, err)) < 0)
+		return rc;
+	if ((rc = prio_config_link(snap, err)) < 0)
+		return rc;
+	if ((rc = prio_assoc_link(snap, err)) < 0)
+		return rc;
+	if ((rc = prio_jobs_link(snap, err)) < 0)
+		return rc;
 	snap->finished = true;
 	return PRIO_OK;
 }

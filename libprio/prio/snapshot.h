@@ -182,9 +182,19 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 /* Which roles were loaded (bit 1<<role), for "needed X, lacked it". */
 unsigned prio_snapshot_roles_loaded(const struct prio_snapshot *snap);
 
-/* After loading: link partitions to nodes, compute totals, parse weights
- * that need the TRES list, index by name, check the tree. */
+/* After loading: index by name, then link each family of records (the
+ * three steps below, in that order).  Call once, after the last loader. */
 int prio_snapshot_finish(struct prio_snapshot *snap, struct prio_error *err);
+
+/* Steps of prio_snapshot_finish(), each owned by its family's file:
+ * configuration (conf.c): partitions to nodes, partition totals, TRES
+ *   weights parsed against the final TRES table, cross-key checks;
+ * associations (assoc.c): children linked in sshare order, depth, user
+ *   count, cycles and orphans refused;
+ * jobs (job.c): cross-references checked once everything is in. */
+int prio_config_link(struct prio_snapshot *snap, struct prio_error *err);
+int prio_assoc_link(struct prio_snapshot *snap, struct prio_error *err);
+int prio_jobs_link(struct prio_snapshot *snap, struct prio_error *err);
 
 /* Lookups (after finish); NULL when absent. */
 struct prio_partition *prio_snapshot_partition(const struct prio_snapshot *snap,
