@@ -378,6 +378,8 @@ int prio_snapshot_finish(struct prio_snapshot *snap, struct prio_error *err)
 		return rc;
 	if ((rc = prio_config_link(snap, err)) < 0)
 		return rc;
+	if ((rc = prio_qos_link(snap, err)) < 0)
+		return rc;
 	if ((rc = prio_assoc_link(snap, err)) < 0)
 		return rc;
 	if ((rc = prio_jobs_link(snap, err)) < 0)

@@ -189,10 +189,12 @@ int prio_snapshot_finish(struct prio_snapshot *snap, struct prio_error *err);
 /* Steps of prio_snapshot_finish(), each owned by its family's file:
  * configuration (conf.c): partitions to nodes, partition totals, TRES
  *   weights parsed against the final TRES table, cross-key checks;
+ * QOS (qos_sacctmgr.c): Preempt lists checked against the QOS defined;
  * associations (assoc.c): children linked in sshare order, depth, user
  *   count, cycles and orphans refused;
  * jobs (job.c): cross-references checked once everything is in. */
 int prio_config_link(struct prio_snapshot *snap, struct prio_error *err);
+int prio_qos_link(struct prio_snapshot *snap, struct prio_error *err);
 int prio_assoc_link(struct prio_snapshot *snap, struct prio_error *err);
 int prio_jobs_link(struct prio_snapshot *snap, struct prio_error *err);
 
