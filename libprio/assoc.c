@@ -45,7 +45,8 @@ const char *assoc_build_name(const struct prio_snapshot *snap, uint32_t i,
 	const struct prio_assoc *a = &snap->assocs[i];
 
 	if (!a->is_user)
-		snprintf(buf, size, "%.60s", prio_snapshot_str(snap, a->account));
+		snprintf(buf, size, "%.60s",
+			 prio_snapshot_str(snap, a->account));
 	else if (a->partition == PRIO_NO_ID)
 		snprintf(buf, size, "%.60s/%.60s",
 			 prio_snapshot_str(snap, a->account),
@@ -65,18 +66,20 @@ static uint32_t key_hash(prio_id account, prio_id user, prio_id partition)
 	uint64_t h = (uint64_t)account * 0x9e3779b97f4a7c15ull;
 
 	h ^= ((uint64_t)user + 0x632be59bd9b4e019ull) * 0xc2b2ae3d27d4eb4full;
-	h ^= ((uint64_t)partition + 0x165667b19e3779f9ull) * 0x27d4eb2f165667c5ull;
+	h ^= ((uint64_t)partition + 0x165667b19e3779f9ull) *
+	     0x27d4eb2f165667c5ull;
 	h ^= h >> 31;
 	h *= 0x94d049bb133111ebull;
 	h ^= h >> 29;
 	return (uint32_t)h;
 }
 
-static void slot_put(uint32_t *slots, uint32_t mask,
-		     const struct prio_assoc *a, uint32_t i)
+static void slot_put(uint32_t *slots, uint32_t mask, const struct prio_assoc *a,
+		     uint32_t i)
 {
 	uint32_t s = key_hash(a->account, a->is_user ? a->user : PRIO_NO_ID,
-			      a->partition) & mask;
+			      a->partition) &
+		     mask;
 
 	while (slots[s])
 		s = (s + 1) & mask;
@@ -100,7 +103,8 @@ static int index_reserve(struct assoc_build *b)
 		return -1;
 	for (uint32_t k = 0; b->slots && k <= b->mask; k++)
 		if (b->slots[k])
-			slot_put(slots, size - 1, &b->snap->assocs[b->slots[k] - 1],
+			slot_put(slots, size - 1,
+				 &b->snap->assocs[b->slots[k] - 1],
 				 b->slots[k] - 1);
 	free(b->slots);
 	b->slots = slots;
@@ -142,7 +146,8 @@ int assoc_build_begin(struct assoc_build *b, struct prio_snapshot *snap,
 	if (!b->file || mark_reserve(b, snap->assoc_count + 1) < 0)
 		goto nomem;
 	if (b->merging)
-		b->first_file = snap->assocs[0].file ? snap->assocs[0].file : "";
+		b->first_file =
+		    snap->assocs[0].file ? snap->assocs[0].file : "";
 	for (uint32_t i = 0; i < snap->assoc_count; i++) {
 		if (index_reserve(b) < 0)
 			goto nomem;
@@ -185,8 +190,8 @@ uint32_t assoc_build_find(const struct assoc_build *b, prio_id account,
 	return PRIO_ASSOC_NONE;
 }
 
-uint32_t assoc_build_new(struct assoc_build *b, prio_id account,
-			 prio_id user, prio_id partition, unsigned long line)
+uint32_t assoc_build_new(struct assoc_build *b, prio_id account, prio_id user,
+			 prio_id partition, unsigned long line)
 {
 	struct prio_assoc *a;
 	uint32_t i;
@@ -214,6 +219,15 @@ uint32_t assoc_build_new(struct assoc_build *b, prio_id account,
 	return i;
 }
 
+/* Shares as sshare prints them. */
+static const char *shares_text(uint32_t v, char *buf, size_t size)
+{
+	if (v == PRIO_FS_USE_PARENT)
+		return "parent";
+	snprintf(buf, size, "%u", v);
+	return buf;
+}
+
 int assoc_build_shares(struct assoc_build *b, uint32_t i, uint32_t shares,
 		       unsigned long line, const char *field,
 		       struct prio_error *err)
@@ -230,16 +244,13 @@ int assoc_build_shares(struct assoc_build *b, uint32_t i, uint32_t shares,
 	}
 	if (a->shares_raw == shares)
 		return PRIO_OK;
-#define SHARES_TEXT(buf, v)                                                  \
-	((v) == PRIO_FS_USE_PARENT ? "parent"                                \
-				   : (snprintf(buf, sizeof(buf), "%u", v), buf))
 	return prio_error_set(err, PRIO_ERR_PARSE, b->file, line, field,
 			      "%s has shares %s here but %s in %s:%lu: the two "
 			      "captures do not match",
 			      assoc_build_name(b->snap, i, name, sizeof(name)),
-			      SHARES_TEXT(got, shares),
-			      SHARES_TEXT(have, a->shares_raw), a->file, a->line);
-#undef SHARES_TEXT
+			      shares_text(shares, got, sizeof(got)),
+			      shares_text(a->shares_raw, have, sizeof(have)),
+			      a->file, a->line);
 }
 
 int assoc_build_all_seen(struct assoc_build *b, unsigned long line,
@@ -295,12 +306,12 @@ int assoc_build_depths(struct assoc_build *b, struct prio_error *err)
 		if (j != PRIO_ASSOC_NONE && j < n && st[j] == 1) {
 			char name[200];
 
-			rc = prio_error_set(err, PRIO_ERR_PARSE, as[j].file,
-					    as[j].line, "Account",
-					    "account %s is its own ancestor "
-					    "(a cycle of Parent lines)",
-					    assoc_build_name(b->snap, j, name,
-							     sizeof(name)));
+			rc = prio_error_set(
+			    err, PRIO_ERR_PARSE, as[j].file, as[j].line,
+			    "Account",
+			    "account %s is its own ancestor "
+			    "(a cycle of Parent lines)",
+			    assoc_build_name(b->snap, j, name, sizeof(name)));
 			break;
 		}
 		base = (j == PRIO_ASSOC_NONE || j >= n) ? 1 : st[j];
@@ -309,13 +320,12 @@ int assoc_build_depths(struct assoc_build *b, struct prio_error *err)
 
 			st[k] = ++base;
 			if (base - 2 > PRIO_ASSOC_MAX_DEPTH) {
-				rc = prio_error_set(err, PRIO_ERR_LIMIT, as[k].file,
-						    as[k].line,
-						    as[k].is_user ? "User"
-								  : "Account",
-						    "association tree deeper "
-						    "than %u levels",
-						    PRIO_ASSOC_MAX_DEPTH);
+				rc = prio_error_set(
+				    err, PRIO_ERR_LIMIT, as[k].file, as[k].line,
+				    as[k].is_user ? "User" : "Account",
+				    "association tree deeper "
+				    "than %u levels",
+				    PRIO_ASSOC_MAX_DEPTH);
 				break;
 			}
 			as[k].depth = (uint16_t)(base - 2);
@@ -358,7 +368,8 @@ static int link_error(struct prio_error *err, const struct prio_snapshot *snap,
 
 	return prio_error_set(err, status, a->file ? a->file : "", a->line,
 			      a->is_user ? "User" : "Account", "%s %s",
-			      assoc_build_name(snap, i, name, sizeof(name)), what);
+			      assoc_build_name(snap, i, name, sizeof(name)),
+			      what);
 }
 
 int prio_assoc_link(struct prio_snapshot *snap, struct prio_error *err)
@@ -373,8 +384,9 @@ int prio_assoc_link(struct prio_snapshot *snap, struct prio_error *err)
 	if (n == 0)
 		return PRIO_OK;
 	if (as[0].parent != PRIO_ASSOC_NONE || as[0].is_user)
-		return link_error(err, snap, 0, PRIO_ERR_PARSE,
-				  "comes first but is not the root association");
+		return link_error(
+		    err, snap, 0, PRIO_ERR_PARSE,
+		    "comes first but is not the root association");
 	for (uint32_t i = 0; i < n; i++) {
 		struct prio_assoc *a = &as[i];
 
@@ -394,8 +406,9 @@ int prio_assoc_link(struct prio_snapshot *snap, struct prio_error *err)
 			return link_error(err, snap, i, PRIO_ERR_PARSE,
 					  "hangs under a user association");
 		if (a->is_user && a->account != as[a->parent].account)
-			return link_error(err, snap, i, PRIO_ERR_PARSE,
-					  "names another account than its parent");
+			return link_error(
+			    err, snap, i, PRIO_ERR_PARSE,
+			    "names another account than its parent");
 	}
 
 	/* Group children by parent (counting sort), then order each group. */
@@ -403,7 +416,8 @@ int prio_assoc_link(struct prio_snapshot *snap, struct prio_error *err)
 	sibs = malloc((size_t)n * sizeof(*sibs));
 	queue = malloc((size_t)n * sizeof(*queue));
 	if (!start || !sibs || !queue) {
-		rc = prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
+		rc = prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				    "out of memory");
 		goto out;
 	}
 	for (uint32_t i = 1; i < n; i++)
@@ -414,8 +428,8 @@ int prio_assoc_link(struct prio_snapshot *snap, struct prio_error *err)
 		struct sib *s = &sibs[start[as[i].parent]++];
 
 		s->is_account = !as[i].is_user;
-		s->name = prio_snapshot_str(snap, as[i].is_user ? as[i].user
-								: as[i].account);
+		s->name = prio_snapshot_str(
+		    snap, as[i].is_user ? as[i].user : as[i].account);
 		s->part = prio_snapshot_str(snap, as[i].partition);
 		s->index = i;
 	}
@@ -428,11 +442,13 @@ int prio_assoc_link(struct prio_snapshot *snap, struct prio_error *err)
 		for (uint32_t k = hi; k-- > lo;) {
 			uint32_t i = sibs[k].index;
 
-			if (k + 1 < hi && sibs[k + 1].is_account == sibs[k].is_account &&
+			if (k + 1 < hi &&
+			    sibs[k + 1].is_account == sibs[k].is_account &&
 			    !strcmp(sibs[k + 1].name, sibs[k].name) &&
 			    !strcmp(sibs[k + 1].part, sibs[k].part)) {
 				rc = link_error(err, snap, sibs[k + 1].index,
-						PRIO_ERR_PARSE, "is defined twice");
+						PRIO_ERR_PARSE,
+						"is defined twice");
 				goto out;
 			}
 			as[i].next_sibling = as[p].first_child;
@@ -455,17 +471,19 @@ int prio_assoc_link(struct prio_snapshot *snap, struct prio_error *err)
 		for (uint32_t c = as[p].first_child; c != PRIO_ASSOC_NONE;
 		     c = as[c].next_sibling) {
 			if (as[p].depth >= PRIO_ASSOC_MAX_DEPTH) {
-				rc = link_error(err, snap, c, PRIO_ERR_LIMIT,
-						"is deeper than the tree may be");
-				snprintf(err->message, sizeof(err->message),
-					 "association tree deeper than %u levels",
-					 PRIO_ASSOC_MAX_DEPTH);
+				rc = link_error(
+				    err, snap, c, PRIO_ERR_LIMIT,
+				    "is deeper than the tree may be");
+				snprintf(
+				    err->message, sizeof(err->message),
+				    "association tree deeper than %u levels",
+				    PRIO_ASSOC_MAX_DEPTH);
 				goto out;
 			}
 			as[c].depth = (uint16_t)(as[p].depth + 1);
 			as[c].priority_eff = as[c].priority == PRIO_NO_VAL
-						     ? as[p].priority_eff
-						     : as[c].priority;
+						 ? as[p].priority_eff
+						 : as[c].priority;
 			queue[tail++] = c;
 		}
 	}

@@ -21,18 +21,19 @@
 
 /* Bits of assoc_build.mark[]. */
 #define ASSOC_SEEN 0x01u    /* named by this source */
-#define ASSOC_PENDING 0x02u /* dump: named by a Parent line, not yet defined */
+#define ASSOC_PENDING 0x02u /* dump: named by a Parent line, not yet defined   \
+			     */
 
 struct assoc_build {
 	struct prio_snapshot *snap;
-	const char *file;       /* this source's name, in the arena */
+	const char *file;	/* this source's name, in the arena */
 	const char *first_file; /* merging: where the tree came from */
-	bool merging;           /* the tree existed before this source */
-	uint8_t from;           /* PRIO_ASSOC_FROM_* of this source */
-	uint32_t existing;      /* records before this source */
-	uint32_t *slots;        /* key hash: index + 1, 0 when empty */
+	bool merging;		/* the tree existed before this source */
+	uint8_t from;		/* PRIO_ASSOC_FROM_* of this source */
+	uint32_t existing;	/* records before this source */
+	uint32_t *slots;	/* key hash: index + 1, 0 when empty */
 	uint32_t mask, used;
-	uint8_t *mark;          /* per record, ASSOC_* bits */
+	uint8_t *mark; /* per record, ASSOC_* bits */
 	uint32_t mark_cap;
 };
 
@@ -50,18 +51,18 @@ uint32_t assoc_build_find(const struct assoc_build *b, prio_id account,
 /* A new zeroed record with that key (parent, children NONE; shares and
  * priority unset; file and line set), indexed; PRIO_ASSOC_NONE when out of
  * memory.  Pointers into snap->assocs are stale afterwards. */
-uint32_t assoc_build_new(struct assoc_build *b, prio_id account,
-			 prio_id user, prio_id partition, unsigned long line);
+uint32_t assoc_build_new(struct assoc_build *b, prio_id account, prio_id user,
+			 prio_id partition, unsigned long line);
 
-static inline uint8_t assoc_build_marks(const struct assoc_build *b,
-					uint32_t i)
+static inline uint8_t assoc_build_marks(const struct assoc_build *b, uint32_t i)
 {
 	return i < b->mark_cap ? b->mark[i] : 0;
 }
 static inline void assoc_build_set(struct assoc_build *b, uint32_t i,
 				   uint8_t bits)
 {
-	b->mark[i] |= bits; /* assoc_build_new keeps mark[] as large as needed */
+	b->mark[i] |=
+	    bits; /* assoc_build_new keeps mark[] as large as needed */
 }
 
 /* "physics/hep", "hep/alice", "hep/alice/big" or "root": how messages name

@@ -34,8 +34,10 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "assoc_build.h"
 #include "prio/snapshot.h"
@@ -45,19 +47,19 @@
 #define MAX_ITEMS 64 /* name + options on one line; more is refused */
 
 enum object { OBJ_CLUSTER, OBJ_PARENT, OBJ_ACCOUNT, OBJ_USER, OBJ_UNKNOWN };
-static const char *const object_name[] = { "Cluster", "Parent", "Account",
-					    "User" };
+static const char *const object_name[] = {"Cluster", "Parent", "Account",
+					  "User"};
 
 enum opt_kind {
-	OPT_IGNORE,      /* read, checked for quotes, dropped */
-	OPT_PARTITION,   /* User only */
+	OPT_IGNORE,    /* read, checked for quotes, dropped */
+	OPT_PARTITION, /* User only */
 	OPT_DEFAULT_QOS,
 	OPT_QOS,
 	OPT_FAIRSHARE,
 	OPT_PRIORITY,
-	OPT_LIMIT_TEXT,  /* TRES lists and older CPU limits: kept as text */
+	OPT_LIMIT_TEXT,	 /* TRES lists and older CPU limits: kept as text */
 	OPT_LIMIT_COUNT, /* unsigned integer or -1 */
-	OPT_LIMIT_MINS,  /* minutes or a time string, or -1 */
+	OPT_LIMIT_MINS,	 /* minutes or a time string, or -1 */
 };
 
 struct option {
@@ -68,48 +70,48 @@ struct option {
 
 /* What sacctmgr writes (§8) and the spellings its loader also takes. */
 static const struct option options[] = {
-	{ "Description", NULL, OPT_IGNORE },
-	{ "Organization", NULL, OPT_IGNORE },
-	{ "Classification", NULL, OPT_IGNORE },
-	{ "DefaultAccount", NULL, OPT_IGNORE },
-	{ "DefaultWCKey", NULL, OPT_IGNORE },
-	{ "AdminLevel", NULL, OPT_IGNORE },
-	{ "Coordinator", NULL, OPT_IGNORE },
-	{ "WCKeys", NULL, OPT_IGNORE },
-	{ "Partition", NULL, OPT_PARTITION },
-	{ "DefaultQOS", NULL, OPT_DEFAULT_QOS },
-	{ "QOS", NULL, OPT_QOS },
-	{ "QOSLevel", "QOS", OPT_QOS },
-	{ "Fairshare", NULL, OPT_FAIRSHARE },
-	{ "Shares", "Fairshare", OPT_FAIRSHARE },
-	{ "Priority", NULL, OPT_PRIORITY },
-	{ "GrpTRESMins", NULL, OPT_LIMIT_TEXT },
-	{ "GrpTRESRunMins", NULL, OPT_LIMIT_TEXT },
-	{ "GrpTRES", NULL, OPT_LIMIT_TEXT },
-	{ "GrpJobs", NULL, OPT_LIMIT_COUNT },
-	{ "GrpJobsAccrue", NULL, OPT_LIMIT_COUNT },
-	{ "GrpSubmitJobs", NULL, OPT_LIMIT_COUNT },
-	{ "GrpWall", NULL, OPT_LIMIT_MINS },
-	{ "MaxTRESMinsPerJob", NULL, OPT_LIMIT_TEXT },
-	{ "MaxTRESMins", "MaxTRESMinsPerJob", OPT_LIMIT_TEXT },
-	{ "MaxTRESRunMins", NULL, OPT_LIMIT_TEXT },
-	{ "MaxTRESPerJob", NULL, OPT_LIMIT_TEXT },
-	{ "MaxTRES", "MaxTRESPerJob", OPT_LIMIT_TEXT },
-	{ "MaxTRESPerNode", NULL, OPT_LIMIT_TEXT },
-	{ "MaxJobs", NULL, OPT_LIMIT_COUNT },
-	{ "MaxJobsAccrue", NULL, OPT_LIMIT_COUNT },
-	{ "MaxSubmitJobs", NULL, OPT_LIMIT_COUNT },
-	{ "MaxWallDurationPerJob", NULL, OPT_LIMIT_MINS },
-	{ "MaxWall", "MaxWallDurationPerJob", OPT_LIMIT_MINS },
-	{ "GrpCPUs", NULL, OPT_LIMIT_TEXT },
-	{ "GrpCPUMins", NULL, OPT_LIMIT_TEXT },
-	{ "GrpCPURunMins", NULL, OPT_LIMIT_TEXT },
-	{ "GrpMemory", NULL, OPT_LIMIT_TEXT },
-	{ "GrpNodes", NULL, OPT_LIMIT_TEXT },
-	{ "MaxCPUs", NULL, OPT_LIMIT_TEXT },
-	{ "MaxCPUMins", NULL, OPT_LIMIT_TEXT },
-	{ "MaxCPURunMins", NULL, OPT_LIMIT_TEXT },
-	{ "MaxNodes", NULL, OPT_LIMIT_TEXT },
+    {"Description", NULL, OPT_IGNORE},
+    {"Organization", NULL, OPT_IGNORE},
+    {"Classification", NULL, OPT_IGNORE},
+    {"DefaultAccount", NULL, OPT_IGNORE},
+    {"DefaultWCKey", NULL, OPT_IGNORE},
+    {"AdminLevel", NULL, OPT_IGNORE},
+    {"Coordinator", NULL, OPT_IGNORE},
+    {"WCKeys", NULL, OPT_IGNORE},
+    {"Partition", NULL, OPT_PARTITION},
+    {"DefaultQOS", NULL, OPT_DEFAULT_QOS},
+    {"QOS", NULL, OPT_QOS},
+    {"QOSLevel", "QOS", OPT_QOS},
+    {"Fairshare", NULL, OPT_FAIRSHARE},
+    {"Shares", "Fairshare", OPT_FAIRSHARE},
+    {"Priority", NULL, OPT_PRIORITY},
+    {"GrpTRESMins", NULL, OPT_LIMIT_TEXT},
+    {"GrpTRESRunMins", NULL, OPT_LIMIT_TEXT},
+    {"GrpTRES", NULL, OPT_LIMIT_TEXT},
+    {"GrpJobs", NULL, OPT_LIMIT_COUNT},
+    {"GrpJobsAccrue", NULL, OPT_LIMIT_COUNT},
+    {"GrpSubmitJobs", NULL, OPT_LIMIT_COUNT},
+    {"GrpWall", NULL, OPT_LIMIT_MINS},
+    {"MaxTRESMinsPerJob", NULL, OPT_LIMIT_TEXT},
+    {"MaxTRESMins", "MaxTRESMinsPerJob", OPT_LIMIT_TEXT},
+    {"MaxTRESRunMins", NULL, OPT_LIMIT_TEXT},
+    {"MaxTRESPerJob", NULL, OPT_LIMIT_TEXT},
+    {"MaxTRES", "MaxTRESPerJob", OPT_LIMIT_TEXT},
+    {"MaxTRESPerNode", NULL, OPT_LIMIT_TEXT},
+    {"MaxJobs", NULL, OPT_LIMIT_COUNT},
+    {"MaxJobsAccrue", NULL, OPT_LIMIT_COUNT},
+    {"MaxSubmitJobs", NULL, OPT_LIMIT_COUNT},
+    {"MaxWallDurationPerJob", NULL, OPT_LIMIT_MINS},
+    {"MaxWall", "MaxWallDurationPerJob", OPT_LIMIT_MINS},
+    {"GrpCPUs", NULL, OPT_LIMIT_TEXT},
+    {"GrpCPUMins", NULL, OPT_LIMIT_TEXT},
+    {"GrpCPURunMins", NULL, OPT_LIMIT_TEXT},
+    {"GrpMemory", NULL, OPT_LIMIT_TEXT},
+    {"GrpNodes", NULL, OPT_LIMIT_TEXT},
+    {"MaxCPUs", NULL, OPT_LIMIT_TEXT},
+    {"MaxCPUMins", NULL, OPT_LIMIT_TEXT},
+    {"MaxCPURunMins", NULL, OPT_LIMIT_TEXT},
+    {"MaxNodes", NULL, OPT_LIMIT_TEXT},
 };
 #define NOPTIONS (sizeof(options) / sizeof(options[0]))
 
@@ -134,10 +136,10 @@ struct dump {
 	size_t val_cap;
 	char *lim; /* the limits of the current line */
 	size_t lim_len, lim_cap;
-	unsigned long line;      /* first physical line of the logical one */
+	unsigned long line;	 /* first physical line of the logical one */
 	unsigned long last_line; /* last physical line read */
 	bool cluster_seen;
-	uint32_t parent;          /* the current Parent, NONE before any */
+	uint32_t parent;	  /* the current Parent, NONE before any */
 	unsigned long parent_bad; /* line of a refused Parent, 0 if none */
 	unsigned long records;
 };
@@ -147,7 +149,6 @@ struct fields {
 	uint32_t shares, priority;
 	prio_id partition, default_qos;
 	const char *qos_text;
-	bool has_partition;
 };
 
 static int grow(char **buf, size_t *cap, size_t need)
@@ -215,17 +216,18 @@ static int next_logical(struct dump *d, size_t *len, struct prio_error *err)
 		d->last_line = pl.number;
 		cut = comment_start(pl.text, pl.len);
 		end = cut;
-		while (end && (pl.text[end - 1] == ' ' || pl.text[end - 1] == '\t'))
+		while (end &&
+		       (pl.text[end - 1] == ' ' || pl.text[end - 1] == '\t'))
 			end--;
 		while (bs < end && pl.text[end - 1 - bs] == '\\')
 			bs++;
 		more = bs % 2 == 1;
 		take = more ? end - 1 : cut;
 		if (n + take > PRIO_MAX_LINE)
-			return prio_error_set(err, PRIO_ERR_LIMIT, d->src->name,
-					      d->line, "",
-					      "continued line longer than %u bytes",
-					      PRIO_MAX_LINE);
+			return prio_error_set(
+			    err, PRIO_ERR_LIMIT, d->src->name, d->line, "",
+			    "continued line longer than %u bytes",
+			    PRIO_MAX_LINE);
 		if (grow(&d->buf, &d->buf_cap, n + take + 1) < 0)
 			return nomem(d, err);
 		memcpy(d->buf + n, pl.text, take);
@@ -369,8 +371,9 @@ static int lim_append(struct dump *d, const char *name, const char *val,
 	return 0;
 }
 
-#define BAD(field, ...) \
-	prio_error_set(err, PRIO_ERR_PARSE, d->src->name, d->line, field, __VA_ARGS__)
+#define BAD(field, ...)                                                        \
+	prio_error_set(err, PRIO_ERR_PARSE, d->src->name, d->line, field,      \
+		       __VA_ARGS__)
 
 /* Check one Option=value and note what it sets. */
 static int read_option(struct dump *d, enum object obj, const struct item *it,
@@ -398,9 +401,10 @@ static int read_option(struct dump *d, enum object obj, const struct item *it,
 	assoc_quote(key, klen, field, 41);
 	o = find_option(key, klen, &ambiguous);
 	if (!o)
-		return BAD(field, ambiguous ? "ambiguous option name (give more "
-					      "letters)"
-					    : "unknown option");
+		return BAD(field, ambiguous
+				      ? "ambiguous option name (give more "
+					"letters)"
+				      : "unknown option");
 	if ((len = decode(d, val, vlen)) < 0)
 		return nomem(d, err);
 	switch (o->kind) {
@@ -408,18 +412,19 @@ static int read_option(struct dump *d, enum object obj, const struct item *it,
 		break;
 	case OPT_PARTITION:
 		if (obj != OBJ_USER)
-			return BAD(o->name, "Partition is only valid on User lines");
+			return BAD(o->name,
+				   "Partition is only valid on User lines");
 		if (len == 0)
 			return BAD(o->name, "empty partition name");
-		f->partition = prio_snapshot_intern(d->snap, d->val, (size_t)len);
-		f->has_partition = true;
+		f->partition =
+		    prio_snapshot_intern(d->snap, d->val, (size_t)len);
 		if (!f->partition)
 			return nomem(d, err);
 		break;
 	case OPT_DEFAULT_QOS:
-		f->default_qos = len ? prio_snapshot_intern(d->snap, d->val,
-							    (size_t)len)
-				     : PRIO_NO_ID;
+		f->default_qos =
+		    len ? prio_snapshot_intern(d->snap, d->val, (size_t)len)
+			: PRIO_NO_ID;
 		if (len && !f->default_qos)
 			return nomem(d, err);
 		break;
@@ -435,20 +440,24 @@ static int read_option(struct dump *d, enum object obj, const struct item *it,
 			f->shares = PRIO_FS_USE_PARENT;
 		else if (!strcmp(d->val, "-1"))
 			f->shares = PRIO_NO_VAL; /* back to the default */
-		else if (prio_parse_uint32(d->val, (size_t)len, &f->shares) < 0 ||
+		else if (prio_parse_uint32(d->val, (size_t)len, &f->shares) <
+			     0 ||
 			 f->shares == PRIO_NO_VAL || f->shares == PRIO_INFINITE)
-			return BAD(canon(o),
-				   "expected an unsigned integer or \"parent\", "
-				   "got \"%s\"",
-				   assoc_quote(d->val, (size_t)len, q, sizeof(q)));
+			return BAD(
+			    canon(o),
+			    "expected an unsigned integer or \"parent\", "
+			    "got \"%s\"",
+			    assoc_quote(d->val, (size_t)len, q, sizeof(q)));
 		break;
 	case OPT_PRIORITY:
 		if (!strcmp(d->val, "-1"))
 			f->priority = PRIO_INFINITE;
-		else if (prio_parse_uint32(d->val, (size_t)len, &f->priority) < 0)
-			return BAD(canon(o),
-				   "expected an unsigned integer, got \"%s\"",
-				   assoc_quote(d->val, (size_t)len, q, sizeof(q)));
+		else if (prio_parse_uint32(d->val, (size_t)len, &f->priority) <
+			 0)
+			return BAD(
+			    canon(o),
+			    "expected an unsigned integer, got \"%s\"",
+			    assoc_quote(d->val, (size_t)len, q, sizeof(q)));
 		break;
 	case OPT_LIMIT_COUNT:
 	case OPT_LIMIT_MINS:
@@ -457,14 +466,16 @@ static int read_option(struct dump *d, enum object obj, const struct item *it,
 
 		if (o->kind == OPT_LIMIT_COUNT && strcmp(d->val, "-1") &&
 		    prio_parse_uint32(d->val, (size_t)len, &v) < 0)
-			return BAD(canon(o),
-				   "expected an unsigned integer or -1, got \"%s\"",
-				   assoc_quote(d->val, (size_t)len, q, sizeof(q)));
+			return BAD(
+			    canon(o),
+			    "expected an unsigned integer or -1, got \"%s\"",
+			    assoc_quote(d->val, (size_t)len, q, sizeof(q)));
 		if (o->kind == OPT_LIMIT_MINS && strcmp(d->val, "-1") &&
 		    prio_time_str2mins(d->val, (size_t)len, &v) < 0)
-			return BAD(canon(o),
-				   "expected minutes or a time string, got \"%s\"",
-				   assoc_quote(d->val, (size_t)len, q, sizeof(q)));
+			return BAD(
+			    canon(o),
+			    "expected minutes or a time string, got \"%s\"",
+			    assoc_quote(d->val, (size_t)len, q, sizeof(q)));
 		if (lim_append(d, canon(o), d->val, (size_t)len) < 0)
 			return nomem(d, err);
 		break;
@@ -492,8 +503,8 @@ static int apply(struct dump *d, uint32_t i, const struct fields *f,
 	if (f->qos_text)
 		a->qos_text = f->qos_text;
 	if (d->lim_len) {
-		a->limits_text = prio_arena_strndup(&d->snap->arena, d->lim,
-						    d->lim_len);
+		a->limits_text =
+		    prio_arena_strndup(&d->snap->arena, d->lim, d->lim_len);
 		if (!a->limits_text)
 			return nomem(d, err);
 	}
@@ -513,8 +524,9 @@ static int current_parent(struct dump *d, enum object obj,
 			   "follows the Parent line %lu, which was refused",
 			   d->parent_bad);
 	if (d->parent == PRIO_ASSOC_NONE)
-		return BAD(object_name[obj],
-			   "comes before any Parent line (add Parent - 'root')");
+		return BAD(
+		    object_name[obj],
+		    "comes before any Parent line (add Parent - 'root')");
 	return PRIO_OK;
 }
 
@@ -544,7 +556,8 @@ static int do_cluster(struct dump *d, prio_id name, const struct fields *f,
 	if (root->cluster && root->cluster != name)
 		return BAD("Cluster", "cluster %s here but %s in %s",
 			   prio_snapshot_str(d->snap, name),
-			   prio_snapshot_str(d->snap, root->cluster), root->file);
+			   prio_snapshot_str(d->snap, root->cluster),
+			   root->file);
 	root->cluster = name;
 	return apply(d, 0, f, err);
 }
@@ -557,12 +570,14 @@ static int do_parent(struct dump *d, prio_id name, struct prio_error *err)
 		return BAD("Parent", "comes before the Cluster line");
 	i = assoc_build_find(&d->b, name, PRIO_NO_ID, PRIO_NO_ID);
 	if (i == PRIO_ASSOC_NONE && d->b.merging)
-		return BAD("Parent", "account %s is not in %s: the two captures "
-				     "do not match",
+		return BAD("Parent",
+			   "account %s is not in %s: the two captures "
+			   "do not match",
 			   prio_snapshot_str(d->snap, name), d->b.first_file);
 	if (i == PRIO_ASSOC_NONE) {
 		/* Named before its Account line: resolved at the end. */
-		i = assoc_build_new(&d->b, name, PRIO_NO_ID, PRIO_NO_ID, d->line);
+		i = assoc_build_new(&d->b, name, PRIO_NO_ID, PRIO_NO_ID,
+				    d->line);
 		if (i == PRIO_ASSOC_NONE)
 			return nomem(d, err);
 		assoc_build_set(&d->b, i, ASSOC_PENDING);
@@ -572,27 +587,38 @@ static int do_parent(struct dump *d, prio_id name, struct prio_error *err)
 	return PRIO_OK;
 }
 
+/* " (first at line N)" when record i came from this file. */
+static const char *first_at(const struct dump *d, uint32_t i, char *buf,
+			    size_t size)
+{
+	if (d->b.merging)
+		return "";
+	snprintf(buf, size, " (first at line %lu)", d->snap->assocs[i].line);
+	return buf;
+}
+
 static int do_account(struct dump *d, prio_id name, const struct fields *f,
 		      struct prio_error *err)
 {
 	uint32_t i = assoc_build_find(&d->b, name, PRIO_NO_ID, PRIO_NO_ID);
 	uint8_t m = assoc_build_marks(&d->b, i);
-	char n[200], p[200];
+	char n[200], p[200], where[48];
 
 	if (i != PRIO_ASSOC_NONE && (m & ASSOC_SEEN))
-		return BAD("Account", "account %s is defined twice (first at line "
-				      "%lu)",
+		return BAD("Account", "account %s is defined twice%s",
 			   prio_snapshot_str(d->snap, name),
-			   d->snap->assocs[i].line);
+			   first_at(d, i, where, sizeof(where)));
 	if (i == PRIO_ASSOC_NONE && d->b.merging)
-		return BAD("Account", "account %s is not in %s: the two captures "
-				      "do not match",
+		return BAD("Account",
+			   "account %s is not in %s: the two captures "
+			   "do not match",
 			   prio_snapshot_str(d->snap, name), d->b.first_file);
 	if (i == d->parent)
 		return BAD("Account", "account %s is listed under itself",
 			   prio_snapshot_str(d->snap, name));
 	if (i == PRIO_ASSOC_NONE) {
-		i = assoc_build_new(&d->b, name, PRIO_NO_ID, PRIO_NO_ID, d->line);
+		i = assoc_build_new(&d->b, name, PRIO_NO_ID, PRIO_NO_ID,
+				    d->line);
 		if (i == PRIO_ASSOC_NONE)
 			return nomem(d, err);
 	} else if (m & ASSOC_PENDING) {
@@ -601,15 +627,16 @@ static int do_account(struct dump *d, prio_id name, const struct fields *f,
 	} else if (d->snap->assocs[i].parent != d->parent) {
 		struct prio_assoc *a = &d->snap->assocs[i];
 
-		return BAD("Account", "account %s is under %s here but under %s "
-				      "in %s:%lu: the two captures do not match",
-			   prio_snapshot_str(d->snap, name),
-			   assoc_build_name(d->snap, d->parent, n, sizeof(n)),
-			   a->parent == PRIO_ASSOC_NONE
-				   ? "nothing"
-				   : assoc_build_name(d->snap, a->parent, p,
-						      sizeof(p)),
-			   a->file, a->line);
+		return BAD(
+		    "Account",
+		    "account %s is under %s here but under %s "
+		    "in %s:%lu: the two captures do not match",
+		    prio_snapshot_str(d->snap, name),
+		    assoc_build_name(d->snap, d->parent, n, sizeof(n)),
+		    a->parent == PRIO_ASSOC_NONE
+			? "nothing"
+			: assoc_build_name(d->snap, a->parent, p, sizeof(p)),
+		    a->file, a->line);
 	}
 	if (!d->b.merging)
 		d->snap->assocs[i].parent = d->parent;
@@ -621,23 +648,24 @@ static int do_user(struct dump *d, prio_id name, const struct fields *f,
 {
 	prio_id account = d->snap->assocs[d->parent].account;
 	uint32_t i = assoc_build_find(&d->b, account, name, f->partition);
-	char n[200];
+	char n[200], where[48];
 
 	if (i != PRIO_ASSOC_NONE && (assoc_build_marks(&d->b, i) & ASSOC_SEEN))
-		return BAD("User", "user association %s is defined twice (first "
-				   "at line %lu)",
+		return BAD("User", "user association %s is defined twice%s",
 			   assoc_build_name(d->snap, i, n, sizeof(n)),
-			   d->snap->assocs[i].line);
+			   first_at(d, i, where, sizeof(where)));
 	if (i == PRIO_ASSOC_NONE && d->b.merging)
-		return BAD("User", "user %s in account %s%s%s is not in %s: the "
-				   "two captures do not match",
+		return BAD("User",
+			   "user %s in account %s%s%s is not in %s: the "
+			   "two captures do not match",
 			   prio_snapshot_str(d->snap, name),
 			   prio_snapshot_str(d->snap, account),
 			   f->partition ? ", partition " : "",
 			   prio_snapshot_str(d->snap, f->partition),
 			   d->b.first_file);
 	if (i == PRIO_ASSOC_NONE) {
-		i = assoc_build_new(&d->b, account, name, f->partition, d->line);
+		i = assoc_build_new(&d->b, account, name, f->partition,
+				    d->line);
 		if (i == PRIO_ASSOC_NONE)
 			return nomem(d, err);
 		d->snap->assocs[i].parent = d->parent;
@@ -650,7 +678,7 @@ static int parse_line(struct dump *d, const char *s, size_t n,
 		      struct prio_error *err)
 {
 	struct item items[MAX_ITEMS];
-	struct fields f = { .shares = PRIO_NO_VAL, .priority = PRIO_NO_VAL };
+	struct fields f = {.shares = PRIO_NO_VAL, .priority = PRIO_NO_VAL};
 	const char *dash = memchr(s, '-', n), *word = s, *name;
 	size_t wlen, nitems = 0, bad = 0, nlen;
 	enum object obj;
@@ -662,13 +690,15 @@ static int parse_line(struct dump *d, const char *s, size_t n,
 	if (!dash) {
 		d->parent = PRIO_ASSOC_NONE;
 		d->parent_bad = d->line;
-		return BAD("", "expected \"Cluster|Parent|Account|User - 'name'\", "
-			       "got \"%s\"",
+		return BAD("",
+			   "expected \"Cluster|Parent|Account|User - 'name'\", "
+			   "got \"%s\"",
 			   assoc_quote(s, n, q, sizeof(q)));
 	}
 	wlen = (size_t)(dash - s);
 	trim(&word, &wlen);
-	if (prio_word_eq(word, wlen, "cluster") || prio_word_eq(word, wlen, "machine"))
+	if (prio_word_eq(word, wlen, "cluster") ||
+	    prio_word_eq(word, wlen, "machine"))
 		obj = OBJ_CLUSTER;
 	else if (prio_word_eq(word, wlen, "parent"))
 		obj = OBJ_PARENT;
@@ -686,9 +716,10 @@ static int parse_line(struct dump *d, const char *s, size_t n,
 		d->parent_bad = d->line;
 	}
 	if (obj == OBJ_UNKNOWN)
-		return BAD(assoc_quote(word, wlen, field, 41),
-			   "unknown object (expected Cluster, Parent, Account or "
-			   "User before the '-')");
+		return BAD(
+		    assoc_quote(word, wlen, field, 41),
+		    "unknown object (expected Cluster, Parent, Account or "
+		    "User before the '-')");
 
 	rc = split_items(dash + 1, (size_t)(s + n - dash - 1), items, &nitems,
 			 &bad);
@@ -748,12 +779,12 @@ static int check_pending(struct dump *d, struct prio_error *err)
 	for (uint32_t i = d->b.existing; i < d->snap->assoc_count; i++) {
 		if (!(assoc_build_marks(&d->b, i) & ASSOC_PENDING))
 			continue;
-		return prio_error_set(err, PRIO_ERR_PARSE, d->src->name,
-				      d->snap->assocs[i].line, "Parent",
-				      "account %s is never defined by an Account "
-				      "line (an orphan)",
-				      prio_snapshot_str(d->snap,
-							d->snap->assocs[i].account));
+		return prio_error_set(
+		    err, PRIO_ERR_PARSE, d->src->name, d->snap->assocs[i].line,
+		    "Parent",
+		    "account %s is never defined by an Account "
+		    "line (an orphan)",
+		    prio_snapshot_str(d->snap, d->snap->assocs[i].account));
 	}
 	return PRIO_OK;
 }
@@ -769,7 +800,8 @@ int prio_load_assoc_dump(struct prio_snapshot *snap,
 	d.snap = snap;
 	d.src = src;
 	d.parent = PRIO_ASSOC_NONE;
-	if ((rc = assoc_build_begin(&d.b, snap, src, PRIO_ASSOC_FROM_DUMP, err)) < 0)
+	if ((rc = assoc_build_begin(&d.b, snap, src, PRIO_ASSOC_FROM_DUMP,
+				    err)) < 0)
 		return rc;
 	prio_line_reader_init(&d.lr, src);
 	for (;;) {
@@ -789,9 +821,10 @@ int prio_load_assoc_dump(struct prio_snapshot *snap,
 			goto out;
 	}
 	if (!d.cluster_seen) {
-		rc = prio_error_set(err, PRIO_ERR_PARSE, src->name,
-				    d.last_line ? d.last_line : 1, "Cluster",
-				    "no Cluster line: not a sacctmgr dump file");
+		rc =
+		    prio_error_set(err, PRIO_ERR_PARSE, src->name,
+				   d.last_line ? d.last_line : 1, "Cluster",
+				   "no Cluster line: not a sacctmgr dump file");
 		goto out;
 	}
 	if (!d.b.merging) {

@@ -68,21 +68,21 @@ static const struct {
 	const char *header;
 	uint32_t bit;
 } cols[COL_COUNT] = {
-	[COL_ACCOUNT] = { "Account", 0 },
-	[COL_USER] = { "User", 0 },
-	[COL_CLUSTER] = { "Cluster", PRIO_SSHARE_CLUSTER },
-	[COL_PARTITION] = { "Partition", PRIO_SSHARE_PARTITION },
-	[COL_ID] = { "ID", PRIO_SSHARE_ID },
-	[COL_RAW_SHARES] = { "RawShares", PRIO_SSHARE_RAW_SHARES },
-	[COL_NORM_SHARES] = { "NormShares", PRIO_SSHARE_NORM_SHARES },
-	[COL_RAW_USAGE] = { "RawUsage", PRIO_SSHARE_RAW_USAGE },
-	[COL_NORM_USAGE] = { "NormUsage", PRIO_SSHARE_NORM_USAGE },
-	[COL_EFFECTV_USAGE] = { "EffectvUsage", PRIO_SSHARE_EFFECTV_USAGE },
-	[COL_FAIRSHARE] = { "FairShare", PRIO_SSHARE_FAIRSHARE },
-	[COL_LEVEL_FS] = { "LevelFS", PRIO_SSHARE_LEVEL_FS },
-	[COL_GRP_TRES_MINS] = { "GrpTRESMins", PRIO_SSHARE_GRP_TRES_MINS },
-	[COL_GRP_TRES_RAW] = { "GrpTRESRaw", PRIO_SSHARE_GRP_TRES_RAW },
-	[COL_TRES_RUN_MINS] = { "TRESRunMins", PRIO_SSHARE_TRES_RUN_MINS },
+    [COL_ACCOUNT] = {"Account", 0},
+    [COL_USER] = {"User", 0},
+    [COL_CLUSTER] = {"Cluster", PRIO_SSHARE_CLUSTER},
+    [COL_PARTITION] = {"Partition", PRIO_SSHARE_PARTITION},
+    [COL_ID] = {"ID", PRIO_SSHARE_ID},
+    [COL_RAW_SHARES] = {"RawShares", PRIO_SSHARE_RAW_SHARES},
+    [COL_NORM_SHARES] = {"NormShares", PRIO_SSHARE_NORM_SHARES},
+    [COL_RAW_USAGE] = {"RawUsage", PRIO_SSHARE_RAW_USAGE},
+    [COL_NORM_USAGE] = {"NormUsage", PRIO_SSHARE_NORM_USAGE},
+    [COL_EFFECTV_USAGE] = {"EffectvUsage", PRIO_SSHARE_EFFECTV_USAGE},
+    [COL_FAIRSHARE] = {"FairShare", PRIO_SSHARE_FAIRSHARE},
+    [COL_LEVEL_FS] = {"LevelFS", PRIO_SSHARE_LEVEL_FS},
+    [COL_GRP_TRES_MINS] = {"GrpTRESMins", PRIO_SSHARE_GRP_TRES_MINS},
+    [COL_GRP_TRES_RAW] = {"GrpTRESRaw", PRIO_SSHARE_GRP_TRES_RAW},
+    [COL_TRES_RUN_MINS] = {"TRESRunMins", PRIO_SSHARE_TRES_RUN_MINS},
 };
 
 enum mode { MODE_NONE, MODE_PIPE, MODE_PIPE_TRAILING, MODE_PLAIN };
@@ -192,8 +192,9 @@ static int add_column(struct sshare *s, const char *p, size_t n,
 	if (k == COL_OTHER) {
 		trim(&p, &n);
 		if (n == 0)
-			return BAD("", "empty column name in the header (output "
-				       "captured with -n?)");
+			return BAD("",
+				   "empty column name in the header (output "
+				   "captured with -n?)");
 	} else {
 		s->have[k] = true;
 		s->columns |= cols[k].bit;
@@ -250,8 +251,9 @@ static int read_dashes(struct sshare *s, const char *p, size_t n,
 		while (i < n && p[i] == '-')
 			i++;
 		if (i == start || (i < n && p[i] != ' '))
-			return BAD("", "expected the row of dashes under the sshare "
-				       "header");
+			return BAD(
+			    "", "expected the row of dashes under the sshare "
+				"header");
 		if (k == MAX_COLS)
 			return BAD("", "more than %d columns", MAX_COLS);
 		s->col[k].start = start;
@@ -261,7 +263,8 @@ static int read_dashes(struct sshare *s, const char *p, size_t n,
 			i++;
 	}
 	if (k == 0)
-		return BAD("", "expected the row of dashes under the sshare header");
+		return BAD(
+		    "", "expected the row of dashes under the sshare header");
 	for (size_t c = 0; c < k; c++) {
 		const char *h = s->header + s->col[c].start;
 		size_t hn = 0;
@@ -276,8 +279,8 @@ static int read_dashes(struct sshare *s, const char *p, size_t n,
 		/* sshare pads a right-justified (Account%30) header on the
 		 * left; its cells too, which hides the indentation. */
 		if (s->col[c].kind == COL_ACCOUNT)
-			s->depth_known = !(hn == s->col[c].width && hn > 0 &&
-					   h[0] == ' ');
+			s->depth_known =
+			    !(hn == s->col[c].width && hn > 0 && h[0] == ' ');
 	}
 	s->mode = MODE_PLAIN;
 	return header_done(s, err);
@@ -292,16 +295,18 @@ static int split_row(struct sshare *s, const char *p, size_t n,
 
 		if (s->mode == MODE_PIPE_TRAILING) {
 			if (n == 0 || p[n - 1] != '|')
-				return BAD("", "truncated line: sshare -p ends every "
-					       "line with '|'");
+				return BAD(
+				    "", "truncated line: sshare -p ends every "
+					"line with '|'");
 			n--;
 		}
 		for (size_t i = 0; i <= n; i++) {
 			if (i < n && p[i] != '|')
 				continue;
 			if (k == s->ncols)
-				return BAD("", "%zu fields or more, but the header "
-					       "has %zu",
+				return BAD("",
+					   "%zu fields or more, but the header "
+					   "has %zu",
 					   k + 1, s->ncols);
 			cells[k].s = p + start;
 			cells[k].n = i - start;
@@ -312,9 +317,10 @@ static int split_row(struct sshare *s, const char *p, size_t n,
 		if (k < s->ncols) {
 			enum col m = s->col[k].kind;
 
-			return BAD(m == COL_OTHER ? "" : cols[m].header,
-				   "truncated line: %zu fields, the header has %zu",
-				   k, s->ncols);
+			return BAD(
+			    m == COL_OTHER ? "" : cols[m].header,
+			    "truncated line: %zu fields, the header has %zu", k,
+			    s->ncols);
 		}
 		return PRIO_OK;
 	}
@@ -331,18 +337,20 @@ static int split_row(struct sshare *s, const char *p, size_t n,
 		}
 		cells[c].s = p + (st < n ? st : n);
 		cells[c].n = st < n ? (n - st < w ? n - st : w) : 0;
-		cells[c].lost = cells[c].n == w && w > 0 && cells[c].s[w - 1] == '+';
+		cells[c].lost =
+		    cells[c].n == w && w > 0 && cells[c].s[w - 1] == '+';
 	}
 	{
 		const struct column *last = &s->col[s->ncols - 1];
 
 		for (size_t i = last->start + last->width; i < n; i++)
 			if (p[i] != ' ')
-				return BAD(last->kind == COL_OTHER
-						   ? ""
-						   : cols[last->kind].header,
-					   "text after the last column: the row "
-					   "does not line up with the header");
+				return BAD(
+				    last->kind == COL_OTHER
+					? ""
+					: cols[last->kind].header,
+				    "text after the last column: the row "
+				    "does not line up with the header");
 	}
 	return PRIO_OK;
 }
@@ -400,21 +408,24 @@ static int parse_cell(struct sshare *s, struct row *r, enum col k,
 		return r->partition ? PRIO_OK : nomem(s, err);
 	case COL_ID:
 		if (prio_parse_uint32(p, n, &r->id) < 0)
-			return BAD("ID", "expected an association id, got \"%s\"",
+			return BAD("ID",
+				   "expected an association id, got \"%s\"",
 				   assoc_quote(p, n, q, sizeof(q)));
 		return PRIO_OK;
 	case COL_RAW_SHARES:
 		if (prio_word_eq(p, n, "parent"))
 			r->shares = PRIO_FS_USE_PARENT;
 		else if (prio_parse_uint32(p, n, &r->shares) < 0)
-			return BAD("RawShares", "expected an unsigned integer or "
-						"\"parent\", got \"%s\"",
+			return BAD("RawShares",
+				   "expected an unsigned integer or "
+				   "\"parent\", got \"%s\"",
 				   assoc_quote(p, n, q, sizeof(q)));
 		return PRIO_OK;
 	case COL_RAW_USAGE:
 		if (prio_parse_uint64(p, n, &r->usage) < 0)
-			return BAD("RawUsage", "expected an unsigned integer, got "
-					       "\"%s\"",
+			return BAD("RawUsage",
+				   "expected an unsigned integer, got "
+				   "\"%s\"",
 				   assoc_quote(p, n, q, sizeof(q)));
 		r->usage_known = true;
 		r->v.raw_usage = r->usage;
@@ -427,7 +438,8 @@ static int parse_cell(struct sshare *s, struct row *r, enum col k,
 		double v;
 
 		if (prio_parse_double(p, n, &v) < 0)
-			return BAD(cols[k].header, "expected a number, got \"%s\"",
+			return BAD(cols[k].header,
+				   "expected a number, got \"%s\"",
 				   assoc_quote(p, n, q, sizeof(q)));
 		if (k == COL_NORM_SHARES)
 			r->v.norm_shares = v;
@@ -490,8 +502,9 @@ static int read_row(struct sshare *s, const char *p, size_t n, struct row *r,
 	if (!r->cluster)
 		r->cluster = s->cluster;
 	if ((r->v.present & PRIO_SSHARE_NORM_SHARES) &&
-	    !(r->v.blank & PRIO_SSHARE_NORM_SHARES) && r->shares != PRIO_NO_VAL &&
-	    r->shares != PRIO_FS_USE_PARENT && r->shares != 0) {
+	    !(r->v.blank & PRIO_SSHARE_NORM_SHARES) &&
+	    r->shares != PRIO_NO_VAL && r->shares != PRIO_FS_USE_PARENT &&
+	    r->shares != 0) {
 		/* %f prints 6 decimals: the true value is within 5e-7. */
 		r->has_ratio = true;
 		r->lo = (r->v.norm_shares - 5e-7) / r->shares - 1e-12;
@@ -542,8 +555,8 @@ static void open_add(struct open_acct *o, const struct row *r)
 	o->nchildren++;
 	if (r->usage_known)
 		o->child_usage = o->child_usage + r->usage < o->child_usage
-					 ? UINT64_MAX
-					 : o->child_usage + r->usage;
+				     ? UINT64_MAX
+				     : o->child_usage + r->usage;
 	if (!r->is_user)
 		o->last_account = r->account;
 	if (r->has_ratio) {
@@ -590,8 +603,9 @@ static int deduce_depth(struct sshare *s, const struct row *r,
 		uint32_t top = s->path[s->path_len - 1];
 
 		if (s->snap->assocs[top].account != r->account)
-			return BAD("User", "user row of account %s does not follow "
-					   "that account's row",
+			return BAD("User",
+				   "user row of account %s does not follow "
+				   "that account's row",
 				   prio_snapshot_str(s->snap, r->account));
 		return (int)s->path_len;
 	}
@@ -601,21 +615,22 @@ static int deduce_depth(struct sshare *s, const struct row *r,
 		hits++;
 		found = k;
 		if (used < sizeof(list) - 1)
-			used += (size_t)snprintf(list + used, sizeof(list) - used,
-						 "%s%s", hits > 1 ? " or " : "",
-						 prio_snapshot_str(s->snap,
-								   s->snap->assocs[s->path[k]]
-									   .account));
+			used += (size_t)snprintf(
+			    list + used, sizeof(list) - used, "%s%s",
+			    hits > 1 ? " or " : "",
+			    prio_snapshot_str(
+				s->snap, s->snap->assocs[s->path[k]].account));
 	}
 	if (hits == 1)
 		return (int)found + 1;
-	return BAD("Account",
-		   "cannot tell which account %s belongs under (%s): the Account "
-		   "column is right-justified (as with -o Account%%30), which "
-		   "hides sshare's indentation; capture with -P or Account%%-30, "
-		   "or load the sacctmgr dump first",
-		   prio_snapshot_str(s->snap, r->account),
-		   hits ? list : "no account above can hold it");
+	return BAD(
+	    "Account",
+	    "cannot tell which account %s belongs under (%s): the Account "
+	    "column is right-justified (as with -o Account%%30), which "
+	    "hides sshare's indentation; capture with -P or Account%%-30, "
+	    "or load the sacctmgr dump first",
+	    prio_snapshot_str(s->snap, r->account),
+	    hits ? list : "no account above can hold it");
 }
 
 /* Place row r in the tree. */
@@ -630,9 +645,10 @@ static int take_row(struct sshare *s, struct row *r, struct prio_error *err)
 		/* The first row is the root, as sshare -a prints it. */
 		if (r->is_user || (s->depth_known && r->depth != 0) ||
 		    strcmp(prio_snapshot_str(s->snap, r->account), "root") != 0)
-			return BAD("Account", "the first row is not the root "
-					      "account (captured with -A or -u?): "
-					      "load sshare -a output");
+			return BAD("Account",
+				   "the first row is not the root "
+				   "account (captured with -A or -u?): "
+				   "load sshare -a output");
 		depth = 0;
 	} else if (s->depth_known || !s->b.merging) {
 		if (s->depth_known) {
@@ -641,12 +657,14 @@ static int take_row(struct sshare *s, struct row *r, struct prio_error *err)
 			return d;
 		}
 		if (d == 0)
-			return BAD("Account", "a second root row at depth 0 "
-					      "(captured with -A?): load sshare "
-					      "-a output");
+			return BAD("Account",
+				   "a second root row at depth 0 "
+				   "(captured with -A?): load sshare "
+				   "-a output");
 		if ((unsigned)d > s->path_len)
-			return BAD("Account", "indented %d deep under a row at "
-					      "depth %u",
+			return BAD("Account",
+				   "indented %d deep under a row at "
+				   "depth %u",
 				   d, s->path_len - 1);
 		if ((unsigned)d > PRIO_ASSOC_MAX_DEPTH)
 			return prio_error_set(err, PRIO_ERR_LIMIT, s->src->name,
@@ -657,59 +675,63 @@ static int take_row(struct sshare *s, struct row *r, struct prio_error *err)
 		depth = (unsigned)d;
 		parent = s->path[depth - 1];
 		if (r->is_user && s->snap->assocs[parent].account != r->account)
-			return BAD("Account", "user row names account %s but sits "
-					      "under account %s",
-				   prio_snapshot_str(s->snap, r->account),
-				   prio_snapshot_str(s->snap,
-						     s->snap->assocs[parent].account));
+			return BAD(
+			    "Account",
+			    "user row names account %s but sits "
+			    "under account %s",
+			    prio_snapshot_str(s->snap, r->account),
+			    prio_snapshot_str(s->snap,
+					      s->snap->assocs[parent].account));
 	} else {
 		depth = 0; /* merging without depth: the tree says where */
 	}
 
-	i = assoc_build_find(&s->b, r->account, r->is_user ? r->user : PRIO_NO_ID,
-			     r->partition);
+	i = assoc_build_find(&s->b, r->account,
+			     r->is_user ? r->user : PRIO_NO_ID, r->partition);
 	if (i != PRIO_ASSOC_NONE && (assoc_build_marks(&s->b, i) & ASSOC_SEEN))
 		return BAD(r->is_user ? "User" : "Account",
-			   "%s appears twice (first at line %lu)%s",
+			   "%s appears twice%s",
 			   assoc_build_name(s->snap, i, name, sizeof(name)),
-			   s->snap->assocs[i].line,
 			   r->is_user && !s->have[COL_PARTITION]
-				   ? ": partition associations need the "
-				     "Partition column (sshare -m)"
-				   : "");
+			       ? ": partition associations need the "
+				 "Partition column (sshare -m)"
+			       : "");
 	if (s->b.merging) {
 		if (i == PRIO_ASSOC_NONE)
-			return BAD(r->is_user ? "User" : "Account",
-				   "%s%s%s%s%s is not in %s: the two captures do "
-				   "not match",
-				   r->is_user ? prio_snapshot_str(s->snap, r->user) : "",
-				   r->is_user ? " in account " : "account ",
-				   prio_snapshot_str(s->snap, r->account),
-				   r->partition ? ", partition " : "",
-				   prio_snapshot_str(s->snap, r->partition),
-				   s->b.first_file);
+			return BAD(
+			    r->is_user ? "User" : "Account",
+			    "%s%s%s%s%s is not in %s: the two captures do "
+			    "not match",
+			    r->is_user ? prio_snapshot_str(s->snap, r->user)
+				       : "",
+			    r->is_user ? " in account " : "account ",
+			    prio_snapshot_str(s->snap, r->account),
+			    r->partition ? ", partition " : "",
+			    prio_snapshot_str(s->snap, r->partition),
+			    s->b.first_file);
 		if (parent != PRIO_ASSOC_NONE &&
 		    s->snap->assocs[i].parent != parent) {
 			uint32_t was = s->snap->assocs[i].parent;
 			char wname[200];
 
-			return BAD(r->is_user ? "User" : "Account",
-				   "%s is under %s here but under %s in %s:%lu: "
-				   "the two captures do not match",
-				   assoc_build_name(s->snap, i, name, sizeof(name)),
-				   assoc_build_name(s->snap, parent, pname,
-						    sizeof(pname)),
-				   was == PRIO_ASSOC_NONE
-					   ? "nothing"
-					   : assoc_build_name(s->snap, was, wname,
-							      sizeof(wname)),
-				   s->snap->assocs[i].file,
-				   s->snap->assocs[i].line);
+			return BAD(
+			    r->is_user ? "User" : "Account",
+			    "%s is under %s here but under %s in %s:%lu: "
+			    "the two captures do not match",
+			    assoc_build_name(s->snap, i, name, sizeof(name)),
+			    assoc_build_name(s->snap, parent, pname,
+					     sizeof(pname)),
+			    was == PRIO_ASSOC_NONE
+				? "nothing"
+				: assoc_build_name(s->snap, was, wname,
+						   sizeof(wname)),
+			    s->snap->assocs[i].file, s->snap->assocs[i].line);
 		}
 	} else {
 		if (i != PRIO_ASSOC_NONE)
-			return BAD("Account", "account %s appears twice (first at "
-					      "line %lu)",
+			return BAD("Account",
+				   "account %s appears twice (first at "
+				   "line %lu)",
 				   prio_snapshot_str(s->snap, r->account),
 				   s->snap->assocs[i].line);
 		i = assoc_build_new(&s->b, r->account,
@@ -756,11 +778,13 @@ static int read_line(struct sshare *s, const struct prio_line *pl,
 		trim(&c, &cn);
 		s->fatal = true;
 		if (s->cluster || s->mode != MODE_NONE)
-			return BAD("Cluster", "sshare output of several clusters "
-					      "(%s, then %.*s): capture one with "
-					      "-M NAME",
-				   s->cluster ? prio_snapshot_str(s->snap, s->cluster)
-					      : "one without a name",
+			return BAD("Cluster",
+				   "sshare output of several clusters "
+				   "(%s, then %.*s): capture one with "
+				   "-M NAME",
+				   s->cluster
+				       ? prio_snapshot_str(s->snap, s->cluster)
+				       : "one without a name",
 				   (int)(cn > 40 ? 40 : cn), c);
 		s->cluster = prio_snapshot_intern(s->snap, c, cn);
 		if (!s->cluster)
@@ -798,7 +822,8 @@ int prio_load_sshare(struct prio_snapshot *snap, const struct prio_source *src,
 	s.snap = snap;
 	s.src = src;
 	s.depth_known = true;
-	if ((rc = assoc_build_begin(&s.b, snap, src, PRIO_ASSOC_FROM_SSHARE, err)) < 0)
+	if ((rc = assoc_build_begin(&s.b, snap, src, PRIO_ASSOC_FROM_SSHARE,
+				    err)) < 0)
 		return rc;
 	prio_line_reader_init(&lr, src);
 	for (;;) {
@@ -809,21 +834,24 @@ int prio_load_sshare(struct prio_snapshot *snap, const struct prio_source *src,
 		s.fatal = false;
 		if (rc > 0)
 			rc = read_line(&s, &pl, err);
-		if (rc < 0 && (s.fatal || (rc = prio_snapshot_record_error(snap, err)) < 0))
+		if (rc < 0 && (s.fatal || (rc = prio_snapshot_record_error(
+					       snap, err)) < 0))
 			goto out;
 	}
 	if (s.mode == MODE_NONE) {
-		rc = prio_error_set(err, PRIO_ERR_PARSE, src->name,
-				    s.line ? s.line : 1, "",
-				    s.header ? "a header but no row of dashes: not "
-					       "sshare output"
-					     : "no sshare header (captured with "
-					       "-n?)");
+		rc = prio_error_set(
+		    err, PRIO_ERR_PARSE, src->name, s.line ? s.line : 1, "",
+		    s.header ? "a header but no row of dashes: not "
+			       "sshare output"
+			     : "no sshare header (captured with "
+			       "-n?)");
 		goto out;
 	}
-	if (s.b.merging && (rc = assoc_build_all_seen(&s.b, lr.number, err)) < 0)
+	if (s.b.merging &&
+	    (rc = assoc_build_all_seen(&s.b, lr.number, err)) < 0)
 		goto out;
-	rc = prio_snapshot_note_loaded(snap, PRIO_INPUT_SSHARE, src->name, s.rows);
+	rc = prio_snapshot_note_loaded(snap, PRIO_INPUT_SSHARE, src->name,
+				       s.rows);
 out:
 	assoc_build_end(&s.b);
 	return rc;

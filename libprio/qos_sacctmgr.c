@@ -46,16 +46,16 @@ enum qcol {
 
 /* Header as sacctmgr prints it, and the name format= takes. */
 static const char *const qcol_names[Q_COUNT][2] = {
-	[Q_NAME] = { "Name", NULL },
-	[Q_ID] = { "ID", NULL },
-	[Q_PRIORITY] = { "Priority", NULL },
-	[Q_GRACE_TIME] = { "GraceTime", NULL },
-	[Q_PREEMPT] = { "Preempt", NULL },
-	[Q_PREEMPT_EXEMPT_TIME] = { "PreemptExemptTime", NULL },
-	[Q_PREEMPT_MODE] = { "PreemptMode", NULL },
-	[Q_FLAGS] = { "Flags", NULL },
-	[Q_USAGE_THRES] = { "UsageThres", "UsageThreshold" },
-	[Q_USAGE_FACTOR] = { "UsageFactor", NULL },
+    [Q_NAME] = {"Name", NULL},
+    [Q_ID] = {"ID", NULL},
+    [Q_PRIORITY] = {"Priority", NULL},
+    [Q_GRACE_TIME] = {"GraceTime", NULL},
+    [Q_PREEMPT] = {"Preempt", NULL},
+    [Q_PREEMPT_EXEMPT_TIME] = {"PreemptExemptTime", NULL},
+    [Q_PREEMPT_MODE] = {"PreemptMode", NULL},
+    [Q_FLAGS] = {"Flags", NULL},
+    [Q_USAGE_THRES] = {"UsageThres", "UsageThreshold"},
+    [Q_USAGE_FACTOR] = {"UsageFactor", NULL},
 };
 
 struct qos_load {
@@ -125,7 +125,7 @@ static int read_header(struct qos_load *l, const char *p, size_t n,
 		       struct prio_error *err)
 {
 	struct field f[MAX_COLS];
-	bool seen[Q_COUNT] = { false };
+	bool seen[Q_COUNT] = {false};
 	long k;
 
 	if (!memchr(p, '|', n)) {
@@ -152,7 +152,8 @@ static int read_header(struct qos_load *l, const char *p, size_t n,
 		trim(&h, &hn);
 		for (int j = 0; j < Q_COUNT && q == Q_OTHER; j++)
 			if (prio_word_eq(h, hn, qcol_names[j][0]) ||
-			    (qcol_names[j][1] && prio_word_eq(h, hn, qcol_names[j][1])))
+			    (qcol_names[j][1] &&
+			     prio_word_eq(h, hn, qcol_names[j][1])))
 				q = (enum qcol)j;
 		if (q != Q_OTHER && seen[q])
 			return BAD(qcol_names[q][0], "column %s appears twice",
@@ -175,8 +176,9 @@ static int read_secs(struct qos_load *l, enum qcol c, const char *p, size_t n,
 	char q[64];
 
 	if (prio_time_str2secs(p, n, out) < 0)
-		return BAD(qcol_names[c][0], "expected a time (such as 00:00:20), "
-					     "got \"%s\"",
+		return BAD(qcol_names[c][0],
+			   "expected a time (such as 00:00:20), "
+			   "got \"%s\"",
 			   quote(p, n, q, sizeof(q)));
 	return PRIO_OK;
 }
@@ -203,7 +205,8 @@ static int read_preempt(struct qos_load *l, struct prio_qos *q, const char *p,
 		trim(&e, &en);
 		start = i + 1;
 		if (en == 0)
-			return BAD("Preempt", "empty QOS name in the Preempt list");
+			return BAD("Preempt",
+				   "empty QOS name in the Preempt list");
 		q->preempt[k] = prio_snapshot_intern(l->snap, e, en);
 		if (!q->preempt[k])
 			return nomem(l, err);
@@ -256,8 +259,9 @@ static int read_field(struct qos_load *l, struct prio_qos *q, enum qcol c,
 		return PRIO_OK;
 	case Q_PRIORITY:
 		if (n && prio_parse_uint32(p, n, &q->priority) < 0)
-			return BAD("Priority", "expected an unsigned integer, got "
-					       "\"%s\"",
+			return BAD("Priority",
+				   "expected an unsigned integer, got "
+				   "\"%s\"",
 				   quote(p, n, b, sizeof(b)));
 		return PRIO_OK;
 	case Q_GRACE_TIME:
@@ -337,7 +341,8 @@ static int read_row(struct qos_load *l, const char *p, size_t n,
 	q.line = l->line;
 	for (long c = 0; c < k; c++)
 		if (l->col[c] != Q_OTHER &&
-		    (rc = read_field(l, &q, l->col[c], f[c].s, f[c].n, err)) < 0)
+		    (rc = read_field(l, &q, l->col[c], f[c].s, f[c].n, err)) <
+			0)
 			return rc;
 	if (!(slot = prio_snapshot_new_qos(l->snap)))
 		return nomem(l, err);
@@ -403,12 +408,12 @@ int prio_qos_link(struct prio_snapshot *snap, struct prio_error *err)
 		for (uint32_t k = 0; k < q->preempt_count; k++)
 			if (!prio_snapshot_qos(snap, q->preempt[k]))
 				return prio_error_set(
-					err, PRIO_ERR_PARSE, q->file ? q->file : "",
-					q->line, "Preempt",
-					"QOS %s may preempt QOS %s, which is not "
-					"defined",
-					prio_snapshot_str(snap, q->name),
-					prio_snapshot_str(snap, q->preempt[k]));
+				    err, PRIO_ERR_PARSE, q->file ? q->file : "",
+				    q->line, "Preempt",
+				    "QOS %s may preempt QOS %s, which is not "
+				    "defined",
+				    prio_snapshot_str(snap, q->name),
+				    prio_snapshot_str(snap, q->preempt[k]));
 	}
 	return PRIO_OK;
 }

@@ -14,7 +14,8 @@ static const char *fmt(const struct prio_error *err)
 	return prio_error_format(err, buf, sizeof(buf));
 }
 
-static int load_text(struct prio_snapshot *s, const char *text, struct prio_error *err)
+static int load_text(struct prio_snapshot *s, const char *text,
+		     struct prio_error *err)
 {
 	struct prio_source src;
 	test_source(&src, "qos.txt", text);
@@ -41,19 +42,21 @@ static int finish(struct prio_snapshot *s, struct prio_error *err)
 
 static struct prio_qos *qos(const struct prio_snapshot *s, const char *name)
 {
-	struct prio_qos *q = prio_snapshot_qos(s, prio_intern_find(&s->strings, name,
-								   strlen(name)));
+	struct prio_qos *q = prio_snapshot_qos(
+	    s, prio_intern_find(&s->strings, name, strlen(name)));
 	cr_assert_not_null(q, "no QOS %s", name);
 	return q;
 }
 
-static const char *preempt(const struct prio_snapshot *s, const struct prio_qos *q)
+static const char *preempt(const struct prio_snapshot *s,
+			   const struct prio_qos *q)
 {
 	static char buf[256];
 	size_t n = 0;
 	buf[0] = '\0';
 	for (uint32_t k = 0; k < q->preempt_count; k++)
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", k ? "," : "",
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s",
+				      k ? "," : "",
 				      prio_snapshot_str(s, q->preempt[k]));
 	return buf;
 }
@@ -63,7 +66,8 @@ Test(qos, fairtree_basic_show_qos)
 	struct prio_snapshot s;
 	struct prio_error err;
 	prio_snapshot_init(&s);
-	load_path(&s, test_path("tests/oracle/fairtree-basic/sacctmgr_show_qos.txt"));
+	load_path(
+	    &s, test_path("tests/oracle/fairtree-basic/sacctmgr_show_qos.txt"));
 	cr_assert_eq(finish(&s, &err), 0, "%s", fmt(&err));
 	cr_assert_eq(s.qos_count, 7);
 	cr_assert_eq(s.loaded[0].kind, PRIO_INPUT_QOS);
@@ -102,7 +106,9 @@ Test(qos, show_qos_all_has_ids_and_extra_columns)
 	struct prio_snapshot s;
 	struct prio_error err;
 	prio_snapshot_init(&s);
-	load_path(&s, test_path("tests/oracle/fairtree-basic/sacctmgr_show_qos_all.txt"));
+	load_path(
+	    &s,
+	    test_path("tests/oracle/fairtree-basic/sacctmgr_show_qos_all.txt"));
 	cr_assert_eq(finish(&s, &err), 0, "%s", fmt(&err));
 	cr_assert_eq(s.qos_count, 7);
 	cr_assert_eq(qos(&s, "normal")->id, 1);
@@ -116,17 +122,21 @@ Test(qos, show_qos_all_has_ids_and_extra_columns)
 Test(qos, every_scenario_capture)
 {
 	glob_t g;
-	cr_assert_eq(glob(test_path("tests/oracle/*/sacctmgr_show_qos*.txt"), 0, NULL, &g), 0);
+	cr_assert_eq(glob(test_path("tests/oracle/*/sacctmgr_show_qos*.txt"), 0,
+			  NULL, &g),
+		     0);
 	cr_assert_geq(g.gl_pathc, 16);
 	for (size_t i = 0; i < g.gl_pathc; i++) {
 		struct prio_snapshot s;
 		struct prio_error err;
 		prio_snapshot_init(&s);
 		load_path(&s, g.gl_pathv[i]);
-		cr_assert_eq(finish(&s, &err), 0, "%s: %s", g.gl_pathv[i], fmt(&err));
+		cr_assert_eq(finish(&s, &err), 0, "%s: %s", g.gl_pathv[i],
+			     fmt(&err));
 		cr_assert_eq(s.qos_count, 7, "%s", g.gl_pathv[i]);
 		cr_assert_eq(qos(&s, "urgent")->priority, 1000);
-		cr_assert_eq(qos(&s, "scav")->preempt_mode, PRIO_PREEMPT_REQUEUE);
+		cr_assert_eq(qos(&s, "scav")->preempt_mode,
+			     PRIO_PREEMPT_REQUEUE);
 		prio_snapshot_free(&s);
 	}
 	globfree(&g);
@@ -138,11 +148,12 @@ Test(qos, any_columns_trailing_bar_and_fields)
 	struct prio_error err;
 	prio_snapshot_init(&s);
 	/* -p (trailing '|'), columns in another order and case. */
-	const char *text =
-		"priority|NAME|flags|preemptexempttime|PreemptMode|UsageFactor|UsageThreshold|GraceTime|Preempt|\n"
-		"5|a|NoDecay,DenyOnLimit|00:05:00|suspend,gang|0.5|0.25|1-00:00:00|b|\n"
-		"7|b|OverPartQOS|||||||\n"
-		"0|c|OVERPARTQOS,NODECAY||off|||||\n";
+	const char *text = "priority|NAME|flags|preemptexempttime|PreemptMode|"
+			   "UsageFactor|UsageThreshold|GraceTime|Preempt|\n"
+			   "5|a|NoDecay,DenyOnLimit|00:05:00|suspend,gang|0.5|"
+			   "0.25|1-00:00:00|b|\n"
+			   "7|b|OverPartQOS|||||||\n"
+			   "0|c|OVERPARTQOS,NODECAY||off|||||\n";
 	cr_assert_eq(load_text(&s, text, &err), 0, "%s", fmt(&err));
 	cr_assert_eq(finish(&s, &err), 0, "%s", fmt(&err));
 	struct prio_qos *a = qos(&s, "a"), *b = qos(&s, "b"), *c = qos(&s, "c");
@@ -159,7 +170,8 @@ Test(qos, any_columns_trailing_bar_and_fields)
 	cr_assert_eq(b->grace_time, 0);
 	cr_assert_eq(b->preempt_exempt_time, PRIO_INFINITE);
 	cr_assert_float_eq(b->usage_factor, 1.0, 1e-12);
-	cr_assert_eq(c->flags, PRIO_QOS_FLAG_NO_DECAY | PRIO_QOS_FLAG_OVER_PART_QOS);
+	cr_assert_eq(c->flags,
+		     PRIO_QOS_FLAG_NO_DECAY | PRIO_QOS_FLAG_OVER_PART_QOS);
 	cr_assert_eq(c->preempt_mode, 0, "off, like cluster, is 0");
 	prio_snapshot_free(&s);
 
@@ -193,30 +205,42 @@ static void expect_error(const char *text, int status, unsigned long line,
 
 Test(qos, malformed)
 {
-	expect_error("Priority|GraceTime\n1|0\n", PRIO_ERR_PARSE, 1, "Name", "no Name column");
-	expect_error("Name Priority\nx 1\n", PRIO_ERR_PARSE, 1, "", "sacctmgr -P");
+	expect_error("Priority|GraceTime\n1|0\n", PRIO_ERR_PARSE, 1, "Name",
+		     "no Name column");
+	expect_error("Name Priority\nx 1\n", PRIO_ERR_PARSE, 1, "",
+		     "sacctmgr -P");
 	expect_error("Name|Name\n", PRIO_ERR_PARSE, 1, "Name", "twice");
 	expect_error("", PRIO_ERR_PARSE, 1, "", "no sacctmgr");
-	expect_error("Name|Priority\nx|1\ny|high\n", PRIO_ERR_PARSE, 3, "Priority", "\"high\"");
-	expect_error("Name|Priority\nx|-1\n", PRIO_ERR_PARSE, 2, "Priority", NULL);
-	expect_error("Name|GraceTime\nx|soon\n", PRIO_ERR_PARSE, 2, "GraceTime", "\"soon\"");
+	expect_error("Name|Priority\nx|1\ny|high\n", PRIO_ERR_PARSE, 3,
+		     "Priority", "\"high\"");
+	expect_error("Name|Priority\nx|-1\n", PRIO_ERR_PARSE, 2, "Priority",
+		     NULL);
+	expect_error("Name|GraceTime\nx|soon\n", PRIO_ERR_PARSE, 2, "GraceTime",
+		     "\"soon\"");
 	expect_error("Name|PreemptExemptTime\nx|1:2:3:4\n", PRIO_ERR_PARSE, 2,
 		     "PreemptExemptTime", NULL);
-	expect_error("Name|PreemptMode\nx|sometimes\n", PRIO_ERR_PARSE, 2, "PreemptMode",
-		     "sometimes");
-	expect_error("Name|PreemptMode\nx|cancel,requeue\n", PRIO_ERR_PARSE, 2, "PreemptMode",
-		     "at most one");
-	expect_error("Name|UsageFactor\nx|-2\n", PRIO_ERR_PARSE, 2, "UsageFactor", NULL);
-	expect_error("Name|UsageThres\nx|lots\n", PRIO_ERR_PARSE, 2, "UsageThres", NULL);
-	expect_error("Name|Preempt\nx|a,,b\n", PRIO_ERR_PARSE, 2, "Preempt", "empty");
-	expect_error("Name|Priority\n|1\n", PRIO_ERR_PARSE, 2, "Name", "empty QOS name");
+	expect_error("Name|PreemptMode\nx|sometimes\n", PRIO_ERR_PARSE, 2,
+		     "PreemptMode", "sometimes");
+	expect_error("Name|PreemptMode\nx|cancel,requeue\n", PRIO_ERR_PARSE, 2,
+		     "PreemptMode", "at most one");
+	expect_error("Name|UsageFactor\nx|-2\n", PRIO_ERR_PARSE, 2,
+		     "UsageFactor", NULL);
+	expect_error("Name|UsageThres\nx|lots\n", PRIO_ERR_PARSE, 2,
+		     "UsageThres", NULL);
+	expect_error("Name|Preempt\nx|a,,b\n", PRIO_ERR_PARSE, 2, "Preempt",
+		     "empty");
+	expect_error("Name|Priority\n|1\n", PRIO_ERR_PARSE, 2, "Name",
+		     "empty QOS name");
 	/* Truncated lines. */
-	expect_error("Name|Priority|GraceTime\nx|1|0\ny|2\n", PRIO_ERR_PARSE, 3, "GraceTime",
+	expect_error("Name|Priority|GraceTime\nx|1|0\ny|2\n", PRIO_ERR_PARSE, 3,
+		     "GraceTime", "truncated");
+	expect_error("Name|Priority|\nx|1|\ny|2\n", PRIO_ERR_PARSE, 3, "",
 		     "truncated");
-	expect_error("Name|Priority|\nx|1|\ny|2\n", PRIO_ERR_PARSE, 3, "", "truncated");
-	expect_error("Name|Priority\nx|1|2\n", PRIO_ERR_PARSE, 2, "", "more fields");
+	expect_error("Name|Priority\nx|1|2\n", PRIO_ERR_PARSE, 2, "",
+		     "more fields");
 	/* Linking: Preempt names a QOS nobody defined; duplicates. */
-	expect_error("Name|Preempt\nx|\ny|x,ghost\n", PRIO_ERR_PARSE, 3, "Preempt", "ghost");
+	expect_error("Name|Preempt\nx|\ny|x,ghost\n", PRIO_ERR_PARSE, 3,
+		     "Preempt", "ghost");
 	expect_error("Name\nx\ny\nx\n", PRIO_ERR_PARSE, 4, "Name", "duplicate");
 }
 
@@ -258,7 +282,8 @@ Test(qos, nul_byte_huge_line_keep_going)
 
 	prio_snapshot_init(&s);
 	s.keep_going = true;
-	cr_assert_eq(load_text(&s, "Name|Priority\na|1\nb|x\nc|3\n", &err), 0, "%s", fmt(&err));
+	cr_assert_eq(load_text(&s, "Name|Priority\na|1\nb|x\nc|3\n", &err), 0,
+		     "%s", fmt(&err));
 	cr_assert_eq(s.qos_count, 2);
 	cr_assert_eq(s.warning_count, 1);
 	cr_assert_str_eq(s.warnings[0].error.field, "Priority");
