@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "prio/snapshot.h"
@@ -73,19 +74,84 @@ static bool looks_like_scontrol_config(const char *text, size_t len)
 	return i + 1 < len && text[i] == '=' && text[i + 1] == ' ';
 }
 
+/* The first line that is neither blank nor a '#' comment. */
+static void first_content_line(const struct prio_source *src, const char **text,
+			       size_t *len)
+{
+	struct prio_source rest = *src;
+
+	for (;;) {
+		first_line(&rest, text, len);
+		if (*len == 0 || (*text)[0] != '#')
+			return;
+		/* skip the comment line and look again */
+		size_t skip = (size_t)(*text + *len - rest.data);
+
+		while (skip < rest.size && rest.data[skip] != '\n')
+			skip++;
+		if (skip >= rest.size) {
+			*len = 0;
+			return;
+		}
+		rest.data += skip + 1;
+		rest.size -= skip + 1;
+	}
+}
+
+/* "Cluster - 'x'", "parent  -  'a'", "USER - 'u'": the object word of a
+ * sacctmgr dump line (slurm-facts §8: the text before the first '-'). */
+static bool looks_like_dump_line(const char *text, size_t len)
+{
+	static const char *const words[] = { "cluster", "machine", "parent",
+					     "account", "project", "user" };
+	const char *dash = memchr(text, '-', len);
+	size_t n;
+
+	if (!dash)
+		return false;
+	n = (size_t)(dash - text);
+	while (n && (text[n - 1] == ' ' || text[n - 1] == '\t'))
+		n--;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strlen(words[i]) == n && strncasecmp(text, words[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* Whether a header line (fields split on '|' or blanks) has the column
+ * `name`, compared case-insensitively. */
+static bool header_has(const char *text, size_t len, const char *name)
+{
+	size_t n = strlen(name), i = 0;
+
+	while (i < len) {
+		size_t start;
+
+		while (i < len && (text[i] == '|' || text[i] == ' ' || text[i] == '\t'))
+			i++;
+		start = i;
+		while (i < len && text[i] != '|' && text[i] != ' ' && text[i] != '\t')
+			i++;
+		if (i - start == n && strncasecmp(text + start, name, n) == 0)
+			return true;
+	}
+	return false;
+}
+
 int prio_detect_input(const struct prio_source *src, int hint)
 {
-	const char *line;
-	size_t len;
+	const char *line, *content;
+	size_t len, content_len;
 
 	first_line(src, &line, &len);
+	first_content_line(src, &content, &content_len);
 	switch (hint) {
 	case PRIO_ROLE_CONF:
 		return looks_like_scontrol_config(line, len) ? PRIO_INPUT_SCONTROL_CONFIG
 							     : PRIO_INPUT_SLURMCONF;
 	case PRIO_ROLE_ASSOC:
-		if (has_prefix(line, len, "#") || has_prefix(line, len, "Cluster - ") ||
-		    has_prefix(line, len, "Parent - "))
+		if (has_prefix(line, len, "#") ||
+		    looks_like_dump_line(content, content_len))
 			return PRIO_INPUT_ASSOC_DUMP;
 		return PRIO_INPUT_SSHARE;
 	case PRIO_ROLE_QOS:
@@ -111,14 +177,18 @@ int prio_detect_input(const struct prio_source *src, int hint)
 		return PRIO_INPUT_NODES;
 	if (looks_like_scontrol_config(line, len))
 		return PRIO_INPUT_SCONTROL_CONFIG;
-	if (has_prefix(line, len, "Cluster - ") || has_prefix(line, len, "# To edit"))
+	if (has_prefix(line, len, "# To edit") ||
+	    looks_like_dump_line(content, content_len))
 		return PRIO_INPUT_ASSOC_DUMP;
-	if (has_prefix(line, len, "Account") && contains(line, len, "User"))
-		return PRIO_INPUT_SSHARE;
-	if (has_prefix(line, len, "Name|") || contains(line, len, "|Priority|"))
-		return PRIO_INPUT_QOS;
-	if (has_prefix(line, len, "JobID"))
+	/* sacct headers hold Account and User too: JobID decides first. */
+	if (header_has(line, len, "JobID"))
 		return PRIO_INPUT_SACCT;
+	if (has_prefix(line, len, "CLUSTER: ") ||
+	    (header_has(line, len, "Account") && header_has(line, len, "User")))
+		return PRIO_INPUT_SSHARE;
+	if (header_has(line, len, "Name") &&
+	    (memchr(line, '|', len) || len == 4))
+		return PRIO_INPUT_QOS;
 	return -1;
 }
 

@@ -200,3 +200,22 @@ Test(snapshot, keep_going_turns_errors_into_warnings)
 	cr_assert_eq(snap.warnings[0].error.line, 3);
 	prio_snapshot_free(&snap);
 }
+
+Test(snapshot, detects_spelling_variants)
+{
+	/* dump lines in any case and spacing, after comments */
+	cr_assert_eq(detect("cluster - 'x'\n", PRIO_ROLE_ASSOC), PRIO_INPUT_ASSOC_DUMP);
+	cr_assert_eq(detect("Machine  -  'x'\n", PRIO_ROLE_ASSOC), PRIO_INPUT_ASSOC_DUMP);
+	cr_assert_eq(detect("\n# c\n# d\nParent - 'root'\n", -1), PRIO_INPUT_ASSOC_DUMP);
+	/* sshare headers in any order, multi-cluster prefix */
+	cr_assert_eq(detect("User|Account|RawUsage\n", -1), PRIO_INPUT_SSHARE);
+	cr_assert_eq(detect("      User             Account   RawUsage\n", -1), PRIO_INPUT_SSHARE);
+	cr_assert_eq(detect("CLUSTER: ft\nAccount|User\n", -1), PRIO_INPUT_SSHARE);
+	/* QOS: a Name column anywhere, or alone */
+	cr_assert_eq(detect("Priority|Name\n", -1), PRIO_INPUT_QOS);
+	cr_assert_eq(detect("Name\nnormal\n", -1), PRIO_INPUT_QOS);
+	/* sacct: JobID anywhere */
+	cr_assert_eq(detect("User|JobID|State\n", -1), PRIO_INPUT_SACCT);
+	/* an sshare header is not a dump line even with a dash in it */
+	cr_assert_eq(detect("Account|User|Raw-Usage\n", -1), PRIO_INPUT_SSHARE);
+}
