@@ -111,25 +111,24 @@ uint32_t prio_priority_flags_parse(const char *s)
 	return flags;
 }
 
-const char *prio_priority_flags_format(uint32_t flags, char *buf,
-				       unsigned size)
+const char *prio_priority_flags_format(uint32_t flags, char *buf, unsigned size)
 {
 	static const struct {
 		uint32_t bit;
 		const char *name;
 	} names[] = {
-		{ PRIO_FLAG_ACCRUE_ALWAYS, "ACCRUE_ALWAYS" },
-		{ PRIO_FLAG_SIZE_RELATIVE, "SMALL_RELATIVE_TO_TIME" },
-		{ PRIO_FLAG_CALCULATE_RUNNING, "CALCULATE_RUNNING" },
-		{ PRIO_FLAG_DEPTH_OBLIVIOUS, "DEPTH_OBLIVIOUS" },
-		{ PRIO_FLAG_FAIR_TREE, "FAIR_TREE" },
-		{ PRIO_FLAG_INCR_ONLY, "INCR_ONLY" },
-		{ PRIO_FLAG_MAX_TRES, "MAX_TRES" },
-		{ PRIO_FLAG_NO_NORMAL_ASSOC, "NO_NORMAL_ASSOC" },
-		{ PRIO_FLAG_NO_NORMAL_PART, "NO_NORMAL_PART" },
-		{ PRIO_FLAG_NO_NORMAL_QOS, "NO_NORMAL_QOS" },
-		{ PRIO_FLAG_NO_NORMAL_TRES, "NO_NORMAL_TRES" },
-		{ PRIO_FLAG_TICKET_BASED, "TICKET_BASED" },
+	    {PRIO_FLAG_ACCRUE_ALWAYS, "ACCRUE_ALWAYS"},
+	    {PRIO_FLAG_SIZE_RELATIVE, "SMALL_RELATIVE_TO_TIME"},
+	    {PRIO_FLAG_CALCULATE_RUNNING, "CALCULATE_RUNNING"},
+	    {PRIO_FLAG_DEPTH_OBLIVIOUS, "DEPTH_OBLIVIOUS"},
+	    {PRIO_FLAG_FAIR_TREE, "FAIR_TREE"},
+	    {PRIO_FLAG_INCR_ONLY, "INCR_ONLY"},
+	    {PRIO_FLAG_MAX_TRES, "MAX_TRES"},
+	    {PRIO_FLAG_NO_NORMAL_ASSOC, "NO_NORMAL_ASSOC"},
+	    {PRIO_FLAG_NO_NORMAL_PART, "NO_NORMAL_PART"},
+	    {PRIO_FLAG_NO_NORMAL_QOS, "NO_NORMAL_QOS"},
+	    {PRIO_FLAG_NO_NORMAL_TRES, "NO_NORMAL_TRES"},
+	    {PRIO_FLAG_TICKET_BASED, "TICKET_BASED"},
 	};
 	size_t used = 0;
 
@@ -139,8 +138,8 @@ const char *prio_priority_flags_format(uint32_t flags, char *buf,
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (!(flags & names[i].bit))
 			continue;
-		int n = snprintf(buf + used, size - used, "%s%s", used ? "," : "",
-				 names[i].name);
+		int n = snprintf(buf + used, size - used, "%s%s",
+				 used ? "," : "", names[i].name);
 		if (n < 0 || (size_t)n >= size - used)
 			break;
 		used += (size_t)n;
@@ -176,7 +175,8 @@ int prio_preempt_mode_parse(const char *s, uint16_t *mode, const char **why)
 		} else if (n == 6 && !strncasecmp(p, "within", 6)) {
 			m |= PRIO_PREEMPT_WITHIN;
 		} else {
-			*why = "unknown PreemptMode word (expected off, cancel, requeue, suspend, gang or within)";
+			*why = "unknown PreemptMode word (expected off, "
+			       "cancel, requeue, suspend, gang or within)";
 			return -1;
 		}
 		p = comma ? comma + 1 : NULL;
@@ -203,10 +203,17 @@ const char *prio_preempt_mode_format(uint16_t mode, char *buf, unsigned size)
 		base = "REQUEUE";
 	else if (mode & PRIO_PREEMPT_SUSPEND)
 		base = "SUSPEND";
-	snprintf(buf, size, "%s%s%s", (mode & ~(PRIO_PREEMPT_GANG | PRIO_PREEMPT_WITHIN)) ||
-					   !(mode & (PRIO_PREEMPT_GANG | PRIO_PREEMPT_WITHIN)) ? base : "",
-		 (mode & PRIO_PREEMPT_GANG) ? ((mode & ~PRIO_PREEMPT_GANG) ? ",GANG" : "GANG") : "",
-		 (mode & PRIO_PREEMPT_WITHIN) ? ((mode & ~PRIO_PREEMPT_WITHIN) ? ",WITHIN" : "WITHIN") : "");
+	snprintf(buf, size, "%s%s%s",
+		 (mode & ~(PRIO_PREEMPT_GANG | PRIO_PREEMPT_WITHIN)) ||
+			 !(mode & (PRIO_PREEMPT_GANG | PRIO_PREEMPT_WITHIN))
+		     ? base
+		     : "",
+		 (mode & PRIO_PREEMPT_GANG)
+		     ? ((mode & ~PRIO_PREEMPT_GANG) ? ",GANG" : "GANG")
+		     : "",
+		 (mode & PRIO_PREEMPT_WITHIN)
+		     ? ((mode & ~PRIO_PREEMPT_WITHIN) ? ",WITHIN" : "WITHIN")
+		     : "");
 	return buf;
 }
 
@@ -232,13 +239,13 @@ int prio_oversubscribe_parse(const char *s, uint16_t *max_share)
 		n = strtol(s + 6, &end, 10);
 		if (*end || end == s + 6 || n > 0x7fff)
 			return -1;
-		*max_share = n < 1 ? 1 : (uint16_t)((uint16_t)n | PRIO_SHARED_FORCE);
+		*max_share =
+		    n < 1 ? 1 : (uint16_t)((uint16_t)n | PRIO_SHARED_FORCE);
 	} else {
 		return -1;
 	}
 	return 0;
 }
-
 
 /* --- conf.kv ------------------------------------------------------------ */
 
@@ -286,7 +293,8 @@ static int kv_index_grow(struct prio_snapshot *snap)
 
 	if ((conf->kv_index_used + 1) * 2 <= old_size && old)
 		return PRIO_OK;
-	conf->kv_index = prio_arena_alloc(&snap->arena, size * sizeof(uint32_t));
+	conf->kv_index =
+	    prio_arena_alloc(&snap->arena, size * sizeof(uint32_t));
 	if (!conf->kv_index) {
 		conf->kv_index = old;
 		return PRIO_ERR_NOMEM;
@@ -376,10 +384,10 @@ const struct prio_conf_kv *prio_config_find(const struct prio_config *conf,
 /* --- the key table ------------------------------------------------------ */
 
 enum conf_type {
-	CT_STR,      /* const char *, copied */
+	CT_STR,	     /* const char *, copied */
 	CT_LOWER,    /* const char *, lower-cased (ClusterName) */
-	CT_U16,      /* uint16_t, Slurm's uint16 rules */
-	CT_U32,      /* uint32_t */
+	CT_U16,	     /* uint16_t, Slurm's uint16 rules */
+	CT_U32,	     /* uint32_t */
 	CT_BOOL,     /* bool */
 	CT_MINS,     /* uint32_t seconds from time_str2mins() x 60 */
 	CT_SECS,     /* uint32_t seconds from time_str2secs() */
@@ -395,12 +403,13 @@ enum conf_type {
 struct conf_key {
 	const char *name; /* Slurm's spelling, matched case-insensitively */
 	enum conf_type type;
-	size_t offset;    /* into struct prio_config */
-	uint32_t min;     /* smallest valid value (numbers; minutes for CT_MINS) */
+	size_t offset; /* into struct prio_config */
+	uint32_t min;  /* smallest valid value (numbers; minutes for CT_MINS) */
 };
 
 #define CF(field) offsetof(struct prio_config, field)
 
+/* clang-format off */
 static const struct conf_key conf_keys[] = {
 	{ "AccountingStorageEnforce", CT_STR, CF(accounting_storage_enforce), 0 },
 	{ "AccountingStorageTRES", CT_ACCTTRES, CF(accounting_storage_tres), 0 },
@@ -431,12 +440,15 @@ static const struct conf_key conf_keys[] = {
 	{ "SelectType", CT_STR, CF(select_type), 0 },
 	{ "SelectTypeParameters", CT_STR, CF(select_type_parameters), 0 },
 };
+/* clang-format on */
 
 /* Lines that hold a record, not one parameter (slurm-facts §10). */
+/* clang-format off */
 static const char *const record_keys[] = {
 	"NodeName", "PartitionName", "DownNodes", "FrontendName", "NodeSet",
 	"SlurmctldHost", "Include",
 };
+/* clang-format on */
 
 static const struct conf_key *conf_key_find(const char *key, size_t n)
 {
@@ -448,8 +460,9 @@ static const struct conf_key *conf_key_find(const char *key, size_t n)
 
 /* Echo of an offending value, cut to 40 bytes. */
 #define ECHO_MAX 40
-#define ECHO(v, n) (int)((n) > ECHO_MAX ? ECHO_MAX : (n)), (v), \
-	((n) > ECHO_MAX ? "..." : "")
+#define ECHO(v, n)                                                             \
+	(int)((n) > ECHO_MAX ? ECHO_MAX : (n)), (v),                           \
+	    ((n) > ECHO_MAX ? "..." : "")
 
 static int bad_value(struct prio_error *err, const char *file,
 		     unsigned long line, const char *key, const char *what,
@@ -461,8 +474,8 @@ static int bad_value(struct prio_error *err, const char *file,
 
 static int parse_reset(const char *v, size_t n, enum prio_reset_period *out)
 {
-	static const char *const words[] = { "NONE", "NOW", "DAILY", "WEEKLY",
-					     "MONTHLY", "QUARTERLY", "YEARLY" };
+	static const char *const words[] = {
+	    "NONE", "NOW", "DAILY", "WEEKLY", "MONTHLY", "QUARTERLY", "YEARLY"};
 
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
 		if (prio_word_eq(v, n, words[i])) {
@@ -516,7 +529,8 @@ static int parse_licenses(struct prio_snapshot *snap, const char *v, size_t n,
 		}
 		if (sep) {
 			name_len = (size_t)(sep - item);
-			if (prio_parse_uint32(sep + 1, len - name_len - 1, &c) < 0)
+			if (prio_parse_uint32(sep + 1, len - name_len - 1, &c) <
+			    0)
 				return -1;
 		}
 		if (name_len == 0)
@@ -567,7 +581,8 @@ static void restore_default(struct prio_config *conf, const struct conf_key *k)
 	case CT_STR:
 	case CT_LOWER:
 	case CT_ACCTTRES:
-		*(const char **)(void *)dst = *(const char *const *)(const void *)src;
+		*(const char **)(void *)dst =
+		    *(const char *const *)(const void *)src;
 		break;
 	case CT_U16:
 	case CT_PMODE:
@@ -630,7 +645,8 @@ static int apply_key(struct prio_snapshot *snap, const struct conf_key *k,
 			return bad_value(err, file, line, k->name,
 					 "an unsigned integer", v, n);
 		if (x < k->min)
-			return prio_error_set(err, PRIO_ERR_PARSE, file, line, k->name,
+			return prio_error_set(err, PRIO_ERR_PARSE, file, line,
+					      k->name,
 					      "must be at least %u, got %u",
 					      (unsigned)k->min, (unsigned)x);
 		memcpy(dst, &x, sizeof(x));
@@ -649,8 +665,8 @@ static int apply_key(struct prio_snapshot *snap, const struct conf_key *k,
 		bool x;
 
 		if (prio_parse_bool(v, n, &x) < 0)
-			return bad_value(err, file, line, k->name,
-					 "yes or no", v, n);
+			return bad_value(err, file, line, k->name, "yes or no",
+					 v, n);
 		memcpy(dst, &x, sizeof(x));
 		return PRIO_OK;
 	}
@@ -659,13 +675,15 @@ static int apply_key(struct prio_snapshot *snap, const struct conf_key *k,
 
 		if (prio_time_str2mins(v, n, &mins) < 0)
 			return bad_value(err, file, line, k->name,
-					 "a time (minutes, MM:SS, HH:MM:SS, D-HH:MM:SS or UNLIMITED)",
+					 "a time (minutes, MM:SS, HH:MM:SS, "
+					 "D-HH:MM:SS or UNLIMITED)",
 					 v, n);
 		if (mins < k->min)
-			return prio_error_set(err, PRIO_ERR_PARSE, file, line, k->name,
-					      "must be at least %u minute%s, got \"%.*s%s\"",
-					      (unsigned)k->min, k->min == 1 ? "" : "s",
-					      ECHO(v, n));
+			return prio_error_set(
+			    err, PRIO_ERR_PARSE, file, line, k->name,
+			    "must be at least %u minute%s, got \"%.*s%s\"",
+			    (unsigned)k->min, k->min == 1 ? "" : "s",
+			    ECHO(v, n));
 		/* Slurm multiplies in 32 bits: INFINITE minutes wrap to a
 		 * huge number of seconds (slurm-facts §1.0). */
 		secs = (uint32_t)((uint64_t)mins * 60u);
@@ -677,7 +695,8 @@ static int apply_key(struct prio_snapshot *snap, const struct conf_key *k,
 
 		if (prio_time_str2secs(v, n, &secs) < 0)
 			return bad_value(err, file, line, k->name,
-					 "a time (minutes, MM:SS, HH:MM:SS, D-HH:MM:SS or UNLIMITED)",
+					 "a time (minutes, MM:SS, HH:MM:SS, "
+					 "D-HH:MM:SS or UNLIMITED)",
 					 v, n);
 		memcpy(dst, &secs, sizeof(secs));
 		return PRIO_OK;
@@ -692,15 +711,18 @@ static int apply_key(struct prio_snapshot *snap, const struct conf_key *k,
 	case CT_RESET:
 		if (parse_reset(v, n, &conf->reset_period) < 0)
 			return bad_value(err, file, line, k->name,
-					 "NONE, NOW, DAILY, WEEKLY, MONTHLY, QUARTERLY or YEARLY",
+					 "NONE, NOW, DAILY, WEEKLY, MONTHLY, "
+					 "QUARTERLY or YEARLY",
 					 v, n);
 		return PRIO_OK;
 	case CT_PTYPE:
 		if (parse_preempt_type(v, n, &conf->preempt_type) < 0)
 			return bad_value(err, file, line, k->name,
-					 "preempt/none, preempt/partition_prio or preempt/qos",
+					 "preempt/none, preempt/partition_prio "
+					 "or preempt/qos",
 					 v, n);
-		conf->preempt_type_text = prio_arena_strndup(&snap->arena, v, n);
+		conf->preempt_type_text =
+		    prio_arena_strndup(&snap->arena, v, n);
 		if (!conf->preempt_type_text)
 			goto nomem;
 		return PRIO_OK;
@@ -711,12 +733,15 @@ static int apply_key(struct prio_snapshot *snap, const struct conf_key *k,
 		if (!copy)
 			goto nomem;
 		if (prio_preempt_mode_parse(copy, &mode, &why) < 0)
-			return prio_error_set(err, PRIO_ERR_PARSE, file, line, k->name,
-					      "%s, got \"%.*s%s\"", why, ECHO(v, n));
+			return prio_error_set(err, PRIO_ERR_PARSE, file, line,
+					      k->name, "%s, got \"%.*s%s\"",
+					      why, ECHO(v, n));
 		/* read_config.c refuses a global SUSPEND without GANG. */
-		if ((mode & PRIO_PREEMPT_SUSPEND) && !(mode & PRIO_PREEMPT_GANG))
-			return prio_error_set(err, PRIO_ERR_PARSE, file, line, k->name,
-					      "PreemptMode=SUSPEND requires GANG too");
+		if ((mode & PRIO_PREEMPT_SUSPEND) &&
+		    !(mode & PRIO_PREEMPT_GANG))
+			return prio_error_set(
+			    err, PRIO_ERR_PARSE, file, line, k->name,
+			    "PreemptMode=SUSPEND requires GANG too");
 		conf->preempt_mode = mode;
 		return PRIO_OK;
 	}
@@ -730,7 +755,8 @@ static int apply_key(struct prio_snapshot *snap, const struct conf_key *k,
 		if (apply_acct_tres(snap, v, n) < 0)
 			return bad_value(err, file, line, k->name,
 					 "a comma list of TRES names", v, n);
-		conf->accounting_storage_tres = prio_arena_strndup(&snap->arena, v, n);
+		conf->accounting_storage_tres =
+		    prio_arena_strndup(&snap->arena, v, n);
 		if (!conf->accounting_storage_tres)
 			goto nomem;
 		return PRIO_OK;
@@ -758,22 +784,22 @@ nomem:
 			      "out of memory");
 }
 
-int prio_config_set(struct prio_snapshot *snap, const char *key,
-		    size_t key_len, const char *value, size_t value_len,
-		    const char *file, unsigned long line,
-		    struct prio_error *err)
+int prio_config_set(struct prio_snapshot *snap, const char *key, size_t key_len,
+		    const char *value, size_t value_len, const char *file,
+		    unsigned long line, struct prio_error *err)
 {
 	const struct conf_key *k;
 	int rc;
 
 	if (!file)
 		file = "";
-	for (size_t i = 0; i < sizeof(record_keys) / sizeof(record_keys[0]); i++)
+	for (size_t i = 0; i < sizeof(record_keys) / sizeof(record_keys[0]);
+	     i++)
 		if (key_eq(record_keys[i], key, key_len))
-			return prio_error_set(err, PRIO_ERR_USAGE, file, line,
-					      record_keys[i],
-					      "%s is a record line, not a parameter",
-					      record_keys[i]);
+			return prio_error_set(
+			    err, PRIO_ERR_USAGE, file, line, record_keys[i],
+			    "%s is a record line, not a parameter",
+			    record_keys[i]);
 	if (key_len == 0)
 		return prio_error_set(err, PRIO_ERR_PARSE, file, line, "",
 				      "empty key");
@@ -838,13 +864,14 @@ static int parse_weights(struct prio_snapshot *snap,
 
 	if (!text)
 		return PRIO_OK;
-	if (prio_tres_weights_parse(&snap->arena, &snap->tres, text, strlen(text),
-				    w, why, sizeof(why)) < 0) {
+	if (prio_tres_weights_parse(&snap->arena, &snap->tres, text,
+				    strlen(text), w, why, sizeof(why)) < 0) {
 		memset(w, 0, sizeof(*w));
 		if (!strcmp(why, "out of memory"))
-			return prio_error_set(err, PRIO_ERR_NOMEM, file, line, field,
-					      "out of memory");
-		prio_error_set(err, PRIO_ERR_PARSE, file, line, field, "%s", why);
+			return prio_error_set(err, PRIO_ERR_NOMEM, file, line,
+					      field, "out of memory");
+		prio_error_set(err, PRIO_ERR_PARSE, file, line, field, "%s",
+			       why);
 		return link_error(snap, err);
 	}
 	return PRIO_OK;
@@ -866,7 +893,8 @@ static int gres_count(const char *s, size_t n, uint64_t *out)
 	if (i == 0)
 		return -1;
 	if (i + 1 == n) {
-		const char *units = "KMGTP", *u = strchr(units, toupper((unsigned char)s[i]));
+		const char *units = "KMGTP",
+			   *u = strchr(units, toupper((unsigned char)s[i]));
 
 		if (!u || !s[i])
 			return -1;
@@ -883,9 +911,10 @@ static int gres_count(const char *s, size_t n, uint64_t *out)
 }
 
 /* Add count to the TRES "gres/<name>[:<type>]" when it is configured. */
-static void gres_add(const struct prio_snapshot *snap, struct prio_tres_count *items,
-		     uint32_t *k, const char *name, size_t name_len,
-		     const char *type, size_t type_len, uint64_t count)
+static void gres_add(const struct prio_snapshot *snap,
+		     struct prio_tres_count *items, uint32_t *k,
+		     const char *name, size_t name_len, const char *type,
+		     size_t type_len, uint64_t count)
 {
 	char buf[256];
 	int n, id;
@@ -894,7 +923,8 @@ static void gres_add(const struct prio_snapshot *snap, struct prio_tres_count *i
 		n = snprintf(buf, sizeof(buf), "gres/%.*s:%.*s", (int)name_len,
 			     name, (int)type_len, type);
 	else
-		n = snprintf(buf, sizeof(buf), "gres/%.*s", (int)name_len, name);
+		n = snprintf(buf, sizeof(buf), "gres/%.*s", (int)name_len,
+			     name);
 	if (n < 0 || (size_t)n >= sizeof(buf))
 		return;
 	id = prio_tres_find(&snap->tres, buf, (size_t)n);
@@ -958,7 +988,8 @@ static int node_gres_tres(struct prio_snapshot *snap, struct prio_node *node)
 		}
 		for (size_t j = start; j <= end && parts < 8;) {
 			const char *colon = memchr(s + j, ':', end - j);
-			size_t len = colon ? (size_t)(colon - (s + j)) : end - j;
+			size_t len =
+			    colon ? (size_t)(colon - (s + j)) : end - j;
 
 			part[parts] = s + j;
 			plen[parts++] = len;
@@ -968,7 +999,8 @@ static int node_gres_tres(struct prio_snapshot *snap, struct prio_node *node)
 		}
 		if (parts == 0 || plen[0] == 0)
 			continue;
-		if (parts > 1 && gres_count(part[parts - 1], plen[parts - 1], &count) == 0)
+		if (parts > 1 &&
+		    gres_count(part[parts - 1], plen[parts - 1], &count) == 0)
 			parts--;
 		else
 			count = 1;
@@ -982,7 +1014,8 @@ static int node_gres_tres(struct prio_snapshot *snap, struct prio_node *node)
 		}
 		gres_add(snap, out, &k, part[0], plen[0], NULL, 0, count);
 		if (type)
-			gres_add(snap, out, &k, part[0], plen[0], type, type_len, count);
+			gres_add(snap, out, &k, part[0], plen[0], type,
+				 type_len, count);
 	}
 	node->gres_tres.items = out;
 	node->gres_tres.count = k;
@@ -1028,9 +1061,9 @@ static double tres_weighted(const struct prio_snapshot *snap,
 
 /* Scratch memory of one linking pass. */
 struct link_scratch {
-	uint32_t *mark;  /* node -> partition index + 1 that listed it */
+	uint32_t *mark;	 /* node -> partition index + 1 that listed it */
 	uint32_t *nodes; /* node indices of the partition being linked */
-	bool *done;      /* per TRES, for tres_weighted() */
+	bool *done;	 /* per TRES, for tres_weighted() */
 };
 
 static bool has_feature(const char *features, const char *want)
@@ -1067,7 +1100,8 @@ static int add_hostlist(struct prio_snapshot *snap, struct prio_partition *p,
 {
 	struct prio_hostlist hl;
 
-	if (prio_hostlist_expand(&snap->arena, list, strlen(list), &hl, why) < 0)
+	if (prio_hostlist_expand(&snap->arena, list, strlen(list), &hl, why) <
+	    0)
 		return PRIO_ERR_PARSE;
 	for (size_t k = 0; k < hl.count; k++) {
 		prio_id id = prio_intern_find(&snap->strings, hl.names[k],
@@ -1076,10 +1110,12 @@ static int add_hostlist(struct prio_snapshot *snap, struct prio_partition *p,
 		const struct prio_conf_nodeset *set = NULL;
 
 		if (node) {
-			add_node(p, x, part_index, (uint32_t)(node - snap->nodes));
+			add_node(p, x, part_index,
+				 (uint32_t)(node - snap->nodes));
 			continue;
 		}
-		for (set = sets ? snap->conf.nodesets : NULL; set; set = set->next)
+		for (set = sets ? snap->conf.nodesets : NULL; set;
+		     set = set->next)
 			if (!strcmp(set->name, hl.names[k]))
 				break;
 		if (!set) {
@@ -1089,12 +1125,13 @@ static int add_hostlist(struct prio_snapshot *snap, struct prio_partition *p,
 		}
 		if (set->feature) {
 			for (uint32_t i = 0; i < snap->node_count; i++)
-				if (has_feature(snap->nodes[i].features, set->feature))
+				if (has_feature(snap->nodes[i].features,
+						set->feature))
 					add_node(p, x, part_index, i);
 		}
 		if (set->nodes) {
-			int rc = add_hostlist(snap, p, x, part_index, set->nodes,
-					      false, unknown, why);
+			int rc = add_hostlist(snap, p, x, part_index,
+					      set->nodes, false, unknown, why);
 
 			if (rc < 0)
 				return rc;
@@ -1124,11 +1161,11 @@ static int partition_nodes(struct prio_snapshot *snap, struct prio_partition *p,
 			       ECHO(p->nodes_text, strlen(p->nodes_text)), why);
 		return link_error(snap, err);
 	}
-	p->nodes = prio_arena_alloc(&snap->arena,
-				    ((size_t)p->node_count + 1) * sizeof(uint32_t));
+	p->nodes = prio_arena_alloc(&snap->arena, ((size_t)p->node_count + 1) *
+						      sizeof(uint32_t));
 	if (!p->nodes)
-		return prio_error_set(err, PRIO_ERR_NOMEM, p->file, p->line, "Nodes",
-				      "out of memory");
+		return prio_error_set(err, PRIO_ERR_NOMEM, p->file, p->line,
+				      "Nodes", "out of memory");
 	memcpy(p->nodes, x->nodes, (size_t)p->node_count * sizeof(uint32_t));
 	if (unknown) {
 		prio_error_set(err, PRIO_ERR_PARSE, p->file, p->line, "Nodes",
@@ -1142,11 +1179,13 @@ static int partition_nodes(struct prio_snapshot *snap, struct prio_partition *p,
 }
 
 /* Partition TRES totals and billing (slurm-facts §1.2, §5). */
-static int partition_totals(struct prio_snapshot *snap, struct prio_partition *p,
-			    bool from_nodes, bool *done, struct prio_error *err)
+static int partition_totals(struct prio_snapshot *snap,
+			    struct prio_partition *p, bool from_nodes,
+			    bool *done, struct prio_error *err)
 {
 	uint32_t count = snap->tres.count;
-	uint64_t *t = prio_arena_alloc(&snap->arena, (size_t)count * sizeof(*t));
+	uint64_t *t =
+	    prio_arena_alloc(&snap->arena, (size_t)count * sizeof(*t));
 	bool billing_known = false;
 
 	if (!t)
@@ -1158,13 +1197,14 @@ static int partition_totals(struct prio_snapshot *snap, struct prio_partition *p
 		uint64_t cpus = 0, mem = 0;
 
 		for (uint32_t k = 0; k < p->node_count; k++) {
-			const struct prio_node *node = &snap->nodes[p->nodes[k]];
+			const struct prio_node *node =
+			    &snap->nodes[p->nodes[k]];
 
 			cpus += node->cpus_efctv;
 			mem += node->real_memory;
 			for (uint32_t g = 0; g < node->gres_tres.count; g++)
 				t[node->gres_tres.items[g].tres] +=
-					node->gres_tres.items[g].count;
+				    node->gres_tres.items[g].count;
 		}
 		p->total_cpus = cpus > UINT32_MAX ? UINT32_MAX : (uint32_t)cpus;
 		p->total_nodes = p->node_count;
@@ -1192,7 +1232,8 @@ static int partition_totals(struct prio_snapshot *snap, struct prio_partition *p
 		int n = snprintf(buf, sizeof(buf), "license/%s",
 				 snap->conf.licenses[i].name);
 		int id = n > 0 && (size_t)n < sizeof(buf)
-				 ? prio_tres_find(&snap->tres, buf, (size_t)n) : -1;
+			     ? prio_tres_find(&snap->tres, buf, (size_t)n)
+			     : -1;
 
 		if (id >= 0 && snap->tres.configured[id])
 			t[id] = snap->conf.licenses[i].count;
@@ -1201,9 +1242,11 @@ static int partition_totals(struct prio_snapshot *snap, struct prio_partition *p
 		if (!snap->tres.configured[i])
 			t[i] = 0;
 	if (!billing_known) {
-		double b = tres_weighted(snap, t, count, &p->billing_weights, done);
+		double b =
+		    tres_weighted(snap, t, count, &p->billing_weights, done);
 
-		t[PRIO_TRES_BILLING] = b > 0 ? (b >= 1.8e19 ? UINT64_MAX : (uint64_t)b) : 0;
+		t[PRIO_TRES_BILLING] =
+		    b > 0 ? (b >= 1.8e19 ? UINT64_MAX : (uint64_t)b) : 0;
 	}
 	return PRIO_OK;
 }
@@ -1221,23 +1264,27 @@ static int config_checks(struct prio_snapshot *snap, struct prio_error *err)
 		key_location(snap, "PriorityDecayHalfLife", &file, &line);
 		prio_error_set(err, PRIO_ERR_PARSE, file, line,
 			       "PriorityDecayHalfLife",
-			       "You have to either have PriorityDecayHalfLife != 0 or PriorityUsageResetPeriod set");
+			       "You have to either have PriorityDecayHalfLife "
+			       "!= 0 or PriorityUsageResetPeriod set");
 		if ((rc = link_error(snap, err)) < 0)
 			return rc;
 	}
 	{
-		uint16_t base = c->preempt_mode &
-				(uint16_t)~(PRIO_PREEMPT_GANG | PRIO_PREEMPT_WITHIN);
-		bool bad = c->preempt_type == PRIO_PREEMPT_TYPE_NONE
-				   ? (c->preempt_mode & (uint16_t)~PRIO_PREEMPT_GANG) != 0
-				   : base == 0;
+		uint16_t base =
+		    c->preempt_mode &
+		    (uint16_t) ~(PRIO_PREEMPT_GANG | PRIO_PREEMPT_WITHIN);
+		bool bad =
+		    c->preempt_type == PRIO_PREEMPT_TYPE_NONE
+			? (c->preempt_mode & (uint16_t)~PRIO_PREEMPT_GANG) != 0
+			: base == 0;
 
 		if (bad) {
 			key_location(snap, "PreemptMode", &file, &line);
 			if (!*file)
 				key_location(snap, "PreemptType", &file, &line);
-			prio_error_set(err, PRIO_ERR_PARSE, file, line, "PreemptMode",
-				       "PreemptType and PreemptMode values incompatible");
+			prio_error_set(
+			    err, PRIO_ERR_PARSE, file, line, "PreemptMode",
+			    "PreemptType and PreemptMode values incompatible");
 			if ((rc = link_error(snap, err)) < 0)
 				return rc;
 		}
@@ -1247,7 +1294,7 @@ static int config_checks(struct prio_snapshot *snap, struct prio_error *err)
 
 int prio_config_link(struct prio_snapshot *snap, struct prio_error *err)
 {
-	struct link_scratch x = { NULL, NULL, NULL };
+	struct link_scratch x = {NULL, NULL, NULL};
 	uint32_t last_default = UINT32_MAX;
 	int rc = PRIO_OK;
 
@@ -1258,8 +1305,8 @@ int prio_config_link(struct prio_snapshot *snap, struct prio_error *err)
 		unsigned long line;
 
 		key_location(snap, "PriorityWeightTRES", &file, &line);
-		if ((rc = parse_weights(snap, &snap->conf.weight_tres, file, line,
-					"PriorityWeightTRES", err)) < 0)
+		if ((rc = parse_weights(snap, &snap->conf.weight_tres, file,
+					line, "PriorityWeightTRES", err)) < 0)
 			return rc;
 	}
 	if (snap->have_config && (rc = config_checks(snap, err)) < 0)
@@ -1272,13 +1319,15 @@ int prio_config_link(struct prio_snapshot *snap, struct prio_error *err)
 			return rc;
 		if (node_gres_tres(snap, node) < 0)
 			return prio_error_set(err, PRIO_ERR_NOMEM, node->file,
-					      node->line, "Gres", "out of memory");
+					      node->line, "Gres",
+					      "out of memory");
 	}
 	x.mark = calloc(snap->node_count + 1, sizeof(*x.mark));
 	x.nodes = calloc(snap->node_count + 1, sizeof(*x.nodes));
 	x.done = calloc(snap->tres.count + 1, sizeof(*x.done));
 	if (!x.mark || !x.nodes || !x.done) {
-		rc = prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
+		rc = prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				    "out of memory");
 		goto out;
 	}
 	for (uint32_t i = 0; i < snap->partition_count; i++) {
@@ -1287,8 +1336,9 @@ int prio_config_link(struct prio_snapshot *snap, struct prio_error *err)
 
 		if (p->is_default)
 			last_default = i;
-		if ((rc = parse_weights(snap, &p->billing_weights, p->file, p->line,
-					"TRESBillingWeights", err)) < 0)
+		if ((rc = parse_weights(snap, &p->billing_weights, p->file,
+					p->line, "TRESBillingWeights", err)) <
+		    0)
 			goto out;
 		if (snap->node_count && p->nodes_text) {
 			if (!p->nodes &&
@@ -1300,7 +1350,8 @@ int prio_config_link(struct prio_snapshot *snap, struct prio_error *err)
 			p->node_count = 0;
 			from_nodes = true;
 		}
-		if ((rc = partition_totals(snap, p, from_nodes, x.done, err)) < 0)
+		if ((rc = partition_totals(snap, p, from_nodes, x.done, err)) <
+		    0)
 			goto out;
 	}
 	/* The last Default=YES wins. */

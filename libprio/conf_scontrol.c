@@ -33,8 +33,9 @@
 #include "prio/value.h"
 
 #define ECHO_MAX 40
-#define ECHO(v, n) (int)((n) > ECHO_MAX ? ECHO_MAX : (n)), (v), \
-	((n) > ECHO_MAX ? "..." : "")
+#define ECHO(v, n)                                                             \
+	(int)((n) > ECHO_MAX ? ECHO_MAX : (n)), (v),                           \
+	    ((n) > ECHO_MAX ? "..." : "")
 
 static bool is_blank(char c)
 {
@@ -83,8 +84,8 @@ static int split_line(const char *s, size_t n, const char **key,
 
 static bool unset_value(const char *v, size_t n)
 {
-	return n == 0 || prio_word_eq(v, n, "(null)") || prio_word_eq(v, n, "N/A") ||
-	       prio_word_eq(v, n, "(null type)");
+	return n == 0 || prio_word_eq(v, n, "(null)") ||
+	       prio_word_eq(v, n, "N/A") || prio_word_eq(v, n, "(null type)");
 }
 
 int prio_load_scontrol_config(struct prio_snapshot *snap,
@@ -124,16 +125,18 @@ int prio_load_scontrol_config(struct prio_snapshot *snap,
 			/* Headers and status lines carry no setting. */
 			if (has_prefix(s, n, "Configuration data as of"))
 				continue;
-			if (has_prefix(s, n, "Slurmctld(") || has_prefix(s, n, "Slurmdbd")) {
+			if (has_prefix(s, n, "Slurmctld(") ||
+			    has_prefix(s, n, "Slurmdbd")) {
 				continue;
 			}
 			if (ends_with(s, n, ":")) {
 				main_section = false;
 				continue;
 			}
-			prio_error_set(err, PRIO_ERR_PARSE, file, line.number, "",
-				       "expected \"Key = Value\", got \"%.*s%s\"",
-				       ECHO(s, n));
+			prio_error_set(
+			    err, PRIO_ERR_PARSE, file, line.number, "",
+			    "expected \"Key = Value\", got \"%.*s%s\"",
+			    ECHO(s, n));
 			if ((rc = prio_snapshot_record_error(snap, err)) < 0)
 				return rc;
 			continue;
@@ -141,10 +144,11 @@ int prio_load_scontrol_config(struct prio_snapshot *snap,
 		records++;
 		if (!main_section) {
 			/* cgroup.conf, mpi.conf...: kept for display only. */
-			if (prio_config_record(snap, key, key_len, val, val_len, file,
-					       line.number, false) < 0)
+			if (prio_config_record(snap, key, key_len, val, val_len,
+					       file, line.number, false) < 0)
 				return prio_error_set(err, PRIO_ERR_NOMEM, file,
-						      line.number, "", "out of memory");
+						      line.number, "",
+						      "out of memory");
 			continue;
 		}
 		{
@@ -153,26 +157,30 @@ int prio_load_scontrol_config(struct prio_snapshot *snap,
 
 			if (unset_value(v, vn))
 				vn = 0;
-			else if (prio_word_eq(key, key_len, "SchedulerTimeSlice") &&
+			else if (prio_word_eq(key, key_len,
+					      "SchedulerTimeSlice") &&
 				 ends_with(v, vn, " sec"))
 				vn -= 4;
 			rc = prio_config_set(snap, key, key_len, v, vn, file,
 					     line.number, err);
 			if (rc == PRIO_ERR_USAGE) {
-				/* A record key printed as a setting: keep it. */
+				/* A record key printed as a setting: keep it.
+				 */
 				prio_error_clear(err);
 				rc = 0;
 			}
 			if (rc < 0) {
-				if ((rc = prio_snapshot_record_error(snap, err)) < 0)
+				if ((rc = prio_snapshot_record_error(snap,
+								     err)) < 0)
 					return rc;
 				continue;
 			}
 			/* Keep the value as printed. */
-			if (prio_config_record(snap, key, key_len, val, val_len, file,
-					       line.number, true) < 0)
+			if (prio_config_record(snap, key, key_len, val, val_len,
+					       file, line.number, true) < 0)
 				return prio_error_set(err, PRIO_ERR_NOMEM, file,
-						      line.number, "", "out of memory");
+						      line.number, "",
+						      "out of memory");
 		}
 	}
 	snap->have_config = true;

@@ -39,22 +39,26 @@
 #include "prio/timestr.h"
 #include "prio/value.h"
 
-#define SC_MAX_DEPTH 16        /* nested Include levels */
+#define SC_MAX_DEPTH 16	       /* nested Include levels */
 #define SC_MAX_INCLUDES 10000u /* files read through Include, in all */
 
 #define ECHO_MAX 40
-#define ECHO(v, n) (int)((n) > ECHO_MAX ? ECHO_MAX : (n)), (v), \
-	((n) > ECHO_MAX ? "..." : "")
+#define ECHO(v, n)                                                             \
+	(int)((n) > ECHO_MAX ? ECHO_MAX : (n)), (v),                           \
+	    ((n) > ECHO_MAX ? "..." : "")
 
 /* --- record keys -------------------------------------------------------- */
 
+/* clang-format off */
 enum part_key {
 	PK_NODES, PK_DEFAULT, PK_MAXTIME, PK_DEFAULTTIME, PK_JOBFACTOR,
 	PK_TIER, PK_PRIORITY, PK_PREEMPTMODE, PK_GRACETIME, PK_OVERSUBSCRIBE,
 	PK_SHARED, PK_BILLING, PK_QOS, PK_STATE, PK_ALLOWACCOUNTS, PK_ALLOWQOS,
 	PK_COUNT
 };
+/* clang-format on */
 
+/* clang-format off */
 static const char *const part_keys[PK_COUNT] = {
 	[PK_NODES] = "Nodes",
 	[PK_DEFAULT] = "Default",
@@ -73,7 +77,9 @@ static const char *const part_keys[PK_COUNT] = {
 	[PK_ALLOWACCOUNTS] = "AllowAccounts",
 	[PK_ALLOWQOS] = "AllowQos",
 };
+/* clang-format on */
 
+/* clang-format off */
 enum node_key {
 	NK_CPUS, NK_PROCS, NK_BOARDS, NK_SOCKETSPERBOARD, NK_SOCKETS,
 	NK_CORES, NK_THREADS, NK_REALMEMORY, NK_GRES, NK_WEIGHT, NK_STATE,
@@ -81,7 +87,9 @@ enum node_key {
 	NK_FEATURE, NK_HOSTNAME, NK_ADDR, NK_BCASTADDR, NK_PORT,
 	NK_COUNT
 };
+/* clang-format on */
 
+/* clang-format off */
 static const char *const node_keys[NK_COUNT] = {
 	[NK_CPUS] = "CPUs",
 	[NK_PROCS] = "Procs",
@@ -104,6 +112,7 @@ static const char *const node_keys[NK_COUNT] = {
 	[NK_BCASTADDR] = "BcastAddr",
 	[NK_PORT] = "Port",
 };
+/* clang-format on */
 
 static int key_index(const char *const *keys, int count, const char *k,
 		     size_t n)
@@ -255,9 +264,10 @@ static int parse_error(struct sc_ctx *c, const char *file, unsigned long line,
 static int op_error(struct sc_ctx *c, const char *file, unsigned long line,
 		    const struct sc_pair *p)
 {
-	return prio_error_set(c->err, PRIO_ERR_PARSE, file, line, "",
-			      "%.*s: operator \"%c=\" is not supported in slurm.conf",
-			      (int)(p->key_len > 64 ? 64 : p->key_len), p->key, p->op);
+	return prio_error_set(
+	    c->err, PRIO_ERR_PARSE, file, line, "",
+	    "%.*s: operator \"%c=\" is not supported in slurm.conf",
+	    (int)(p->key_len > 64 ? 64 : p->key_len), p->key, p->op);
 }
 
 /* Collect the pairs of s[pos..n) into c->pairs.  Returns the count, or -1
@@ -276,7 +286,8 @@ static long scan_pairs(struct sc_ctx *c, const char *s, size_t n, size_t pos,
 		}
 		if (count == c->pair_cap) {
 			size_t cap = c->pair_cap ? c->pair_cap * 2 : 32;
-			struct sc_pair *np = realloc(c->pairs, cap * sizeof(*np));
+			struct sc_pair *np =
+			    realloc(c->pairs, cap * sizeof(*np));
 
 			if (!np) {
 				nomem(c, file, line);
@@ -307,8 +318,9 @@ static int part_value_error(struct sc_ctx *c, const char *file,
 			    unsigned long line, int key, const char *what,
 			    const char *v, size_t n)
 {
-	return prio_error_set(c->err, PRIO_ERR_PARSE, file, line, part_keys[key],
-			      "expected %s, got \"%.*s%s\"", what, ECHO(v, n));
+	return prio_error_set(c->err, PRIO_ERR_PARSE, file, line,
+			      part_keys[key], "expected %s, got \"%.*s%s\"",
+			      what, ECHO(v, n));
 }
 
 static int part_apply(struct sc_ctx *c, struct part_rec *r, int key,
@@ -318,7 +330,7 @@ static int part_apply(struct sc_ctx *c, struct part_rec *r, int key,
 	struct prio_snapshot *snap = c->snap;
 	struct prio_partition *p = &r->p;
 	const char *time_what =
-		"a time (minutes, MM:SS, HH:MM:SS, D-HH:MM:SS or UNLIMITED)";
+	    "a time (minutes, MM:SS, HH:MM:SS, D-HH:MM:SS or UNLIMITED)";
 	char buf[64];
 	bool b;
 
@@ -329,16 +341,19 @@ static int part_apply(struct sc_ctx *c, struct part_rec *r, int key,
 		return 0;
 	case PK_DEFAULT:
 		if (prio_parse_bool(v, n, &b) < 0)
-			return part_value_error(c, file, line, key, "YES or NO", v, n);
+			return part_value_error(c, file, line, key, "YES or NO",
+						v, n);
 		p->is_default = b;
 		return 0;
 	case PK_MAXTIME:
 		if (prio_time_str2mins(v, n, &p->max_time) < 0)
-			return part_value_error(c, file, line, key, time_what, v, n);
+			return part_value_error(c, file, line, key, time_what,
+						v, n);
 		return 0;
 	case PK_DEFAULTTIME:
 		if (prio_time_str2mins(v, n, &p->default_time) < 0)
-			return part_value_error(c, file, line, key, time_what, v, n);
+			return part_value_error(c, file, line, key, time_what,
+						v, n);
 		return 0;
 	case PK_JOBFACTOR:
 		if (prio_parse_uint16(v, n, &p->job_factor) < 0)
@@ -363,9 +378,9 @@ static int part_apply(struct sc_ctx *c, struct part_rec *r, int key,
 		if (!copy)
 			return nomem(c, file, line);
 		if (prio_preempt_mode_parse(copy, &p->preempt_mode, &why) < 0)
-			return prio_error_set(c->err, PRIO_ERR_PARSE, file, line,
-					      part_keys[key], "%s, got \"%.*s%s\"",
-					      why, ECHO(v, n));
+			return prio_error_set(
+			    c->err, PRIO_ERR_PARSE, file, line, part_keys[key],
+			    "%s, got \"%.*s%s\"", why, ECHO(v, n));
 		return 0;
 	}
 	case PK_GRACETIME:
@@ -378,25 +393,26 @@ static int part_apply(struct sc_ctx *c, struct part_rec *r, int key,
 		uint16_t share;
 
 		if (n >= sizeof(buf))
-			return part_value_error(c, file, line, key,
-						"NO, YES[:n], FORCE[:n] or EXCLUSIVE",
-						v, n);
+			return part_value_error(
+			    c, file, line, key,
+			    "NO, YES[:n], FORCE[:n] or EXCLUSIVE", v, n);
 		memcpy(buf, v, n);
 		buf[n] = '\0';
 		if (prio_oversubscribe_parse(buf, &share) < 0)
-			return part_value_error(c, file, line, key,
-						"NO, YES[:n], FORCE[:n] or EXCLUSIVE",
-						v, n);
+			return part_value_error(
+			    c, file, line, key,
+			    "NO, YES[:n], FORCE[:n] or EXCLUSIVE", v, n);
 		if (key == PK_OVERSUBSCRIBE) {
 			p->max_share = share;
 			r->have_oversubscribe = true;
 			if (!(p->oversubscribe_text =
-				      prio_arena_strndup(&snap->arena, v, n)))
+				  prio_arena_strndup(&snap->arena, v, n)))
 				return nomem(c, file, line);
 		} else {
 			r->shared_share = share;
 			r->have_shared = true;
-			if (!(r->shared_text = prio_arena_strndup(&snap->arena, v, n)))
+			if (!(r->shared_text =
+				  prio_arena_strndup(&snap->arena, v, n)))
 				return nomem(c, file, line);
 		}
 		return 0;
@@ -404,7 +420,7 @@ static int part_apply(struct sc_ctx *c, struct part_rec *r, int key,
 	case PK_BILLING:
 		memset(&p->billing_weights, 0, sizeof(p->billing_weights));
 		if (!(p->billing_weights.text =
-			      prio_arena_strndup(&snap->arena, v, n)))
+			  prio_arena_strndup(&snap->arena, v, n)))
 			return nomem(c, file, line);
 		return 0;
 	case PK_QOS:
@@ -414,14 +430,17 @@ static int part_apply(struct sc_ctx *c, struct part_rec *r, int key,
 		return 0;
 	case PK_STATE:
 		if (!prio_word_eq(v, n, "UP") && !prio_word_eq(v, n, "DOWN") &&
-		    !prio_word_eq(v, n, "DRAIN") && !prio_word_eq(v, n, "INACTIVE"))
+		    !prio_word_eq(v, n, "DRAIN") &&
+		    !prio_word_eq(v, n, "INACTIVE"))
 			return part_value_error(c, file, line, key,
-						"UP, DOWN, DRAIN or INACTIVE", v, n);
+						"UP, DOWN, DRAIN or INACTIVE",
+						v, n);
 		if (!(p->state = prio_arena_strndup(&snap->arena, v, n)))
 			return nomem(c, file, line);
 		return 0;
 	case PK_ALLOWACCOUNTS:
-		if (!(p->allow_accounts = prio_arena_strndup(&snap->arena, v, n)))
+		if (!(p->allow_accounts =
+			  prio_arena_strndup(&snap->arena, v, n)))
 			return nomem(c, file, line);
 		return 0;
 	case PK_ALLOWQOS:
@@ -445,7 +464,8 @@ static int store_defaults(struct sc_ctx *c, struct sc_default *def,
 
 		if (k < 0)
 			continue;
-		def[k].value = prio_arena_strndup(&c->snap->arena, p->val, p->val_len);
+		def[k].value =
+		    prio_arena_strndup(&c->snap->arena, p->val, p->val_len);
 		if (!def[k].value)
 			return nomem(c, file, line);
 		def[k].len = p->val_len;
@@ -476,14 +496,16 @@ static int partition_line(struct sc_ctx *c, const struct sc_pair *first,
 		prio_partition_defaults(&r.p);
 		for (long i = 0; i < count; i++) {
 			const struct sc_pair *p = &c->pairs[i];
-			int k = key_index(part_keys, PK_COUNT, p->key, p->key_len);
+			int k =
+			    key_index(part_keys, PK_COUNT, p->key, p->key_len);
 
-			if (k >= 0 && (rc = part_apply(c, &r, k, p->val, p->val_len,
-						       file, line)) < 0)
+			if (k >= 0 &&
+			    (rc = part_apply(c, &r, k, p->val, p->val_len, file,
+					     line)) < 0)
 				return rc;
 		}
-		return store_defaults(c, c->pdef, part_keys, PK_COUNT, count, file,
-				      line);
+		return store_defaults(c, c->pdef, part_keys, PK_COUNT, count,
+				      file, line);
 	}
 	memset(&r, 0, sizeof(r));
 	prio_partition_defaults(&r.p);
@@ -505,8 +527,8 @@ static int partition_line(struct sc_ctx *c, const struct sc_pair *first,
 		const struct sc_pair *p = &c->pairs[i];
 		int k = key_index(part_keys, PK_COUNT, p->key, p->key_len);
 
-		if (k >= 0 &&
-		    (rc = part_apply(c, &r, k, p->val, p->val_len, file, line)) < 0)
+		if (k >= 0 && (rc = part_apply(c, &r, k, p->val, p->val_len,
+					       file, line)) < 0)
 			return rc;
 	}
 	/* Legacy spellings (read_config.c): Priority= sets both factor and
@@ -625,9 +647,9 @@ static int node_apply(struct sc_ctx *c, struct node_rec *r, int key,
 	r->have[key] = true;
 	return 0;
 bad_number:
-	return prio_error_set(c->err, PRIO_ERR_PARSE, file, line, node_keys[key],
-			      "expected an unsigned integer, got \"%.*s%s\"",
-			      ECHO(v, n));
+	return prio_error_set(
+	    c->err, PRIO_ERR_PARSE, file, line, node_keys[key],
+	    "expected an unsigned integer, got \"%.*s%s\"", ECHO(v, n));
 }
 
 /* CPUs named by CpuSpecList ("0-3,8"). */
@@ -681,7 +703,8 @@ static int node_finish(struct sc_ctx *c, struct node_rec *r, const char *file,
 		sockets = n->boards;
 	if (sockets > UINT16_MAX)
 		sockets = UINT16_MAX;
-	n->cpus = cpus ? r->cpus16 : sockets * n->cores_per_socket * n->threads_per_core;
+	n->cpus = cpus ? r->cpus16
+		       : sockets * n->cores_per_socket * n->threads_per_core;
 	if (cpus && (r->have[NK_SOCKETS] || r->have[NK_SOCKETSPERBOARD]) &&
 	    !cores && !threads && n->cpus != sockets)
 		sockets = n->cpus;
@@ -696,14 +719,14 @@ static int node_finish(struct sc_ctx *c, struct node_rec *r, const char *file,
 		uint32_t spec;
 
 		if (count_cpu_list(n->cpu_spec_list, &spec) < 0)
-			return prio_error_set(c->err, PRIO_ERR_PARSE, file, line,
-					      "CpuSpecList",
-					      "expected CPU ids such as 0-3,8, got \"%.*s%s\"",
-					      ECHO(n->cpu_spec_list,
-						   strlen(n->cpu_spec_list)));
+			return prio_error_set(
+			    c->err, PRIO_ERR_PARSE, file, line, "CpuSpecList",
+			    "expected CPU ids such as 0-3,8, got \"%.*s%s\"",
+			    ECHO(n->cpu_spec_list, strlen(n->cpu_spec_list)));
 		n->cpus_efctv = spec >= n->cpus ? 0 : n->cpus - spec;
 	} else if (n->core_spec_count) {
-		uint32_t spec = (uint32_t)n->core_spec_count * n->threads_per_core;
+		uint32_t spec =
+		    (uint32_t)n->core_spec_count * n->threads_per_core;
 
 		n->cpus_efctv = spec >= n->cpus ? 0 : n->cpus - spec;
 	}
@@ -744,23 +767,27 @@ static int node_line(struct sc_ctx *c, const struct sc_pair *first,
 	if (prio_word_eq(first->val, first->val_len, "DEFAULT")) {
 		for (long i = 0; i < count; i++) {
 			const struct sc_pair *p = &c->pairs[i];
-			int k = key_index(node_keys, NK_COUNT, p->key, p->key_len);
+			int k =
+			    key_index(node_keys, NK_COUNT, p->key, p->key_len);
 
-			if (k == NK_HOSTNAME || k == NK_ADDR || k == NK_BCASTADDR)
-				return prio_error_set(c->err, PRIO_ERR_PARSE, file, line,
-						      node_keys[k],
-						      "NodeName=DEFAULT may not set %s",
-						      node_keys[k]);
-			if (k >= 0 && (rc = node_apply(c, &r, k, p->val, p->val_len,
-						       file, line)) < 0)
+			if (k == NK_HOSTNAME || k == NK_ADDR ||
+			    k == NK_BCASTADDR)
+				return prio_error_set(
+				    c->err, PRIO_ERR_PARSE, file, line,
+				    node_keys[k],
+				    "NodeName=DEFAULT may not set %s",
+				    node_keys[k]);
+			if (k >= 0 &&
+			    (rc = node_apply(c, &r, k, p->val, p->val_len, file,
+					     line)) < 0)
 				return rc;
 		}
-		return store_defaults(c, c->ndef, node_keys, NK_COUNT, count, file,
-				      line);
+		return store_defaults(c, c->ndef, node_keys, NK_COUNT, count,
+				      file, line);
 	}
 	if (prio_word_eq(first->val, first->val_len, "ALL"))
-		return prio_error_set(c->err, PRIO_ERR_PARSE, file, line, "NodeName",
-				      "NodeName=ALL is reserved");
+		return prio_error_set(c->err, PRIO_ERR_PARSE, file, line,
+				      "NodeName", "NodeName=ALL is reserved");
 	for (long i = 0; i < count; i++) {
 		int k = key_index(node_keys, NK_COUNT, c->pairs[i].key,
 				  c->pairs[i].key_len);
@@ -779,24 +806,26 @@ static int node_line(struct sc_ctx *c, const struct sc_pair *first,
 		const struct sc_pair *p = &c->pairs[i];
 		int k = key_index(node_keys, NK_COUNT, p->key, p->key_len);
 
-		if (k >= 0 &&
-		    (rc = node_apply(c, &r, k, p->val, p->val_len, file, line)) < 0)
+		if (k >= 0 && (rc = node_apply(c, &r, k, p->val, p->val_len,
+					       file, line)) < 0)
 			return rc;
 	}
 	if ((rc = node_finish(c, &r, file, line)) < 0)
 		return rc;
 
 	prio_arena_init(&tmp);
-	if (prio_hostlist_expand(&tmp, first->val, first->val_len, &hl, &why) < 0) {
+	if (prio_hostlist_expand(&tmp, first->val, first->val_len, &hl, &why) <
+	    0) {
 		prio_arena_free(&tmp);
-		return prio_error_set(c->err, PRIO_ERR_PARSE, file, line, "NodeName",
+		return prio_error_set(c->err, PRIO_ERR_PARSE, file, line,
+				      "NodeName",
 				      "invalid hostlist \"%.*s%s\": %s",
 				      ECHO(first->val, first->val_len), why);
 	}
 	/* NodeHostname / NodeAddr pair up with the names (node_conf.c). */
 	{
-		const char *lists[2] = { r.hostnames, r.addrs };
-		const char *keys[2] = { "NodeHostname", "NodeAddr" };
+		const char *lists[2] = {r.hostnames, r.addrs};
+		const char *keys[2] = {"NodeHostname", "NodeAddr"};
 
 		for (int i = 0; i < 2; i++) {
 			size_t hc;
@@ -805,15 +834,17 @@ static int node_line(struct sc_ctx *c, const struct sc_pair *first,
 				continue;
 			if (hostlist_count(lists[i], &hc, &why) < 0) {
 				prio_arena_free(&tmp);
-				return prio_error_set(c->err, PRIO_ERR_PARSE, file, line,
-						      keys[i], "invalid hostlist: %s", why);
+				return prio_error_set(
+				    c->err, PRIO_ERR_PARSE, file, line, keys[i],
+				    "invalid hostlist: %s", why);
 			}
 			if (hc > 1 && hc != hl.count) {
 				prio_arena_free(&tmp);
-				return prio_error_set(c->err, PRIO_ERR_PARSE, file, line,
-						      keys[i],
-						      "%s count must equal that of NodeName records (%zu names, %zu %s)",
-						      keys[i], hl.count, hc, keys[i]);
+				return prio_error_set(
+				    c->err, PRIO_ERR_PARSE, file, line, keys[i],
+				    "%s count must equal that of NodeName "
+				    "records (%zu names, %zu %s)",
+				    keys[i], hl.count, hc, keys[i]);
 			}
 		}
 	}
@@ -827,9 +858,10 @@ static int node_line(struct sc_ctx *c, const struct sc_pair *first,
 			return nomem(c, file, line);
 		}
 		if (c->seen[name] & 2) {
-			prio_error_set(c->err, PRIO_ERR_PARSE, file, line, "NodeName",
-				       "Duplicated NodeName %s in the config file",
-				       prio_snapshot_str(snap, name));
+			prio_error_set(
+			    c->err, PRIO_ERR_PARSE, file, line, "NodeName",
+			    "Duplicated NodeName %s in the config file",
+			    prio_snapshot_str(snap, name));
 			if ((rc = record_error(c)) < 0) {
 				prio_arena_free(&tmp);
 				return rc;
@@ -851,7 +883,8 @@ static int node_line(struct sc_ctx *c, const struct sc_pair *first,
 	return 0;
 }
 
-/* --- NodeSet ---------------------------------------------------------------- */
+/* --- NodeSet ----------------------------------------------------------------
+ */
 
 /* NodeSet=name Nodes=hostlist | Feature=name: partitions may name it in
  * their Nodes= list; prio_config_link() resolves it. */
@@ -877,12 +910,14 @@ static int nodeset_line(struct sc_ctx *c, const struct sc_pair *first,
 			dst = &set->nodes;
 		else if (prio_word_eq(p->key, p->key_len, "Feature"))
 			dst = &set->feature;
-		if (dst && !(*dst = prio_arena_strndup(&snap->arena, p->val, p->val_len)))
+		if (dst && !(*dst = prio_arena_strndup(&snap->arena, p->val,
+						       p->val_len)))
 			return nomem(c, file, line);
 	}
 	if (!set->nodes && !set->feature)
-		return prio_error_set(c->err, PRIO_ERR_PARSE, file, line, "NodeSet",
-				      "NodeSet %s needs Nodes= or Feature=", set->name);
+		return prio_error_set(
+		    c->err, PRIO_ERR_PARSE, file, line, "NodeSet",
+		    "NodeSet %s needs Nodes= or Feature=", set->name);
 	set->file = file;
 	set->line = line;
 	set->next = snap->conf.nodesets;
@@ -890,7 +925,8 @@ static int nodeset_line(struct sc_ctx *c, const struct sc_pair *first,
 	return 0;
 }
 
-/* --- Include ---------------------------------------------------------------- */
+/* --- Include ----------------------------------------------------------------
+ */
 
 static int parse_source(struct sc_ctx *c, const struct prio_source *src,
 			const char *name, const char *dir);
@@ -911,34 +947,34 @@ static int include_file(struct sc_ctx *c, const char *path, const char *file,
 	int rc;
 
 	if (stat(path, &st) != 0)
-		return prio_error_set(c->err, errno == ENOENT ? PRIO_ERR_MISSING
-							      : PRIO_ERR_IO,
-				      file, line, "Include",
-				      "\"Include\" failed: %s: %s", path,
-				      strerror(errno));
+		return prio_error_set(
+		    c->err, errno == ENOENT ? PRIO_ERR_MISSING : PRIO_ERR_IO,
+		    file, line, "Include", "\"Include\" failed: %s: %s", path,
+		    strerror(errno));
 	if (!S_ISREG(st.st_mode))
-		return prio_error_set(c->err, PRIO_ERR_IO, file, line, "Include",
-				      "\"Include\" failed: %s is not a regular file",
-				      path);
+		return prio_error_set(
+		    c->err, PRIO_ERR_IO, file, line, "Include",
+		    "\"Include\" failed: %s is not a regular file", path);
 	if (++c->includes > SC_MAX_INCLUDES)
-		return prio_error_set(c->err, PRIO_ERR_LIMIT, file, line, "Include",
-				      "more than %u included files", SC_MAX_INCLUDES);
+		return prio_error_set(c->err, PRIO_ERR_LIMIT, file, line,
+				      "Include", "more than %u included files",
+				      SC_MAX_INCLUDES);
 	if (c->depth >= SC_MAX_DEPTH)
-		return prio_error_set(c->err, PRIO_ERR_LIMIT, file, line, "Include",
-				      "Include nested more than %d levels deep (at %s)",
-				      SC_MAX_DEPTH, path);
+		return prio_error_set(
+		    c->err, PRIO_ERR_LIMIT, file, line, "Include",
+		    "Include nested more than %d levels deep (at %s)",
+		    SC_MAX_DEPTH, path);
 	real = realpath(path, NULL);
 	if (!real)
-		return prio_error_set(c->err, PRIO_ERR_IO, file, line, "Include",
-				      "\"Include\" failed: %s: %s", path,
-				      strerror(errno));
+		return prio_error_set(c->err, PRIO_ERR_IO, file, line,
+				      "Include", "\"Include\" failed: %s: %s",
+				      path, strerror(errno));
 	for (unsigned i = 0; i < c->stack_len; i++) {
 		if (!strcmp(c->stack[i], real)) {
 			free(real);
-			return prio_error_set(c->err, PRIO_ERR_PARSE, file, line,
-					      "Include",
-					      "Include cycle: %s is already being read",
-					      path);
+			return prio_error_set(
+			    c->err, PRIO_ERR_PARSE, file, line, "Include",
+			    "Include cycle: %s is already being read", path);
 		}
 	}
 	shown = prio_arena_strdup(&snap->arena, path);
@@ -994,8 +1030,8 @@ static int include_line(struct sc_ctx *c, const char *s, size_t n,
 	while (i < n && is_blank(s[i]))
 		i++;
 	if (start == end) {
-		*rc = prio_error_set(c->err, PRIO_ERR_PARSE, file, line, "Include",
-				     "Include needs a file name");
+		*rc = prio_error_set(c->err, PRIO_ERR_PARSE, file, line,
+				     "Include", "Include needs a file name");
 		return 1;
 	}
 	if (i < n) {
@@ -1003,7 +1039,8 @@ static int include_line(struct sc_ctx *c, const char *s, size_t n,
 		return 1;
 	}
 	/* %c -> lower-cased ClusterName (already lower-cased when stored). */
-	cap = (end - start) * (conf->cluster_name ? strlen(conf->cluster_name) + 1 : 1) +
+	cap = (end - start) *
+		  (conf->cluster_name ? strlen(conf->cluster_name) + 1 : 1) +
 	      (dir ? strlen(dir) : 0) + 2;
 	pattern = malloc(cap);
 	if (!pattern) {
@@ -1017,12 +1054,15 @@ static int include_line(struct sc_ctx *c, const char *s, size_t n,
 		if (s[k] == '%' && k + 1 < end && s[k + 1] == 'c') {
 			if (!conf->cluster_name) {
 				free(pattern);
-				*rc = prio_error_set(c->err, PRIO_ERR_PARSE, file, line,
-						     "Include",
-						     "%%c in Include needs ClusterName set before it");
+				*rc =
+				    prio_error_set(c->err, PRIO_ERR_PARSE, file,
+						   line, "Include",
+						   "%%c in Include needs "
+						   "ClusterName set before it");
 				return 1;
 			}
-			plen += (size_t)sprintf(pattern + plen, "%s", conf->cluster_name);
+			plen += (size_t)sprintf(pattern + plen, "%s",
+						conf->cluster_name);
 			k++;
 			continue;
 		}
@@ -1033,12 +1073,14 @@ static int include_line(struct sc_ctx *c, const char *s, size_t n,
 	memset(&g, 0, sizeof(g));
 	grc = glob(pattern, 0, NULL, &g);
 	if (grc == GLOB_NOMATCH && !has_glob_chars(pattern)) {
-		*rc = include_file(c, path, file, line); /* reports the missing file */
+		*rc = include_file(c, path, file,
+				   line); /* reports the missing file */
 	} else if (grc == GLOB_NOMATCH) {
 		*rc = 0; /* a pattern that matches nothing includes nothing */
 	} else if (grc != 0) {
 		*rc = prio_error_set(c->err, PRIO_ERR_IO, file, line, "Include",
-				     "\"Include\" failed: cannot expand %s", pattern);
+				     "\"Include\" failed: cannot expand %s",
+				     pattern);
 	} else {
 		*rc = 0;
 		for (size_t k = 0; k < g.gl_pathc && *rc >= 0; k++) {
@@ -1059,7 +1101,8 @@ static int include_line(struct sc_ctx *c, const char *s, size_t n,
 	return 1;
 }
 
-/* --- lines ------------------------------------------------------------------ */
+/* --- lines ------------------------------------------------------------------
+ */
 
 /* One logical line (comments, continuations and escapes already done). */
 static int logical_line(struct sc_ctx *c, const char *s, size_t n,
@@ -1095,13 +1138,15 @@ static int logical_line(struct sc_ctx *c, const char *s, size_t n,
 		else if (prio_word_eq(p.key, p.key_len, "NodeSet"))
 			rc = nodeset_line(c, &p, s, n, pos, file, line);
 		else
-			rc = scan_pairs(c, s, n, pos, file, line) < 0 ? c->err->status : 0;
+			rc = scan_pairs(c, s, n, pos, file, line) < 0
+				 ? c->err->status
+				 : 0;
 		if (rc < 0)
 			return rc;
 		while (rest_len && is_blank(rest[rest_len - 1]))
 			rest_len--;
-		if (prio_config_record(c->snap, p.key, p.key_len, rest, rest_len,
-				       file, line, false) < 0)
+		if (prio_config_record(c->snap, p.key, p.key_len, rest,
+				       rest_len, file, line, false) < 0)
 			return nomem(c, file, line);
 		c->snap->have_config = true;
 		return 0;
@@ -1111,8 +1156,8 @@ static int logical_line(struct sc_ctx *c, const char *s, size_t n,
 		pos++;
 	if (pos < n)
 		return parse_error(c, file, line, s + pos, n - pos);
-	return prio_config_set(c->snap, p.key, p.key_len, p.val, p.val_len, file,
-			       line, c->err);
+	return prio_config_set(c->snap, p.key, p.key_len, p.val, p.val_len,
+			       file, line, c->err);
 }
 
 /* Length of line without its comment: the first '#' preceded by an even
@@ -1168,7 +1213,8 @@ static int parse_source(struct sc_ctx *c, const struct prio_source *src,
 		if (got < 0) {
 			/* NUL byte or overlong line: the line reader named the
 			 * source; show the name we use for this file. */
-			snprintf(c->err->file, sizeof(c->err->file), "%s", name);
+			snprintf(c->err->file, sizeof(c->err->file), "%s",
+				 name);
 			cont = false;
 			len = 0;
 			if ((rc = record_error(c)) < 0)
@@ -1178,7 +1224,8 @@ static int parse_source(struct sc_ctx *c, const struct prio_source *src,
 		if (got == 0) {
 			if (cont && !skip && len) {
 				len = unescape(buf, len);
-				rc = logical_line(c, buf, len, name, first, dir);
+				rc =
+				    logical_line(c, buf, len, name, first, dir);
 				if (rc < 0 && rc != PRIO_ERR_NOMEM)
 					rc = record_error(c);
 			}
@@ -1199,9 +1246,10 @@ static int parse_source(struct sc_ctx *c, const struct prio_source *src,
 		more = bs % 2 == 1;
 		take = more ? t - 1 : n;
 		if (!skip && len + take > PRIO_MAX_LINE) {
-			prio_error_set(c->err, PRIO_ERR_LIMIT, name, first, "",
-				       "line longer than %u bytes (with continuations)",
-				       PRIO_MAX_LINE);
+			prio_error_set(
+			    c->err, PRIO_ERR_LIMIT, name, first, "",
+			    "line longer than %u bytes (with continuations)",
+			    PRIO_MAX_LINE);
 			if ((rc = record_error(c)) < 0)
 				break;
 			skip = true;
@@ -1240,7 +1288,8 @@ static int parse_source(struct sc_ctx *c, const struct prio_source *src,
 	return rc < 0 ? rc : 0;
 }
 
-/* --- entry points ------------------------------------------------------------- */
+/* --- entry points
+ * ------------------------------------------------------------- */
 
 static void ctx_init(struct sc_ctx *c, struct prio_snapshot *snap,
 		     struct prio_error *err)
@@ -1302,8 +1351,8 @@ static int load(struct prio_snapshot *snap, const struct prio_source *src,
 		dir = prio_arena_strdup(&snap->arena, path);
 		if (!dir) {
 			ctx_free(&c);
-			return prio_error_set(err, PRIO_ERR_NOMEM, src->name, 0, "",
-					      "out of memory");
+			return prio_error_set(err, PRIO_ERR_NOMEM, src->name, 0,
+					      "", "out of memory");
 		}
 		slash = strrchr(dir, '/');
 		if (slash)

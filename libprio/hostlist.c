@@ -48,7 +48,7 @@ struct hl_group {
 	struct hl_range *ranges;
 	size_t range_count;
 	uint64_t values; /* how many numbers the ranges hold */
-	int max_digits;  /* widest number it prints */
+	int max_digits;	 /* widest number it prints */
 };
 
 /* A parsed token: groups[0] is the leftmost, groups[count-1] the final
@@ -219,7 +219,8 @@ static int token_parse(const char *s, size_t n, struct hl_token *t,
 			*why = "out of memory";
 			return -1;
 		}
-		if (parse_group(open + 1, (size_t)(close - open - 1), g, why) < 0)
+		if (parse_group(open + 1, (size_t)(close - open - 1), g, why) <
+		    0)
 			return -1;
 	}
 	prefix_len = (size_t)(open - s);
@@ -238,13 +239,15 @@ static int token_parse(const char *s, size_t n, struct hl_token *t,
 			if (!pc)
 				break;
 			t->groups[t->count - 1].text = pc + 1;
-			t->groups[t->count - 1].text_len = (size_t)(text_end - pc - 1);
+			t->groups[t->count - 1].text_len =
+			    (size_t)(text_end - pc - 1);
 			g = token_push(t);
 			if (!g) {
 				*why = "out of memory";
 				return -1;
 			}
-			if (parse_group(po + 1, (size_t)(pc - po - 1), g, why) < 0)
+			if (parse_group(po + 1, (size_t)(pc - po - 1), g, why) <
+			    0)
 				return -1;
 			text_end = po;
 			prefix_len = (size_t)(po - s);
@@ -314,7 +317,8 @@ static void group_value(const struct hl_group *g, uint64_t idx, uint64_t *v,
 
 /* Emit the names of one parsed token into hl (room already checked). */
 static int token_emit(struct prio_arena *arena, const struct hl_token *t,
-		      struct prio_hostlist *hl, size_t max_len, const char **why)
+		      struct prio_hostlist *hl, size_t max_len,
+		      const char **why)
 {
 	/* Odometer over the groups in nesting order: the final bracket is
 	 * the fastest digit, then the leftmost prefix group, then the next
@@ -338,11 +342,12 @@ static int token_emit(struct prio_arena *arena, const struct hl_token *t,
 			uint64_t v;
 			int width, n;
 
-			memcpy(buf + len, t->groups[g].text, t->groups[g].text_len);
+			memcpy(buf + len, t->groups[g].text,
+			       t->groups[g].text_len);
 			len += t->groups[g].text_len;
 			group_value(&t->groups[g], idx[g], &v, &width);
-			n = snprintf(buf + len, max_len + 1 - len, "%0*llu", width,
-				     (unsigned long long)v);
+			n = snprintf(buf + len, max_len + 1 - len, "%0*llu",
+				     width, (unsigned long long)v);
 			len += (size_t)n;
 		}
 		name = prio_arena_strndup(arena, buf, len);
@@ -483,14 +488,15 @@ struct hl_name {
 	const char *name;
 	size_t prefix_len; /* up to the trailing digits */
 	uint64_t num;
-	int digits;        /* 0: no numeric suffix */
-	bool padded;       /* suffix starts with '0' and has >1 digit */
+	int digits;  /* 0: no numeric suffix */
+	bool padded; /* suffix starts with '0' and has >1 digit */
 };
 
 static int name_cmp(const void *a, const void *b)
 {
 	const struct hl_name *x = a, *y = b;
-	size_t n = x->prefix_len < y->prefix_len ? x->prefix_len : y->prefix_len;
+	size_t n =
+	    x->prefix_len < y->prefix_len ? x->prefix_len : y->prefix_len;
 	int c = memcmp(x->name, y->name, n);
 
 	if (c)
@@ -528,7 +534,8 @@ static void out_put(struct hl_out *o, const char *s, size_t n)
 static void out_num(struct hl_out *o, uint64_t v, int width)
 {
 	char tmp[32];
-	int n = snprintf(tmp, sizeof(tmp), "%0*llu", width, (unsigned long long)v);
+	int n =
+	    snprintf(tmp, sizeof(tmp), "%0*llu", width, (unsigned long long)v);
 
 	out_put(o, tmp, (size_t)n);
 }
@@ -536,7 +543,7 @@ static void out_num(struct hl_out *o, uint64_t v, int width)
 char *prio_hostlist_compress(char *const *names, size_t count, char *buf,
 			     size_t size)
 {
-	struct hl_out o = { buf, size, 0, false };
+	struct hl_out o = {buf, size, 0, false};
 	struct hl_name *v;
 	size_t i = 0;
 
@@ -587,7 +594,8 @@ char *prio_hostlist_compress(char *const *names, size_t count, char *buf,
 			continue;
 		}
 		/* All names with this prefix and a number. */
-		while (j < count && v[j].digits && v[j].prefix_len == v[i].prefix_len &&
+		while (j < count && v[j].digits &&
+		       v[j].prefix_len == v[i].prefix_len &&
 		       !memcmp(v[j].name, v[i].name, v[i].prefix_len))
 			j++;
 		out_put(&o, v[i].name, v[i].prefix_len);

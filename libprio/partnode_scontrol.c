@@ -28,8 +28,9 @@
 #define PN_MAX_PAIRS 100000u /* pairs in one record: more is hostile */
 
 #define ECHO_MAX 40
-#define ECHO(v, n) (int)((n) > ECHO_MAX ? ECHO_MAX : (n)), (v), \
-	((n) > ECHO_MAX ? "..." : "")
+#define ECHO(v, n)                                                             \
+	(int)((n) > ECHO_MAX ? ECHO_MAX : (n)), (v),                           \
+	    ((n) > ECHO_MAX ? "..." : "")
 
 struct pn_ctx {
 	struct prio_snapshot *snap;
@@ -37,8 +38,8 @@ struct pn_ctx {
 	const char *file;
 	struct kv_pair *pairs;
 	size_t count, cap;
-	unsigned long line;    /* first line of the record */
-	unsigned char *seen;   /* interned name -> defined already */
+	unsigned long line;  /* first line of the record */
+	unsigned char *seen; /* interned name -> defined already */
 	size_t seen_size;
 	unsigned long records;
 };
@@ -128,7 +129,8 @@ static int partition_pair(struct pn_ctx *c, struct prio_partition *p,
 	} else if (kv_key_is(kv, "DefaultTime")) {
 		if (prio_word_eq(kv->val, kv->val_len, "NONE") || unset(kv))
 			p->default_time = PRIO_NO_VAL;
-		else if (prio_time_str2mins(kv->val, kv->val_len, &p->default_time) < 0)
+		else if (prio_time_str2mins(kv->val, kv->val_len,
+					    &p->default_time) < 0)
 			return bad_value(c, kv, time_what);
 	} else if (kv_key_is(kv, "PreemptMode")) {
 		const char *why = NULL, *text = dup_val(c, kv);
@@ -136,7 +138,9 @@ static int partition_pair(struct pn_ctx *c, struct prio_partition *p,
 		if (!text)
 			return nomem(c);
 		if (prio_preempt_mode_parse(text, &p->preempt_mode, &why) < 0)
-			return bad_value(c, kv, "a PreemptMode (OFF, CANCEL, REQUEUE, SUSPEND, GANG, WITHIN)");
+			return bad_value(c, kv,
+					 "a PreemptMode (OFF, CANCEL, REQUEUE, "
+					 "SUSPEND, GANG, WITHIN)");
 	} else if (kv_key_is(kv, "GraceTime")) {
 		if (prio_parse_uint32(kv->val, kv->val_len, &p->grace_time) < 0)
 			return bad_value(c, kv, "a number of seconds");
@@ -146,11 +150,13 @@ static int partition_pair(struct pn_ctx *c, struct prio_partition *p,
 		if (!text)
 			return nomem(c);
 		if (prio_oversubscribe_parse(text, &p->max_share) < 0)
-			return bad_value(c, kv, "NO, YES[:n], FORCE[:n] or EXCLUSIVE");
+			return bad_value(c, kv,
+					 "NO, YES[:n], FORCE[:n] or EXCLUSIVE");
 		p->oversubscribe_text = text;
 	} else if (kv_key_is(kv, "QoS")) {
-		p->qos = unset(kv) ? PRIO_NO_ID
-				   : prio_snapshot_intern(snap, kv->val, kv->val_len);
+		p->qos = unset(kv)
+			     ? PRIO_NO_ID
+			     : prio_snapshot_intern(snap, kv->val, kv->val_len);
 		if (!unset(kv) && p->qos == PRIO_NO_ID)
 			return nomem(c);
 	} else if (kv_key_is(kv, "State")) {
@@ -160,24 +166,29 @@ static int partition_pair(struct pn_ctx *c, struct prio_partition *p,
 		if (prio_parse_uint32(kv->val, kv->val_len, &p->total_cpus) < 0)
 			return bad_value(c, kv, "an unsigned integer");
 	} else if (kv_key_is(kv, "TotalNodes")) {
-		if (prio_parse_uint32(kv->val, kv->val_len, &p->total_nodes) < 0)
+		if (prio_parse_uint32(kv->val, kv->val_len, &p->total_nodes) <
+		    0)
 			return bad_value(c, kv, "an unsigned integer");
 	} else if (kv_key_is(kv, "TRES")) {
 		const char *why = NULL;
 
 		if (prio_tres_list_parse(&snap->arena, &snap->tres, kv->val,
-					 kv->val_len, &p->tres_printed, &why) < 0)
-			return bad_value(c, kv, "TRES counts (cpu=8,mem=16000M,...)");
+					 kv->val_len, &p->tres_printed,
+					 &why) < 0)
+			return bad_value(c, kv,
+					 "TRES counts (cpu=8,mem=16000M,...)");
 	} else if (kv_key_is(kv, "TRESBillingWeights")) {
 		memset(&p->billing_weights, 0, sizeof(p->billing_weights));
 		if (!unset(kv) && !(p->billing_weights.text = dup_val(c, kv)))
 			return nomem(c);
 	} else if (kv_key_is(kv, "AllowAccounts")) {
 		p->allow_accounts = prio_word_eq(kv->val, kv->val_len, "ALL")
-					    ? NULL : dup_val(c, kv);
+					? NULL
+					: dup_val(c, kv);
 	} else if (kv_key_is(kv, "AllowQos")) {
 		p->allow_qos = prio_word_eq(kv->val, kv->val_len, "ALL")
-				       ? NULL : dup_val(c, kv);
+				   ? NULL
+				   : dup_val(c, kv);
 	}
 	return 0;
 }
@@ -198,11 +209,12 @@ static int partition_record(struct pn_ctx *c)
 		if ((rc = partition_pair(c, &p, &c->pairs[i])) < 0)
 			return rc;
 	if ((rc = seen_mark(c, p.name)) != 0)
-		return rc < 0 ? nomem(c)
-			      : prio_error_set(c->err, PRIO_ERR_PARSE, c->file, c->line,
-					       "PartitionName",
-					       "duplicate entry for partition %s",
-					       prio_snapshot_str(snap, p.name));
+		return rc < 0
+			   ? nomem(c)
+			   : prio_error_set(c->err, PRIO_ERR_PARSE, c->file,
+					    c->line, "PartitionName",
+					    "duplicate entry for partition %s",
+					    prio_snapshot_str(snap, p.name));
 	slot = prio_snapshot_new_partition(snap);
 	if (!slot)
 		return nomem(c);
@@ -212,7 +224,8 @@ static int partition_record(struct pn_ctx *c)
 	return 0;
 }
 
-/* --- nodes ------------------------------------------------------------------ */
+/* --- nodes ------------------------------------------------------------------
+ */
 
 static int node_pair(struct pn_ctx *c, struct prio_node *n,
 		     const struct kv_pair *kv, bool *have_efctv)
@@ -279,7 +292,8 @@ static int node_pair(struct pn_ctx *c, struct prio_node *n,
 
 		if (prio_tres_list_parse(&snap->arena, &snap->tres, kv->val,
 					 kv->val_len, list, &why) < 0)
-			return bad_value(c, kv, "TRES counts (cpu=8,mem=16000M,...)");
+			return bad_value(c, kv,
+					 "TRES counts (cpu=8,mem=16000M,...)");
 	}
 	return 0;
 }
@@ -295,20 +309,23 @@ static int node_record(struct pn_ctx *c)
 	prio_node_defaults(&n);
 	n.name = prio_snapshot_intern(snap, first->val, first->val_len);
 	if (n.name == PRIO_NO_ID)
-		return first->val_len ? nomem(c) : bad_value(c, first, "a node name");
+		return first->val_len ? nomem(c)
+				      : bad_value(c, first, "a node name");
 	for (size_t i = 1; i < c->count; i++)
 		if ((rc = node_pair(c, &n, &c->pairs[i], &have_efctv)) < 0)
 			return rc;
 	if (!have_efctv) {
 		/* Before CPUEfctv was printed: CPUs minus specialised cores. */
-		uint32_t spec = (uint32_t)n.core_spec_count * n.threads_per_core;
+		uint32_t spec =
+		    (uint32_t)n.core_spec_count * n.threads_per_core;
 
 		n.cpus_efctv = spec >= n.cpus ? 0 : n.cpus - spec;
 	}
 	if ((rc = seen_mark(c, n.name)) != 0)
 		return rc < 0 ? nomem(c)
-			      : prio_error_set(c->err, PRIO_ERR_PARSE, c->file, c->line,
-					       "NodeName", "Duplicated NodeName %s",
+			      : prio_error_set(c->err, PRIO_ERR_PARSE, c->file,
+					       c->line, "NodeName",
+					       "Duplicated NodeName %s",
 					       prio_snapshot_str(snap, n.name));
 	slot = prio_snapshot_new_node(snap);
 	if (!slot)
@@ -319,7 +336,8 @@ static int node_record(struct pn_ctx *c)
 	return 0;
 }
 
-/* --- records ----------------------------------------------------------------- */
+/* --- records -----------------------------------------------------------------
+ */
 
 /* Append the pairs of one line to the record, growing the buffer. */
 static int add_line(struct pn_ctx *c, const char *s, size_t n,
@@ -330,20 +348,21 @@ static int add_line(struct pn_ctx *c, const char *s, size_t n,
 		const char *stray = NULL;
 		size_t stray_len = 0;
 
-		if (c->cap && kv_split(s, n, c->pairs, &c->count, c->cap, &stray,
-				       &stray_len) == 0) {
+		if (c->cap && kv_split(s, n, c->pairs, &c->count, c->cap,
+				       &stray, &stray_len) == 0) {
 			if (stray_len)
-				return prio_error_set(c->err, PRIO_ERR_PARSE, c->file,
-						      number, "",
-						      "expected Key=Value, got \"%.*s%s\"",
-						      ECHO(stray, stray_len));
+				return prio_error_set(
+				    c->err, PRIO_ERR_PARSE, c->file, number, "",
+				    "expected Key=Value, got \"%.*s%s\"",
+				    ECHO(stray, stray_len));
 			return 0;
 		}
 		c->count = before;
 		if (c->cap >= PN_MAX_PAIRS)
-			return prio_error_set(c->err, PRIO_ERR_LIMIT, c->file, number,
-					      "", "more than %u Key=Value pairs in one record",
-					      PN_MAX_PAIRS);
+			return prio_error_set(
+			    c->err, PRIO_ERR_LIMIT, c->file, number, "",
+			    "more than %u Key=Value pairs in one record",
+			    PN_MAX_PAIRS);
 		{
 			size_t cap = c->cap ? c->cap * 2 : 64;
 			struct kv_pair *p = realloc(c->pairs, cap * sizeof(*p));
@@ -376,10 +395,12 @@ static int load_records(struct prio_snapshot *snap,
 		return prio_error_set(err, PRIO_ERR_NOMEM, src->name, 0, "",
 				      "out of memory");
 	/* Names from earlier loads are duplicates too. */
-	for (uint32_t i = 0; kind == PRIO_INPUT_PARTITIONS && i < snap->partition_count; i++)
+	for (uint32_t i = 0;
+	     kind == PRIO_INPUT_PARTITIONS && i < snap->partition_count; i++)
 		if (seen_mark(&c, snap->partitions[i].name) < 0)
 			goto oom;
-	for (uint32_t i = 0; kind == PRIO_INPUT_NODES && i < snap->node_count; i++)
+	for (uint32_t i = 0; kind == PRIO_INPUT_NODES && i < snap->node_count;
+	     i++)
 		if (seen_mark(&c, snap->nodes[i].name) < 0)
 			goto oom;
 	prio_line_reader_init(&r, src);
@@ -406,11 +427,13 @@ static int load_records(struct prio_snapshot *snap,
 			blank &= is_blank(s[i]);
 		/* A record ends at a blank line, a new record or the end. */
 		if (open && (got == 0 || blank || !indented)) {
-			rc = kind == PRIO_INPUT_PARTITIONS ? partition_record(&c)
-							   : node_record(&c);
+			rc = kind == PRIO_INPUT_PARTITIONS
+				 ? partition_record(&c)
+				 : node_record(&c);
 			if (rc == 0)
 				c.records++;
-			else if ((rc = prio_snapshot_record_error(snap, err)) < 0)
+			else if ((rc = prio_snapshot_record_error(snap, err)) <
+				 0)
 				goto out;
 			open = false;
 			c.count = 0;
@@ -425,21 +448,28 @@ static int load_records(struct prio_snapshot *snap,
 			if (skipping)
 				continue;
 			if (!open) {
-				prio_error_set(err, PRIO_ERR_PARSE, c.file, line.number, "",
-					       "continuation line outside a %.*s record",
-					       (int)key_len - 1, first_key);
-				if ((rc = prio_snapshot_record_error(snap, err)) < 0)
+				prio_error_set(
+				    err, PRIO_ERR_PARSE, c.file, line.number,
+				    "",
+				    "continuation line outside a %.*s record",
+				    (int)key_len - 1, first_key);
+				if ((rc = prio_snapshot_record_error(snap,
+								     err)) < 0)
 					goto out;
 				skipping = true;
 				continue;
 			}
 		} else {
 			skipping = false;
-			if (n <= key_len || memcmp(s, first_key, key_len) != 0) {
-				prio_error_set(err, PRIO_ERR_PARSE, c.file, line.number, "",
-					       "expected a %.*s record, got \"%.*s%s\"",
-					       (int)key_len - 1, first_key, ECHO(s, n));
-				if ((rc = prio_snapshot_record_error(snap, err)) < 0)
+			if (n <= key_len ||
+			    memcmp(s, first_key, key_len) != 0) {
+				prio_error_set(
+				    err, PRIO_ERR_PARSE, c.file, line.number,
+				    "",
+				    "expected a %.*s record, got \"%.*s%s\"",
+				    (int)key_len - 1, first_key, ECHO(s, n));
+				if ((rc = prio_snapshot_record_error(snap,
+								     err)) < 0)
 					goto out;
 				skipping = true;
 				continue;
@@ -471,8 +501,8 @@ int prio_load_scontrol_partitions(struct prio_snapshot *snap,
 				  const struct prio_source *src,
 				  struct prio_error *err)
 {
-	return load_records(snap, src, err, "PartitionName=",
-			    PRIO_INPUT_PARTITIONS);
+	return load_records(snap, src, err,
+			    "PartitionName=", PRIO_INPUT_PARTITIONS);
 }
 
 int prio_load_scontrol_nodes(struct prio_snapshot *snap,
