@@ -4,12 +4,16 @@
  * flags, decay, billing, preemption settings, partitions and nodes.  Filled
  * from slurm.conf (conf_slurmconf.c), `scontrol show config`
  * (conf_scontrol.c) and `scontrol show partition|node` (partnode_scontrol.c);
- * all three produce the same values for the same cluster.
+ * all three produce the same values for the same cluster.  Top-level
+ * parameters go through one key table (prio_config_set, also --set);
+ * prio_config_link() (from prio_snapshot_finish) resolves partition nodes,
+ * computes partition TRES totals and billing, and parses TRES weights.
  */
 #ifndef PRIO_CONF_H
 #define PRIO_CONF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "intern.h"
