@@ -1064,6 +1064,9 @@ struct link_scratch {
 	uint32_t *mark;	 /* node -> partition index + 1 that listed it */
 	uint32_t *nodes; /* node indices of the partition being linked */
 	bool *done;	 /* per TRES, for tres_weighted() */
+	/* interned name -> NodeSet (NULL when there are none) */
+	const struct prio_conf_nodeset **set_by_id;
+	uint32_t set_ids;
 };
 
 static bool has_feature(const char *features, const char *want)
@@ -1114,10 +1117,8 @@ static int add_hostlist(struct prio_snapshot *snap, struct prio_partition *p,
 				 (uint32_t)(node - snap->nodes));
 			continue;
 		}
-		for (set = sets ? snap->conf.nodesets : NULL; set;
-		     set = set->next)
-			if (!strcmp(set->name, hl.names[k]))
-				break;
+		if (sets && x->set_by_id && id != PRIO_NO_ID && id < x->set_ids)
+			set = x->set_by_id[id];
 		if (!set) {
 			if (!*unknown)
 				*unknown = hl.names[k];
@@ -1294,7 +1295,7 @@ static int config_checks(struct prio_snapshot *snap, struct prio_error *err)
 
 int prio_config_link(struct prio_snapshot *snap, struct prio_error *err)
 {
-	struct link_scratch x = {NULL, NULL, NULL};
+	struct link_scratch x = {NULL, NULL, NULL, NULL, 0};
 	uint32_t last_default = UINT32_MAX;
 	int rc = PRIO_OK;
 
@@ -1330,6 +1331,26 @@ int prio_config_link(struct prio_snapshot *snap, struct prio_error *err)
 				    "out of memory");
 		goto out;
 	}
+	if (snap->conf.nodesets) {
+		/* The list holds later NodeSet lines first: filling the map in
+		 * list order leaves the first definition of a name. */
+		x.set_ids = snap->strings.count;
+		x.set_by_id =
+		    calloc((size_t)x.set_ids + 1, sizeof(*x.set_by_id));
+		if (!x.set_by_id) {
+			rc = prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+					    "out of memory");
+			goto out;
+		}
+		for (const struct prio_conf_nodeset *set = snap->conf.nodesets;
+		     set; set = set->next) {
+			prio_id id = prio_intern_find(&snap->strings, set->name,
+						      strlen(set->name));
+
+			if (id != PRIO_NO_ID && id < x.set_ids)
+				x.set_by_id[id] = set;
+		}
+	}
 	for (uint32_t i = 0; i < snap->partition_count; i++) {
 		struct prio_partition *p = &snap->partitions[i];
 		bool from_nodes = false;
@@ -1361,5 +1382,6 @@ out:
 	free(x.mark);
 	free(x.nodes);
 	free(x.done);
+	free(x.set_by_id);
 	return rc < 0 ? rc : PRIO_OK;
 }

@@ -899,9 +899,17 @@ static int nodeset_line(struct sc_ctx *c, const struct sc_pair *first,
 	if (count < 0)
 		return c->err->status;
 	set = prio_arena_alloc(&snap->arena, sizeof(*set));
-	if (!set || !(set->name = prio_arena_strndup(&snap->arena, first->val,
-						     first->val_len)))
+	if (!set)
 		return nomem(c, file, line);
+	/* Interned, so that linking finds it by id. */
+	{
+		prio_id id =
+		    prio_snapshot_intern(snap, first->val, first->val_len);
+
+		if (id == PRIO_NO_ID)
+			return nomem(c, file, line);
+		set->name = prio_snapshot_str(snap, id);
+	}
 	for (long i = 0; i < count; i++) {
 		const struct sc_pair *p = &c->pairs[i];
 		const char **dst = NULL;

@@ -82,6 +82,9 @@ Test(hostlist, invalid_forms)
 	invalid("n[1,,2]");
 	invalid("n[1-]");
 	invalid("a[x]b[1-2]"); /* a prefix group must be numeric too */
+	/* Brackets do not nest. */
+	invalid("n[1-[2-3]]");
+	invalid("n[[1-2]]");
 }
 
 Test(hostlist, bracket_without_close_is_literal)
