@@ -174,6 +174,39 @@ int prio_tres_list_parse(struct prio_arena *arena, struct prio_tres_table *t,
 				*why = "TRES count is not a number";
 				return -1;
 			}
+			/* scontrol prints sizes that are not a whole number of
+			 * units with two decimals ("mem=62.50G"): a fraction
+			 * is allowed before a unit. */
+			if (p < end && s[p] == '.') {
+				size_t q = p + 1;
+				double frac = 0.0, scale = 0.1;
+
+				while (q < end && s[q] >= '0' && s[q] <= '9') {
+					frac += (s[q] - '0') * scale;
+					scale /= 10;
+					q++;
+				}
+				if (q == p + 1 || q + 1 != end || unit_index(s[q]) < 0) {
+					*why = "TRES count is not a number";
+					return -1;
+				}
+				{
+					int u = unit_index(s[q]);
+					int base = is_mb_based(t, (uint32_t)id) ? 2 : 0;
+					double d = (double)v + frac;
+
+					for (int x = base; x < u; x++)
+						d *= 1024;
+					for (int x = u; x < base; x++)
+						d /= 1024;
+					if (!(d < 1.8e19)) {
+						*why = "TRES count out of range";
+						return -1;
+					}
+					v = (uint64_t)llround(d);
+				}
+				p = end;
+			}
 			if (p < end) {
 				int u = unit_index(s[p]);
 				int base = is_mb_based(t, (uint32_t)id) ? 2 : 0;

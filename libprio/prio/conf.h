@@ -4,12 +4,16 @@
  * flags, decay, billing, preemption settings, partitions and nodes.  Filled
  * from slurm.conf (conf_slurmconf.c), `scontrol show config`
  * (conf_scontrol.c) and `scontrol show partition|node` (partnode_scontrol.c);
- * all three produce the same values for the same cluster.
+ * all three produce the same values for the same cluster.  Top-level
+ * parameters go through one key table (prio_config_set, also --set);
+ * prio_config_link() (from prio_snapshot_finish) resolves partition nodes,
+ * computes partition TRES totals and billing, and parses TRES weights.
  */
 #ifndef PRIO_CONF_H
 #define PRIO_CONF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "intern.h"
@@ -52,7 +56,10 @@ enum prio_preempt_type {
 	PRIO_PREEMPT_TYPE_QOS,
 };
 
-/* A key we keep for display but do not interpret, or any key as written. */
+/* A key/value as read: every top-level parameter (interpreted or not, the
+ * last of a repeated key replacing the earlier one in place), and every
+ * record line (NodeName, PartitionName, DownNodes, FrontendName, NodeSet,
+ * SlurmctldHost; value = the rest of the line), in file order. */
 struct prio_conf_kv {
 	const char *key;   /* as written */
 	const char *value; /* as written, quotes removed */
@@ -60,12 +67,31 @@ struct prio_conf_kv {
 	unsigned long line;
 };
 
+/* One Licenses= entry: cluster-wide count of license/<name>. */
+struct prio_conf_license {
+	const char *name;
+	uint32_t count;
+};
+
+/* NodeSet=name Nodes=hostlist | Feature=name (slurm.conf): a name that
+ * partitions may use in Nodes=. */
+struct prio_conf_nodeset {
+	const char *name;
+	const char *nodes;   /* hostlist, or NULL */
+	const char *feature; /* nodes with this feature, or NULL */
+	const char *file;
+	unsigned long line;
+	struct prio_conf_nodeset *next; /* arena list */
+};
+
 struct prio_config {
 	const char *cluster_name;
 	const char *priority_type;          /* "priority/multifactor" */
 	uint32_t weight_age, weight_assoc, weight_fairshare, weight_jobsize,
 		 weight_partition, weight_qos;
-	struct prio_tres_weights weight_tres; /* count 0 when unset */
+	/* PriorityWeightTRES: .text as written (NULL unset); the items are
+	 * parsed by prio_config_link() against the final TRES table. */
+	struct prio_tres_weights weight_tres;
 	uint32_t priority_flags;            /* PRIO_FLAG_*; default FAIR_TREE */
 	const char *priority_flags_text;    /* as written, NULL if unset */
 	uint32_t decay_half_life;           /* seconds; default 604800 */
@@ -80,19 +106,29 @@ struct prio_config {
 	enum prio_preempt_type preempt_type;
 	const char *preempt_type_text;
 	uint16_t preempt_mode;              /* PRIO_PREEMPT_* bits */
-	uint32_t preempt_exempt_time;       /* seconds; PRIO_INFINITE unset */
+	/* seconds; 0 (Slurm's default, printed 00:00:00) exempts nothing */
+	uint32_t preempt_exempt_time;
 	const char *scheduler_parameters;
+	uint16_t sched_time_slice;          /* SchedulerTimeSlice, s; default 30 */
 	const char *select_type;
 	const char *select_type_parameters;
 	uint32_t def_mem_per_cpu;           /* MB, 0 unset */
-	/* Every key/value read, in file order, for display and --set. */
+	const char *licenses_text;          /* Licenses as written */
+	struct prio_conf_license *licenses; /* arena */
+	uint32_t license_count;
+	struct prio_conf_nodeset *nodesets;
+	/* Every key/value read, in file order, for display and --set
+	 * (malloc'ed, freed with the snapshot). */
 	struct prio_conf_kv *kv;
 	uint32_t kv_count, kv_capacity;
+	/* private: open-addressing index of top-level keys in kv (arena) */
+	uint32_t *kv_index;
+	uint32_t kv_index_mask, kv_index_used;
 };
 
 struct prio_partition {
 	prio_id name;
-	const char *nodes_text;       /* hostlist as written */
+	const char *nodes_text;       /* hostlist as written, NULL none */
 	uint32_t *nodes;              /* indices into snapshot nodes */
 	uint32_t node_count;
 	uint16_t job_factor;          /* PriorityJobFactor, default 1 */
@@ -104,12 +140,26 @@ struct prio_partition {
 	uint32_t grace_time;          /* seconds */
 	uint16_t max_share;           /* OverSubscribe; FORCE bit included */
 	const char *oversubscribe_text;
+	/* TRESBillingWeights: .text as written; items parsed at link. */
 	struct prio_tres_weights billing_weights;
 	prio_id qos;                  /* partition QOS, PRIO_NO_ID none */
 	const char *state;            /* "UP", ... */
+	const char *allow_accounts;   /* as written, NULL = ALL */
+	const char *allow_qos;        /* as written, NULL = ALL */
 	/* Totals, from the nodes (or as scontrol printed them). */
 	uint32_t total_cpus;
 	uint32_t total_nodes;
+	/* TRES totals for the TRES factor (slurm-facts §1.2), one per TRES of
+	 * the table at link time (tres_count of them; arena): cpu = Σ
+	 * cpus_efctv, mem = Σ RealMemory MB, node = node count, gres/... from
+	 * the nodes' Gres, license/... cluster-wide, billing = the
+	 * partition's weights applied to these, truncated (CPU count without
+	 * weights).  Only configured TRES are filled. */
+	uint64_t *tres_total;
+	uint32_t tres_count;
+	/* TRES= as `scontrol show partition` printed it (count 0 otherwise);
+	 * used for the totals when no node records are loaded. */
+	struct prio_tres_list tres_printed;
 	const char *file;             /* where it was defined */
 	unsigned long line;
 };
@@ -119,14 +169,56 @@ struct prio_node {
 	uint32_t cpus;                /* CPUTot / CPUs */
 	uint32_t cpus_efctv;          /* CPUs minus specialised cores */
 	uint16_t boards, sockets, cores_per_socket, threads_per_core;
+	uint16_t core_spec_count;     /* CoreSpecCount */
+	const char *cpu_spec_list;    /* CpuSpecList as written */
 	uint64_t real_memory;         /* MB */
 	const char *gres;             /* "gpu:4" or NULL */
+	/* Gres as TRES counts (gres/gpu, gres/gpu:type), filled at link */
+	struct prio_tres_list gres_tres;
+	const char *features;         /* Features / AvailableFeatures */
 	const char *state;
 	uint32_t weight;
+	/* TRESWeights: .text as written; items parsed at link. */
 	struct prio_tres_weights tres_weights;
+	/* Current allocation, from `scontrol show node` (0 otherwise). */
+	uint32_t cpus_alloc;          /* CPUAlloc */
+	uint64_t alloc_mem;           /* AllocMem, MB */
+	struct prio_tres_list cfg_tres;   /* CfgTRES */
+	struct prio_tres_list alloc_tres; /* AllocTRES */
+	const char *partitions_text;  /* Partitions= as printed */
 	const char *file;
 	unsigned long line;
 };
+
+struct prio_snapshot;
+struct prio_error;
+
+/* Apply one top-level slurm.conf parameter Key=Value through the key table
+ * shared by the slurm.conf loader, `scontrol show config` and --set:
+ * validates the value as Slurm does, stores it, and records it in conf.kv
+ * (replacing an earlier value of the same key).  Keys the table does not
+ * know are only recorded.  An empty value restores the key's default.
+ * Record keys (NodeName, PartitionName, ...) are refused with
+ * PRIO_ERR_USAGE: they are lines, not parameters.  Errors are
+ * PRIO_ERR_PARSE with file, line and the key as field.  Sets
+ * snap->have_config. */
+int prio_config_set(struct prio_snapshot *snap, const char *key,
+		    size_t key_len, const char *value, size_t value_len,
+		    const char *file, unsigned long line,
+		    struct prio_error *err);
+/* Record a key/value in conf.kv without interpreting it; replace an earlier
+ * entry of the same key (case-insensitive) when `replace`.  0 or
+ * PRIO_ERR_NOMEM. */
+int prio_config_record(struct prio_snapshot *snap, const char *key,
+		       size_t key_len, const char *value, size_t value_len,
+		       const char *file, unsigned long line, bool replace);
+/* The recorded top-level entry of key (case-insensitive), NULL if none. */
+const struct prio_conf_kv *prio_config_find(const struct prio_config *conf,
+					    const char *key);
+
+/* A partition / node with Slurm's defaults (name unset). */
+void prio_partition_defaults(struct prio_partition *p);
+void prio_node_defaults(struct prio_node *n);
 
 /* Defaults exactly as Slurm 22.05 fills them. */
 void prio_config_defaults(struct prio_config *conf);
