@@ -27,6 +27,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "loadcache.h"
 #include "prio/snapshot.h"
@@ -53,11 +56,14 @@ struct sc_loader {
 	struct prio_snapshot *snap;
 	const char *name;  /* for errors */
 	const char *file;  /* arena copy, for records */
+	const char *limit; /* end of the input: words may be read up to it */
 	struct prio_error *err;
+	uint64_t m_blank[PRIO_MAX_LINE / 64 + 1]; /* the line's masks */
+	uint64_t m_eq[PRIO_MAX_LINE / 64 + 1];
+	uint64_t m_nonkey[PRIO_MAX_LINE / 64 + 1];
 	struct lc_time_cache times;
-	struct lc_table tres, parts;
-	struct lc_last l_user, l_account, l_qos, l_reason, l_name, l_nodes,
-		l_over, l_dep, l_host, l_misc, l_alloc;
+	struct lc_table tres, parts, t_user, t_account, t_qos, t_reason;
+	struct lc_last l_name, l_nodes, l_over, l_dep, l_host, l_misc, l_alloc;
 
 	/* the record being read */
 	bool open;          /* a record has started */
@@ -184,6 +190,16 @@ static int intern_or_unset(struct sc_loader *ld, struct lc_last *l,
 	return lc_intern(ld->snap, l, v, n, id);
 }
 
+static int intern_or_unset_t(struct sc_loader *ld, struct lc_table *t,
+			     const char *v, size_t n, prio_id *id)
+{
+	if (lc_unset(v, n)) {
+		*id = PRIO_NO_ID;
+		return 0;
+	}
+	return lc_intern_t(ld->snap, t, v, n, id);
+}
+
 /* "8" or "4-8" (NumNodes, NumCPUs). */
 static int min_max(const char *v, size_t n, uint32_t *lo, uint32_t *hi)
 {
@@ -252,7 +268,7 @@ static int user_id(struct sc_loader *ld, uint32_t line, const char *v,
 					 lc_quote(v, n, q));
 		if (un == 6 && memcmp(v, "(null)", 6) == 0)
 			return 0;
-		if (lc_intern(ld->snap, &ld->l_user, v, un, &ld->job.user) < 0)
+		if (lc_intern_t(ld->snap, &ld->t_user, v, un, &ld->job.user) < 0)
 			return nomem(ld, line);
 		return 0;
 	}
@@ -263,7 +279,7 @@ static int user_id(struct sc_loader *ld, uint32_t line, const char *v,
 	/* a bare name or number: keep what there is */
 	if (lc_u32(v, n, &ld->job.uid) < 0)
 		ld->job.uid = PRIO_NO_VAL;
-	if (lc_intern(ld->snap, &ld->l_user, v, n, &ld->job.user) < 0)
+	if (lc_intern_t(ld->snap, &ld->t_user, v, n, &ld->job.user) < 0)
 		return nomem(ld, line);
 	return 0;
 }
@@ -343,7 +359,7 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 	case 3:
 		if (IS("QOS")) {
 			SEEN(K_QOS);
-			if (intern_or_unset(ld, &ld->l_qos, v, n, &job->qos) < 0)
+			if (intern_or_unset_t(ld, &ld->t_qos, v, n, &job->qos) < 0)
 				return nomem(ld, line);
 		} else if (IS("Mem")) {
 			uint64_t mb;
@@ -412,7 +428,7 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 			SEEN(K_REASON);
 			ld->reason_held = n >= 7 && memcmp(v, "JobHeld", 7) == 0;
 			ld->reason_admin = n == 12 && memcmp(v, "JobHeldAdmin", 12) == 0;
-			if (lc_intern(ld->snap, &ld->l_reason, v, n, &job->reason) < 0)
+			if (lc_intern_t(ld->snap, &ld->t_reason, v, n, &job->reason) < 0)
 				return nomem(ld, line);
 		}
 		return 0;
@@ -423,8 +439,8 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 				return nomem(ld, line);
 		} else if (IS("Account")) {
 			SEEN(K_ACCOUNT);
-			if (intern_or_unset(ld, &ld->l_account, v, n,
-					    &job->account) < 0)
+			if (intern_or_unset_t(ld, &ld->t_account, v, n,
+					      &job->account) < 0)
 				return nomem(ld, line);
 		} else if (IS("NumCPUs")) {
 			SEEN(K_NUMCPUS);
@@ -633,84 +649,195 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 
 /* --- splitting ---------------------------------------------------------- */
 
-static inline bool is_alpha(unsigned char c)
-{
-	return (unsigned char)((c | 0x20) - 'a') < 26;
-}
-
-static inline bool is_key_char(unsigned char c)
-{
-	return is_alpha(c) || (unsigned char)(c - '0') < 10 || c == '_' ||
-	       c == ':' || c == '/' || c == '.';
-}
-
-/* If p starts "Identifier=", the position of its '=', else NULL. */
-static inline const char *key_end(const char *p, const char *end)
-{
-	if (p >= end || !is_alpha((unsigned char)*p))
-		return NULL;
-	p++;
-	while (p < end && is_key_char((unsigned char)*p))
-		p++;
-	return p < end && *p == '=' ? p : NULL;
-}
+/* 1: may be in a key (A-Z a-z 0-9 _ : / .); 3: may start one (a letter). */
+static const uint8_t key_class[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+	0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 1,
+	0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0,
+};
 
 static inline bool is_blank(char c)
 {
 	return c == ' ' || c == '\t';
 }
 
-/* Every Key=Value of one line, in order. */
-static int parse_pairs(struct sc_loader *ld, const char *p, const char *end,
+/*
+ * A line is first turned into three bit masks, one bit per byte: blanks,
+ * '=' signs, and bytes that cannot be part of a key.  Finding the end of a
+ * value or of a key is then a count of trailing zeros, not a loop over
+ * bytes with a branch each; the same pass finds NUL bytes.  With SSE2 (any
+ * x86-64) sixteen bytes are classified at once; elsewhere byte by byte.
+ */
+static int build_masks(struct sc_loader *ld, const char *p, size_t len)
+{
+	size_t words = (len + 63) / 64;
+	uint64_t nul = 0;
+
+	for (size_t w = 0; w < words; w++) {
+		uint64_t b = 0, e = 0, n = 0, z = 0;
+		size_t base = w * 64;
+#ifdef __SSE2__
+		const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
+		const __m128i eq = _mm_set1_epi8('='), zero = _mm_setzero_si128();
+		const __m128i x20 = _mm_set1_epi8(0x20), a = _mm_set1_epi8('a');
+		const __m128i dot = _mm_set1_epi8('.'), us = _mm_set1_epi8('_');
+		const __m128i flip = _mm_set1_epi8((char)0x80);
+		const __m128i lt26 = _mm_set1_epi8((char)(26 - 128));
+		const __m128i lt13 = _mm_set1_epi8((char)(13 - 128));
+
+		for (size_t k = 0; k < 64 && base + k < len; k += 16) {
+			const char *q = p + base + k;
+			__m128i x, letter, range, key;
+			uint64_t bits;
+
+			if (ld->limit - q >= 16) {
+				x = _mm_loadu_si128((const __m128i *)(const void *)q);
+			} else {
+				unsigned char tmp[16] = { 0 };
+
+				memcpy(tmp, q, (size_t)(ld->limit - q));
+				x = _mm_loadu_si128((const __m128i *)(const void *)tmp);
+			}
+			/* letters: (c | 0x20) - 'a' < 26; ". / 0-9 :" are the
+			 * contiguous 0x2e..0x3a; and '_' */
+			letter = _mm_cmplt_epi8(
+				_mm_xor_si128(_mm_sub_epi8(_mm_or_si128(x, x20), a),
+					      flip),
+				lt26);
+			range = _mm_cmplt_epi8(
+				_mm_xor_si128(_mm_sub_epi8(x, dot), flip), lt13);
+			key = _mm_or_si128(_mm_or_si128(letter, range),
+					   _mm_cmpeq_epi8(x, us));
+			bits = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+				_mm_cmpeq_epi8(x, sp), _mm_cmpeq_epi8(x, tab)));
+			b |= bits << k;
+			bits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, eq));
+			e |= bits << k;
+			bits = (unsigned)_mm_movemask_epi8(key) ^ 0xffffu;
+			n |= bits << k;
+			bits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, zero));
+			z |= bits << k;
+		}
+#else
+		for (size_t k = 0; k < 64 && base + k < len; k++) {
+			unsigned char c = (unsigned char)p[base + k];
+
+			b |= (uint64_t)is_blank((char)c) << k;
+			e |= (uint64_t)(c == '=') << k;
+			n |= (uint64_t)(key_class[c] == 0) << k;
+			z |= (uint64_t)(c == 0) << k;
+		}
+#endif
+		if (len - base < 64) {
+			uint64_t keep = (1ull << (len - base)) - 1;
+
+			b &= keep;
+			e &= keep;
+			n &= keep;
+			z &= keep;
+		}
+		ld->m_blank[w] = b;
+		ld->m_eq[w] = e;
+		ld->m_nonkey[w] = n;
+		nul |= z;
+	}
+	return nul ? -1 : 0;
+}
+
+/* The first set bit of a (or of a|b) at or after pos; len if none. */
+static inline size_t next_bit(const uint64_t *a, const uint64_t *b,
+			      size_t pos, size_t len)
+{
+	size_t w = pos >> 6, words = (len + 63) >> 6;
+	uint64_t x;
+
+	if (pos >= len)
+		return len;
+	x = (a[w] | (b ? b[w] : 0)) & (~0ull << (pos & 63));
+	while (!x) {
+		if (++w >= words)
+			return len;
+		x = a[w] | (b ? b[w] : 0);
+	}
+	return (w << 6) + (size_t)__builtin_ctzll(x);
+}
+
+/* No bit of m in [from, to). */
+static inline bool range_clear(const uint64_t *m, size_t from, size_t to)
+{
+	while (from < to) {
+		size_t bit = from & 63;
+		size_t n = to - from < 64 - bit ? to - from : 64 - bit;
+		uint64_t sel = (n == 64 ? ~0ull : ((1ull << n) - 1)) << bit;
+
+		if (m[from >> 6] & sel)
+			return false;
+		from += n;
+	}
+	return true;
+}
+
+/* If the word at r is "Identifier=", the position of its '=', else 0
+ * (r itself is never a '='). */
+static inline size_t key_at(const struct sc_loader *ld, const char *p,
+			    size_t r, size_t len)
+{
+	size_t stop;
+
+	if (key_class[(unsigned char)p[r]] != 3)
+		return 0;
+	stop = next_bit(ld->m_blank, ld->m_eq, r, len);
+	if (stop >= len || p[stop] != '=' || !range_clear(ld->m_nonkey, r, stop))
+		return 0;
+	return stop;
+}
+
+/* Every Key=Value of one line, in order (masks already built). */
+static int parse_pairs(struct sc_loader *ld, const char *p, size_t len,
 		       uint32_t line)
 {
-	const char *eq = NULL;
+	size_t i = 0, eq = 0;
 
 	/* the first key; words before it (none in scontrol output) are
 	 * not part of any value and are passed over */
 	for (;;) {
-		while (p < end && is_blank(*p))
-			p++;
-		if (p >= end)
+		while (i < len && is_blank(p[i]))
+			i++;
+		if (i >= len)
 			return 0;
-		eq = key_end(p, end);
-		if (eq)
+		if ((eq = key_at(ld, p, i, len)) != 0)
 			break;
-		while (p < end && !is_blank(*p))
-			p++;
+		i = next_bit(ld->m_blank, NULL, i, len);
 	}
 	for (;;) {
-		const char *k = p, *v = eq + 1, *s = v, *vend, *next = NULL;
+		size_t k = i, v = eq + 1, s = v, vend, next = 0;
 		int rc;
 
-		/* the value runs to the last space before the next "Key=" */
+		/* the value runs to the last blank before the next "Key=" */
 		for (;;) {
-			const char *r;
+			size_t r;
 
-			while (s < end && !is_blank(*s))
-				s++;
-			vend = s;
-			if (s >= end)
+			vend = s = next_bit(ld->m_blank, NULL, s, len);
+			if (s >= len)
 				break;
 			r = s + 1;
-			while (r < end && is_blank(*r))
+			while (r < len && is_blank(p[r]))
 				r++;
-			if (r >= end)
+			if (r >= len)
 				break;
-			eq = key_end(r, end);
-			if (eq) {
+			if ((eq = key_at(ld, p, r, len)) != 0) {
 				next = r;
 				break;
 			}
 			s = r;
 		}
-		rc = on_pair(ld, k, (size_t)(v - 1 - k), v, (size_t)(vend - v),
-			     line);
+		rc = on_pair(ld, p + k, v - 1 - k, p + v, vend - v, line);
 		if (rc < 0)
 			return rc;
 		if (ld->bad || !next)
 			return 0;
-		p = next;
+		i = next;
 	}
 }
 
@@ -720,37 +847,45 @@ static bool is_no_jobs(const struct prio_line *l)
 {
 	static const char msg[] = "No jobs in the system";
 
-	return l->len >= sizeof(msg) - 1 && memcmp(l->text, msg, sizeof(msg) - 1) == 0;
+	return l->len >= sizeof(msg) - 1 &&
+	       memcmp(l->text, msg, sizeof(msg) - 1) == 0;
+}
+
+/* A NUL byte or an over-long line: the record it is in is bad; keep_going
+ * may go on after it. */
+static int line_error(struct sc_loader *ld, unsigned long number)
+{
+	if (ld->err->status == PRIO_ERR_NOMEM)
+		return ld->err->status;
+	if (!ld->open || ld->bad)
+		begin_record(ld, (uint32_t)number);
+	ld->bad = true;
+	return prio_snapshot_record_error(ld->snap, ld->err);
 }
 
 static int load(struct sc_loader *ld, const struct prio_source *src)
 {
-	struct prio_line_reader r;
+	struct lc_reader r;
 	struct prio_line line;
 	int rc;
 
-	prio_line_reader_init(&r, src);
+	lc_reader_init(&r, src);
 	for (;;) {
-		const char *p, *end;
+		const char *p;
 		uint32_t no;
 
-		rc = prio_line_next(&r, &line, ld->err);
+		rc = lc_line_next(&r, &line, ld->err);
 		if (rc == 0)
 			break;
-		if (rc < 0) {
-			/* NUL byte or an over-long line: the record it is in
-			 * is bad; keep_going may go on after it */
-			if (ld->err->status == PRIO_ERR_NOMEM)
-				return rc;
-			if (!ld->open || ld->bad)
-				begin_record(ld, (uint32_t)r.number);
-			ld->bad = true;
-			if ((rc = prio_snapshot_record_error(ld->snap, ld->err)) < 0)
+		if (rc < 0 || build_masks(ld, line.text, line.len) < 0) {
+			if (rc >= 0)
+				prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name,
+					       line.number, "", "NUL byte in input");
+			if ((rc = line_error(ld, line.number)) < 0)
 				return rc;
 			continue;
 		}
 		p = line.text;
-		end = p + line.len;
 		no = (uint32_t)line.number;
 		if (line.len == 0)
 			continue;
@@ -773,11 +908,11 @@ static int load(struct sc_loader *ld, const struct prio_source *src)
 			}
 			begin_record(ld, no);
 		} else if (!ld->open) {
-			const char *q = p;
+			size_t q = 0;
 
-			while (q < end && is_blank(*q))
+			while (q < line.len && is_blank(p[q]))
 				q++;
-			if (q == end)
+			if (q == line.len)
 				continue; /* blank line between records */
 			begin_record(ld, no);
 			rc = bad_value(ld, no, "JobId",
@@ -789,7 +924,7 @@ static int load(struct sc_loader *ld, const struct prio_source *src)
 		if (ld->bad)
 			continue;
 		ld->last_line = no;
-		if ((rc = parse_pairs(ld, p, end, no)) < 0)
+		if ((rc = parse_pairs(ld, p, line.len, no)) < 0)
 			return rc;
 	}
 	return finish_record(ld, true);
@@ -808,10 +943,15 @@ int prio_load_jobs_scontrol(struct prio_snapshot *snap,
 	ld->snap = snap;
 	ld->name = src->name;
 	ld->err = err;
+	ld->limit = src->data + src->size;
 	ld->file = prio_arena_strdup(&snap->arena, src->name);
 	lc_time_cache_init(&ld->times);
 	lc_table_init(&ld->tres);
 	lc_table_init(&ld->parts);
+	lc_table_init(&ld->t_user);
+	lc_table_init(&ld->t_account);
+	lc_table_init(&ld->t_qos);
+	lc_table_init(&ld->t_reason);
 	if (!ld->file)
 		rc = prio_error_set(err, PRIO_ERR_NOMEM, src->name, 0, "",
 				    "out of memory");
@@ -824,6 +964,10 @@ int prio_load_jobs_scontrol(struct prio_snapshot *snap,
 		prio_error_set(err, rc, src->name, 0, "", "out of memory");
 	lc_table_free(&ld->tres);
 	lc_table_free(&ld->parts);
+	lc_table_free(&ld->t_user);
+	lc_table_free(&ld->t_account);
+	lc_table_free(&ld->t_qos);
+	lc_table_free(&ld->t_reason);
 	free(ld->allocs);
 	free(ld);
 	return rc;

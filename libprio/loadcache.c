@@ -153,11 +153,13 @@ static uint32_t hash_slice(const char *s, size_t n)
 void lc_table_init(struct lc_table *t)
 {
 	memset(t, 0, sizeof(*t));
+	prio_arena_init(&t->keys);
 }
 
 void lc_table_free(struct lc_table *t)
 {
 	free(t->e);
+	prio_arena_free(&t->keys);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -165,7 +167,7 @@ void *lc_table_get(struct lc_table *t, const char *s, size_t n)
 {
 	uint32_t h, i;
 
-	if (t->last_s && n == t->last_n && memcmp(s, t->last_s, n) == 0)
+	if (t->last_s && n == t->last_n && lc_same(s, t->last_s, n))
 		return t->last_value;
 	if (!t->e)
 		return NULL;
@@ -175,7 +177,7 @@ void *lc_table_get(struct lc_table *t, const char *s, size_t n)
 
 		if (!e->s)
 			return NULL;
-		if (e->hash == h && e->n == n && memcmp(e->s, s, n) == 0) {
+		if (e->hash == h && e->n == n && lc_same(e->s, s, n)) {
 			t->last_s = s;
 			t->last_n = n;
 			t->last_value = e->value;
@@ -216,13 +218,15 @@ int lc_table_put(struct lc_table *t, const char *s, size_t n, void *value)
 		t->e = e;
 		t->mask = mask;
 	}
-	x.s = s ? s : "";
+	x.s = prio_arena_strndup(&t->keys, s, n);
+	if (!x.s)
+		return -1;
 	x.n = (uint32_t)n;
 	x.hash = hash_slice(s, n);
 	x.value = value;
 	place(t->e, t->mask, &x);
 	t->count++;
-	t->last_s = x.s;
+	t->last_s = s;
 	t->last_n = n;
 	t->last_value = value;
 	return 0;
@@ -290,6 +294,38 @@ const struct lc_id_list *lc_name_list(struct prio_snapshot *snap,
 	if (lc_table_put(t, s, n, l) < 0)
 		return NULL;
 	return l;
+}
+
+/* --- lines -------------------------------------------------------------- */
+
+void lc_reader_init(struct lc_reader *r, const struct prio_source *src)
+{
+	r->pos = src->data;
+	r->end = src->data + src->size;
+	r->name = src->name;
+	r->number = 0;
+}
+
+int lc_line_next(struct lc_reader *r, struct prio_line *line,
+		 struct prio_error *err)
+{
+	const char *nl;
+	size_t len;
+
+	if (r->pos >= r->end)
+		return 0;
+	nl = memchr(r->pos, '\n', (size_t)(r->end - r->pos));
+	len = nl ? (size_t)(nl - r->pos) : (size_t)(r->end - r->pos);
+	line->text = r->pos;
+	line->number = ++r->number;
+	r->pos += len + (nl ? 1 : 0);
+	if (len > PRIO_MAX_LINE)
+		return prio_error_set(err, PRIO_ERR_LIMIT, r->name, r->number, "",
+				      "line longer than %u bytes", PRIO_MAX_LINE);
+	if (len && line->text[len - 1] == '\r')
+		len--;
+	line->len = len;
+	return 1;
 }
 
 /* --- small value shapes ------------------------------------------------- */

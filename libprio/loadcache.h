@@ -38,6 +38,42 @@ int lc_timestamp(struct lc_time_cache *c, const char *s, size_t n, time_t *t);
 /* Durations as Slurm prints them: "MM:SS", "HH:MM:SS", "D-HH:MM:SS" (and
  * anything prio_time_str2secs takes).  -1 when malformed. */
 int lc_duration_secs(const char *s, size_t n, uint32_t *secs);
+/* Equality of two byte ranges of length n, inline: most keys compared
+ * here are a few bytes long, where a call to memcmp costs more than the
+ * comparison. */
+static inline bool lc_same(const char *a, const char *b, size_t n)
+{
+	if (n >= 8) {
+		uint64_t x, y;
+		size_t i = 0;
+
+		for (; i + 8 <= n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return false;
+		}
+		if (i == n)
+			return true;
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		uint32_t x, y, x2, y2;
+
+		memcpy(&x, a, 4);
+		memcpy(&y, b, 4);
+		memcpy(&x2, a + n - 4, 4);
+		memcpy(&y2, b + n - 4, 4);
+		return x == y && x2 == y2;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
 /* Decimal digits only, no sign or suffix, at most UINT32_MAX. */
 static inline int lc_u32(const char *s, size_t n, uint32_t *out)
 {
@@ -58,7 +94,9 @@ static inline int lc_u32(const char *s, size_t n, uint32_t *out)
 	return 0;
 }
 
-/* A string -> pointer table over slices of the input. */
+/* A string -> pointer table.  Keys are copied into the table's own arena:
+ * comparing with a copy packed beside the others is much faster than with
+ * the first occurrence somewhere in a gigabyte of input. */
 struct lc_entry {
 	const char *s;
 	uint32_t n;
@@ -68,6 +106,7 @@ struct lc_entry {
 
 struct lc_table {
 	struct lc_entry *e;
+	struct prio_arena keys;
 	uint32_t mask;
 	uint32_t count;
 	/* the last hit, tried first */
@@ -116,7 +155,7 @@ static inline int lc_intern(struct prio_snapshot *snap, struct lc_last *l,
 		*id = PRIO_NO_ID;
 		return 0;
 	}
-	if (l->s && n == l->n && memcmp(s, l->s, n) == 0) {
+	if (l->s && n == l->n && lc_same(s, l->s, n)) {
 		*id = l->id;
 		return 0;
 	}
@@ -126,6 +165,30 @@ static inline int lc_intern(struct prio_snapshot *snap, struct lc_last *l,
 	l->s = s;
 	l->n = n;
 	l->id = *id;
+	return 0;
+}
+
+/* Interning through a table of the input's strings: for fields with few
+ * distinct values (users, accounts, QOS) that change from one record to
+ * the next.  Fields whose values may all differ (job names) use lc_intern,
+ * so that the table does not grow with the input. */
+static inline int lc_intern_t(struct prio_snapshot *snap, struct lc_table *t,
+			      const char *s, size_t n, prio_id *id)
+{
+	void *v;
+
+	if (n == 0) {
+		*id = PRIO_NO_ID;
+		return 0;
+	}
+	v = lc_table_get(t, s, n);
+	if (v) {
+		*id = (prio_id)(uintptr_t)v;
+		return 0;
+	}
+	*id = prio_snapshot_intern(snap, s, n);
+	if (*id == PRIO_NO_ID || lc_table_put(t, s, n, (void *)(uintptr_t)*id) < 0)
+		return -1;
 	return 0;
 }
 
@@ -155,6 +218,20 @@ int lc_size_mb(const char *s, size_t n, uint64_t *mb);
 /* Count the ids of a CPU id list ("0-7", "0-1,4-5", "6"); -1 if malformed
  * or absurd (more than 1<<20 CPUs). */
 int lc_count_ids(const char *s, size_t n, uint32_t *count);
+
+/* Lines of the input like prio_line_next(), but without its NUL check:
+ * the loaders look at every byte of a line anyway and check for NUL bytes
+ * in the same pass ("NUL byte in input" at that line).  Lines longer than
+ * PRIO_MAX_LINE are an error; a '\r' before the newline is dropped. */
+struct lc_reader {
+	const char *pos, *end;
+	const char *name;
+	unsigned long number;
+};
+
+void lc_reader_init(struct lc_reader *r, const struct prio_source *src);
+int lc_line_next(struct lc_reader *r, struct prio_line *line,
+		 struct prio_error *err);
 
 /* Quote s[0..n) for a message: at most 40 bytes, non-printing bytes as
  * '?'.  buf must hold 48 bytes. */
