@@ -22,34 +22,37 @@
 #include "prio/job.h"
 #include "prio/snapshot.h"
 
+#define STATE(e, n, c) [e] = { n, c, sizeof(n) - 1, sizeof(c) - 1 }
+
 static const struct {
 	const char *name;
 	const char *code;
+	uint8_t name_len, code_len;
 } states[PRIO_JOB_STATE_COUNT] = {
-	[PRIO_JOB_PENDING] = { "PENDING", "PD" },
-	[PRIO_JOB_RUNNING] = { "RUNNING", "R" },
-	[PRIO_JOB_SUSPENDED] = { "SUSPENDED", "S" },
-	[PRIO_JOB_COMPLETE] = { "COMPLETED", "CD" },
-	[PRIO_JOB_CANCELLED] = { "CANCELLED", "CA" },
-	[PRIO_JOB_FAILED] = { "FAILED", "F" },
-	[PRIO_JOB_TIMEOUT] = { "TIMEOUT", "TO" },
-	[PRIO_JOB_NODE_FAIL] = { "NODE_FAIL", "NF" },
-	[PRIO_JOB_PREEMPTED] = { "PREEMPTED", "PR" },
-	[PRIO_JOB_BOOT_FAIL] = { "BOOT_FAIL", "BF" },
-	[PRIO_JOB_DEADLINE] = { "DEADLINE", "DL" },
-	[PRIO_JOB_OOM] = { "OUT_OF_MEMORY", "OOM" },
-	[PRIO_JOB_COMPLETING] = { "COMPLETING", "CG" },
-	[PRIO_JOB_CONFIGURING] = { "CONFIGURING", "CF" },
-	[PRIO_JOB_REQUEUED] = { "REQUEUED", "RQ" },
-	[PRIO_JOB_RESIZING] = { "RESIZING", "RS" },
-	[PRIO_JOB_REVOKED] = { "REVOKED", "RV" },
-	[PRIO_JOB_SIGNALING] = { "SIGNALING", "SI" },
-	[PRIO_JOB_STAGE_OUT] = { "STAGE_OUT", "SO" },
-	[PRIO_JOB_STOPPED] = { "STOPPED", "ST" },
-	[PRIO_JOB_REQUEUE_HOLD] = { "REQUEUE_HOLD", "RH" },
-	[PRIO_JOB_REQUEUE_FED] = { "REQUEUE_FED", "RF" },
-	[PRIO_JOB_SPECIAL_EXIT] = { "SPECIAL_EXIT", "SE" },
-	[PRIO_JOB_RESV_DEL_HOLD] = { "RESV_DEL_HOLD", "RD" },
+	STATE(PRIO_JOB_PENDING, "PENDING", "PD"),
+	STATE(PRIO_JOB_RUNNING, "RUNNING", "R"),
+	STATE(PRIO_JOB_SUSPENDED, "SUSPENDED", "S"),
+	STATE(PRIO_JOB_COMPLETE, "COMPLETED", "CD"),
+	STATE(PRIO_JOB_CANCELLED, "CANCELLED", "CA"),
+	STATE(PRIO_JOB_FAILED, "FAILED", "F"),
+	STATE(PRIO_JOB_TIMEOUT, "TIMEOUT", "TO"),
+	STATE(PRIO_JOB_NODE_FAIL, "NODE_FAIL", "NF"),
+	STATE(PRIO_JOB_PREEMPTED, "PREEMPTED", "PR"),
+	STATE(PRIO_JOB_BOOT_FAIL, "BOOT_FAIL", "BF"),
+	STATE(PRIO_JOB_DEADLINE, "DEADLINE", "DL"),
+	STATE(PRIO_JOB_OOM, "OUT_OF_MEMORY", "OOM"),
+	STATE(PRIO_JOB_COMPLETING, "COMPLETING", "CG"),
+	STATE(PRIO_JOB_CONFIGURING, "CONFIGURING", "CF"),
+	STATE(PRIO_JOB_REQUEUED, "REQUEUED", "RQ"),
+	STATE(PRIO_JOB_RESIZING, "RESIZING", "RS"),
+	STATE(PRIO_JOB_REVOKED, "REVOKED", "RV"),
+	STATE(PRIO_JOB_SIGNALING, "SIGNALING", "SI"),
+	STATE(PRIO_JOB_STAGE_OUT, "STAGE_OUT", "SO"),
+	STATE(PRIO_JOB_STOPPED, "STOPPED", "ST"),
+	STATE(PRIO_JOB_REQUEUE_HOLD, "REQUEUE_HOLD", "RH"),
+	STATE(PRIO_JOB_REQUEUE_FED, "REQUEUE_FED", "RF"),
+	STATE(PRIO_JOB_SPECIAL_EXIT, "SPECIAL_EXIT", "SE"),
+	STATE(PRIO_JOB_RESV_DEL_HOLD, "RESV_DEL_HOLD", "RD"),
 };
 
 int prio_job_state_parse(const char *s, size_t n, enum prio_job_state *st)
@@ -61,12 +64,10 @@ int prio_job_state_parse(const char *s, size_t n, enum prio_job_state *st)
 		w++;
 	if (w == 0)
 		return -1;
-	/* Pending and running come first: they are most of any queue. */
+	/* the table is in the order of frequency in any queue or history */
 	for (int i = 0; i < PRIO_JOB_STATE_COUNT; i++) {
-		const char *name = states[i].name, *code = states[i].code;
-
-		if ((strlen(name) == w && memcmp(name, s, w) == 0) ||
-		    (strlen(code) == w && memcmp(code, s, w) == 0)) {
+		if ((states[i].name_len == w && memcmp(states[i].name, s, w) == 0) ||
+		    (states[i].code_len == w && memcmp(states[i].code, s, w) == 0)) {
 			*st = (enum prio_job_state)i;
 			return 0;
 		}

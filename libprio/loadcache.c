@@ -77,6 +77,10 @@ int lc_timestamp(struct lc_time_cache *c, const char *s, size_t n, time_t *t)
 	if (y1 < 0 || y2 < 0 || mon < 1 || mon > 12 || day < 1 || day > 31 ||
 	    h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 60)
 		return -1;
+	if (memcmp(s, c->last_day, 10) == 0) {
+		slot = c->last_slot;
+		goto have_day;
+	}
 	days = days_from_civil(y1 * 100 + y2, (unsigned)mon, (unsigned)day);
 	slot = (unsigned)((uint64_t)days % LC_DAY_SLOTS);
 	if (c->day[slot] != days + 1) {
@@ -87,6 +91,9 @@ int lc_timestamp(struct lc_time_cache *c, const char *s, size_t n, time_t *t)
 		c->midnight[slot] = t0;
 		c->uniform[slot] = t0 != (time_t)-1 && t1 - t0 == 86399;
 	}
+	memcpy(c->last_day, s, 10);
+	c->last_slot = slot;
+have_day:
 	if (!c->uniform[slot])
 		return prio_timestamp_parse(s, n, t);
 	*t = c->midnight[slot] + h * 3600 + mi * 60 + sec;
@@ -125,25 +132,44 @@ int lc_duration_secs(const char *s, size_t n, uint32_t *secs)
 
 /* --- text tables -------------------------------------------------------- */
 
+static inline uint64_t load64(const char *s)
+{
+	uint64_t w;
+
+	memcpy(&w, s, 8);
+	return w;
+}
+
+static inline uint64_t load32(const char *s)
+{
+	uint32_t w;
+
+	memcpy(&w, s, 4);
+	return w;
+}
+
+/* A multiply-xorshift hash read in whole words (overlapping at the end),
+ * so that the short strings hashed here cost a few instructions. */
 static uint32_t hash_slice(const char *s, size_t n)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ n;
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ n, w;
 
-	while (n >= 8) {
-		uint64_t w;
+	if (n >= 8) {
+		size_t i = 0;
 
-		memcpy(&w, s, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-		s += 8;
-		n -= 8;
+		for (; i + 8 < n; i += 8) {
+			h = (h ^ load64(s + i)) * 0xff51afd7ed558ccdull;
+			h ^= h >> 32;
+		}
+		w = load64(s + n - 8);
+	} else if (n >= 4) {
+		w = load32(s) | load32(s + n - 4) << 32;
+	} else {
+		w = 0;
+		for (size_t i = 0; i < n; i++)
+			w = w << 8 | (unsigned char)s[i];
 	}
-	if (n) {
-		uint64_t w = 0;
-
-		memcpy(&w, s, n);
-		h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	}
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
 	h ^= h >> 29;
 	h *= 0xff51afd7ed558ccdull;
 	h ^= h >> 32;

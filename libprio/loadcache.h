@@ -29,6 +29,8 @@ struct lc_time_cache {
 	int64_t day[LC_DAY_SLOTS];    /* days since 1970-01-01, +1; 0 empty */
 	time_t midnight[LC_DAY_SLOTS];
 	bool uniform[LC_DAY_SLOTS];   /* no UTC offset change that day */
+	char last_day[10];            /* "YYYY-MM-DD" of the last one parsed */
+	unsigned last_slot;
 };
 
 void lc_time_cache_init(struct lc_time_cache *c);
