@@ -58,9 +58,8 @@ struct sc_loader {
 	const char *file;  /* arena copy, for records */
 	const char *limit; /* end of the input: words may be read up to it */
 	struct prio_error *err;
-	uint64_t m_blank[PRIO_MAX_LINE / 64 + 1]; /* the line's masks */
-	uint64_t m_eq[PRIO_MAX_LINE / 64 + 1];
-	uint64_t m_nonkey[PRIO_MAX_LINE / 64 + 1];
+	uint64_t m_start[PRIO_MAX_LINE / 64 + 2]; /* the line's masks */
+	uint64_t m_keyeq[PRIO_MAX_LINE / 64 + 2];
 	struct lc_time_cache times;
 	struct lc_table tres, parts, t_user, t_account, t_qos, t_reason;
 	struct lc_last l_name, l_nodes, l_over, l_dep, l_host, l_misc, l_alloc;
@@ -649,6 +648,7 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 
 /* --- splitting ---------------------------------------------------------- */
 
+#ifndef __SSE2__
 /* 1: may be in a key (A-Z a-z 0-9 _ : / .); 3: may start one (a letter). */
 static const uint8_t key_class[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -656,6 +656,7 @@ static const uint8_t key_class[256] = {
 	0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 1,
 	0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0,
 };
+#endif
 
 static inline bool is_blank(char c)
 {
@@ -663,19 +664,30 @@ static inline bool is_blank(char c)
 }
 
 /*
- * A line is first turned into three bit masks, one bit per byte: blanks,
- * '=' signs, and bytes that cannot be part of a key.  Finding the end of a
- * value or of a key is then a count of trailing zeros, not a loop over
- * bytes with a branch each; the same pass finds NUL bytes.  With SSE2 (any
- * x86-64) sixteen bytes are classified at once; elsewhere byte by byte.
+ * Splitting works on bit masks of the line, one bit per byte, so that the
+ * work per Key=Value is a few bit operations rather than a loop over bytes
+ * with a branch on each (DESIGN §5).  Sixteen bytes are classified at once
+ * with SSE2 (any x86-64), byte by byte elsewhere:
+ *   B  blanks, E  '=' signs, N  bytes that cannot be in a key (blanks and
+ *   '=' among them), L  letters;
+ * then, word by word with carries between words:
+ *   S = bytes after a blank (or the line start) that are letters: where a
+ *       key may start;
+ *   F = for each bit of S, the first byte of N at or after it, found all at
+ *       once by the carry of an addition: (~N + S) & N;
+ *   K = F & E: the '=' that end a key ("Identifier=" after a blank).
+ * A value then runs from its key's '=' to the blank before the next key,
+ * so words of a value that do not look like "Key=" stay in it (JobName=a b,
+ * Command=..., as kvscan.h describes).  NUL bytes are found in the same
+ * pass.  Returns -1 when the line holds one.
  */
 static int build_masks(struct sc_loader *ld, const char *p, size_t len)
 {
 	size_t words = (len + 63) / 64;
-	uint64_t nul = 0;
+	uint64_t nul = 0, after_blank = 1, carry = 0;
 
 	for (size_t w = 0; w < words; w++) {
-		uint64_t b = 0, e = 0, n = 0, z = 0;
+		uint64_t b = 0, e = 0, n = 0, l = 0, z = 0, st, f, sum;
 		size_t base = w * 64;
 #ifdef __SSE2__
 		const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
@@ -689,7 +701,6 @@ static int build_masks(struct sc_loader *ld, const char *p, size_t len)
 		for (size_t k = 0; k < 64 && base + k < len; k += 16) {
 			const char *q = p + base + k;
 			__m128i x, letter, range, key;
-			uint64_t bits;
 
 			if (ld->limit - q >= 16) {
 				x = _mm_loadu_si128((const __m128i *)(const void *)q);
@@ -709,15 +720,18 @@ static int build_masks(struct sc_loader *ld, const char *p, size_t len)
 				_mm_xor_si128(_mm_sub_epi8(x, dot), flip), lt13);
 			key = _mm_or_si128(_mm_or_si128(letter, range),
 					   _mm_cmpeq_epi8(x, us));
-			bits = (unsigned)_mm_movemask_epi8(_mm_or_si128(
-				_mm_cmpeq_epi8(x, sp), _mm_cmpeq_epi8(x, tab)));
-			b |= bits << k;
-			bits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, eq));
-			e |= bits << k;
-			bits = (unsigned)_mm_movemask_epi8(key) ^ 0xffffu;
-			n |= bits << k;
-			bits = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, zero));
-			z |= bits << k;
+			b |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
+				     _mm_cmpeq_epi8(x, sp), _mm_cmpeq_epi8(x, tab)))
+			     << k;
+			e |= (uint64_t)(unsigned)_mm_movemask_epi8(
+				     _mm_cmpeq_epi8(x, eq))
+			     << k;
+			n |= (uint64_t)((unsigned)_mm_movemask_epi8(key) ^ 0xffffu)
+			     << k;
+			l |= (uint64_t)(unsigned)_mm_movemask_epi8(letter) << k;
+			z |= (uint64_t)(unsigned)_mm_movemask_epi8(
+				     _mm_cmpeq_epi8(x, zero))
+			     << k;
 		}
 #else
 		for (size_t k = 0; k < 64 && base + k < len; k++) {
@@ -726,6 +740,7 @@ static int build_masks(struct sc_loader *ld, const char *p, size_t len)
 			b |= (uint64_t)is_blank((char)c) << k;
 			e |= (uint64_t)(c == '=') << k;
 			n |= (uint64_t)(key_class[c] == 0) << k;
+			l |= (uint64_t)(key_class[c] == 3) << k;
 			z |= (uint64_t)(c == 0) << k;
 		}
 #endif
@@ -734,111 +749,76 @@ static int build_masks(struct sc_loader *ld, const char *p, size_t len)
 
 			b &= keep;
 			e &= keep;
-			n &= keep;
+			l &= keep;
 			z &= keep;
+			n |= ~keep; /* the end of the line stops a key */
 		}
-		ld->m_blank[w] = b;
-		ld->m_eq[w] = e;
-		ld->m_nonkey[w] = n;
+		st = ((b << 1) | after_blank) & ~b & l;
+		after_blank = b >> 63;
+		sum = ~n + st;
+		f = sum + carry;
+		carry = (sum < st) | (f < sum);
+		f &= n;
+		ld->m_start[w] = st;
+		ld->m_keyeq[w] = f & e;
 		nul |= z;
 	}
 	return nul ? -1 : 0;
 }
 
-/* The first set bit of a (or of a|b) at or after pos; len if none. */
-static inline size_t next_bit(const uint64_t *a, const uint64_t *b,
-			      size_t pos, size_t len)
+/* The last key start before position e (there is one: e ends a key). */
+static inline size_t key_start(const uint64_t *st, size_t e)
 {
-	size_t w = pos >> 6, words = (len + 63) >> 6;
-	uint64_t x;
+	size_t w = e >> 6;
+	uint64_t m = st[w] & ((1ull << (e & 63)) - 1);
 
-	if (pos >= len)
-		return len;
-	x = (a[w] | (b ? b[w] : 0)) & (~0ull << (pos & 63));
-	while (!x) {
-		if (++w >= words)
-			return len;
-		x = a[w] | (b ? b[w] : 0);
-	}
-	return (w << 6) + (size_t)__builtin_ctzll(x);
+	while (!m)
+		m = st[--w];
+	return (w << 6) + 63 - (size_t)__builtin_clzll(m);
 }
 
-/* No bit of m in [from, to). */
-static inline bool range_clear(const uint64_t *m, size_t from, size_t to)
+static inline void trim_blanks(const char *p, size_t v, size_t *vend)
 {
-	while (from < to) {
-		size_t bit = from & 63;
-		size_t n = to - from < 64 - bit ? to - from : 64 - bit;
-		uint64_t sel = (n == 64 ? ~0ull : ((1ull << n) - 1)) << bit;
-
-		if (m[from >> 6] & sel)
-			return false;
-		from += n;
-	}
-	return true;
-}
-
-/* If the word at r is "Identifier=", the position of its '=', else 0
- * (r itself is never a '='). */
-static inline size_t key_at(const struct sc_loader *ld, const char *p,
-			    size_t r, size_t len)
-{
-	size_t stop;
-
-	if (key_class[(unsigned char)p[r]] != 3)
-		return 0;
-	stop = next_bit(ld->m_blank, ld->m_eq, r, len);
-	if (stop >= len || p[stop] != '=' || !range_clear(ld->m_nonkey, r, stop))
-		return 0;
-	return stop;
+	while (*vend > v && is_blank(p[*vend - 1]))
+		(*vend)--;
 }
 
 /* Every Key=Value of one line, in order (masks already built). */
 static int parse_pairs(struct sc_loader *ld, const char *p, size_t len,
 		       uint32_t line)
 {
-	size_t i = 0, eq = 0;
+	size_t words = (len + 63) / 64, k = 0, e = 0;
+	bool have = false;
+	int rc;
 
-	/* the first key; words before it (none in scontrol output) are
-	 * not part of any value and are passed over */
-	for (;;) {
-		while (i < len && is_blank(p[i]))
-			i++;
-		if (i >= len)
-			return 0;
-		if ((eq = key_at(ld, p, i, len)) != 0)
-			break;
-		i = next_bit(ld->m_blank, NULL, i, len);
-	}
-	for (;;) {
-		size_t k = i, v = eq + 1, s = v, vend, next = 0;
-		int rc;
+	for (size_t w = 0; w < words; w++) {
+		for (uint64_t x = ld->m_keyeq[w]; x; x &= x - 1) {
+			size_t e2 = (w << 6) + (size_t)__builtin_ctzll(x);
+			size_t k2 = key_start(ld->m_start, e2);
 
-		/* the value runs to the last blank before the next "Key=" */
-		for (;;) {
-			size_t r;
+			if (have) {
+				size_t vend = k2 - 1;
 
-			vend = s = next_bit(ld->m_blank, NULL, s, len);
-			if (s >= len)
-				break;
-			r = s + 1;
-			while (r < len && is_blank(p[r]))
-				r++;
-			if (r >= len)
-				break;
-			if ((eq = key_at(ld, p, r, len)) != 0) {
-				next = r;
-				break;
+				trim_blanks(p, e + 1, &vend);
+				rc = on_pair(ld, p + k, e - k, p + e + 1,
+					     vend - (e + 1), line);
+				if (rc < 0)
+					return rc;
+				if (ld->bad)
+					return 0;
 			}
-			s = r;
+			k = k2;
+			e = e2;
+			have = true;
 		}
-		rc = on_pair(ld, p + k, v - 1 - k, p + v, vend - v, line);
-		if (rc < 0)
-			return rc;
-		if (ld->bad || !next)
-			return 0;
-		i = next;
 	}
+	if (have) {
+		size_t vend = len;
+
+		trim_blanks(p, e + 1, &vend);
+		return on_pair(ld, p + k, e - k, p + e + 1, vend - (e + 1), line);
+	}
+	return 0;
 }
 
 /* --- the loader --------------------------------------------------------- */

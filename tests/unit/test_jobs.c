@@ -613,6 +613,48 @@ Test(jobs, one_line_shapes)
 	prio_snapshot_free(&snap);
 }
 
+/* Keys and values at every offset around the 64-byte words the splitter
+ * works in, with values holding spaces, tabs, '=' and key-like words. */
+Test(jobs, splitting_at_every_offset)
+{
+	for (int pad = 0; pad < 140; pad++) {
+		struct prio_snapshot snap;
+		struct prio_error err;
+		char text[1024], msg[1024], name[160];
+
+		memset(name, 'n', (size_t)pad);
+		name[pad] = '\0';
+		snprintf(text, sizeof(text),
+			 "JobId=%d JobName=x%s y  z=w\t-k=v UserId=u(7)  "
+			 "Priority=3\tNice=-2 Account=acc QOS=q JobState=PENDING "
+			 "Reason=None SubmitTime=2026-01-02T03:04:05 Partition=p "
+			 "TimeLimit=5 NumNodes=1 NumCPUs=2 TRES=cpu=2,mem=1G "
+			 "Comment=a=b c d Features=(null)   \n",
+			 pad + 1, name);
+		cr_assert_eq(load_text(&snap, text, &err, false), 0, "pad %d: %s",
+			     pad, prio_error_format(&err, msg, sizeof(msg)));
+		cr_assert_eq(snap.job_count, 1);
+		const struct prio_job *j = &snap.jobs[0];
+		char want[200];
+		snprintf(want, sizeof(want), "x%s y", name);
+		/* "z=w" looks like a key (a letter, then '='): it is one, as in
+		 * kvscan; "-k=v" does not and stays in its value */
+		cr_assert_str_eq(S(&snap, j->name), want, "pad %d", pad);
+		cr_assert_eq(j->job_id, (uint32_t)pad + 1);
+		cr_assert_str_eq(S(&snap, j->user), "u");
+		cr_assert_eq(j->uid, 7);
+		cr_assert_eq(j->priority, 3);
+		cr_assert_eq(j->nice, -2);
+		cr_assert_str_eq(S(&snap, j->account), "acc");
+		cr_assert_str_eq(S(&snap, j->qos), "q");
+		cr_assert_eq(j->time_limit, 5);
+		cr_assert_eq(j->num_cpus, 2);
+		cr_assert_eq(tres(&snap, &j->tres_req, "mem"), 1024);
+		cr_assert_eq(j->submit_time, 1767323045);
+		prio_snapshot_free(&snap);
+	}
+}
+
 Test(jobs, state_names_and_codes)
 {
 	enum prio_job_state st;
