@@ -22,37 +22,37 @@
 #include "prio/job.h"
 #include "prio/snapshot.h"
 
-#define STATE(e, n, c) [e] = { n, c, sizeof(n) - 1, sizeof(c) - 1 }
+#define STATE(e, n, c) [e] = {n, c, sizeof(n) - 1, sizeof(c) - 1}
 
 static const struct {
 	const char *name;
 	const char *code;
 	uint8_t name_len, code_len;
 } states[PRIO_JOB_STATE_COUNT] = {
-	STATE(PRIO_JOB_PENDING, "PENDING", "PD"),
-	STATE(PRIO_JOB_RUNNING, "RUNNING", "R"),
-	STATE(PRIO_JOB_SUSPENDED, "SUSPENDED", "S"),
-	STATE(PRIO_JOB_COMPLETE, "COMPLETED", "CD"),
-	STATE(PRIO_JOB_CANCELLED, "CANCELLED", "CA"),
-	STATE(PRIO_JOB_FAILED, "FAILED", "F"),
-	STATE(PRIO_JOB_TIMEOUT, "TIMEOUT", "TO"),
-	STATE(PRIO_JOB_NODE_FAIL, "NODE_FAIL", "NF"),
-	STATE(PRIO_JOB_PREEMPTED, "PREEMPTED", "PR"),
-	STATE(PRIO_JOB_BOOT_FAIL, "BOOT_FAIL", "BF"),
-	STATE(PRIO_JOB_DEADLINE, "DEADLINE", "DL"),
-	STATE(PRIO_JOB_OOM, "OUT_OF_MEMORY", "OOM"),
-	STATE(PRIO_JOB_COMPLETING, "COMPLETING", "CG"),
-	STATE(PRIO_JOB_CONFIGURING, "CONFIGURING", "CF"),
-	STATE(PRIO_JOB_REQUEUED, "REQUEUED", "RQ"),
-	STATE(PRIO_JOB_RESIZING, "RESIZING", "RS"),
-	STATE(PRIO_JOB_REVOKED, "REVOKED", "RV"),
-	STATE(PRIO_JOB_SIGNALING, "SIGNALING", "SI"),
-	STATE(PRIO_JOB_STAGE_OUT, "STAGE_OUT", "SO"),
-	STATE(PRIO_JOB_STOPPED, "STOPPED", "ST"),
-	STATE(PRIO_JOB_REQUEUE_HOLD, "REQUEUE_HOLD", "RH"),
-	STATE(PRIO_JOB_REQUEUE_FED, "REQUEUE_FED", "RF"),
-	STATE(PRIO_JOB_SPECIAL_EXIT, "SPECIAL_EXIT", "SE"),
-	STATE(PRIO_JOB_RESV_DEL_HOLD, "RESV_DEL_HOLD", "RD"),
+    STATE(PRIO_JOB_PENDING, "PENDING", "PD"),
+    STATE(PRIO_JOB_RUNNING, "RUNNING", "R"),
+    STATE(PRIO_JOB_SUSPENDED, "SUSPENDED", "S"),
+    STATE(PRIO_JOB_COMPLETE, "COMPLETED", "CD"),
+    STATE(PRIO_JOB_CANCELLED, "CANCELLED", "CA"),
+    STATE(PRIO_JOB_FAILED, "FAILED", "F"),
+    STATE(PRIO_JOB_TIMEOUT, "TIMEOUT", "TO"),
+    STATE(PRIO_JOB_NODE_FAIL, "NODE_FAIL", "NF"),
+    STATE(PRIO_JOB_PREEMPTED, "PREEMPTED", "PR"),
+    STATE(PRIO_JOB_BOOT_FAIL, "BOOT_FAIL", "BF"),
+    STATE(PRIO_JOB_DEADLINE, "DEADLINE", "DL"),
+    STATE(PRIO_JOB_OOM, "OUT_OF_MEMORY", "OOM"),
+    STATE(PRIO_JOB_COMPLETING, "COMPLETING", "CG"),
+    STATE(PRIO_JOB_CONFIGURING, "CONFIGURING", "CF"),
+    STATE(PRIO_JOB_REQUEUED, "REQUEUED", "RQ"),
+    STATE(PRIO_JOB_RESIZING, "RESIZING", "RS"),
+    STATE(PRIO_JOB_REVOKED, "REVOKED", "RV"),
+    STATE(PRIO_JOB_SIGNALING, "SIGNALING", "SI"),
+    STATE(PRIO_JOB_STAGE_OUT, "STAGE_OUT", "SO"),
+    STATE(PRIO_JOB_STOPPED, "STOPPED", "ST"),
+    STATE(PRIO_JOB_REQUEUE_HOLD, "REQUEUE_HOLD", "RH"),
+    STATE(PRIO_JOB_REQUEUE_FED, "REQUEUE_FED", "RF"),
+    STATE(PRIO_JOB_SPECIAL_EXIT, "SPECIAL_EXIT", "SE"),
+    STATE(PRIO_JOB_RESV_DEL_HOLD, "RESV_DEL_HOLD", "RD"),
 };
 
 int prio_job_state_parse(const char *s, size_t n, enum prio_job_state *st)
@@ -66,8 +66,10 @@ int prio_job_state_parse(const char *s, size_t n, enum prio_job_state *st)
 		return -1;
 	/* the table is in the order of frequency in any queue or history */
 	for (int i = 0; i < PRIO_JOB_STATE_COUNT; i++) {
-		if ((states[i].name_len == w && memcmp(states[i].name, s, w) == 0) ||
-		    (states[i].code_len == w && memcmp(states[i].code, s, w) == 0)) {
+		if ((states[i].name_len == w &&
+		     memcmp(states[i].name, s, w) == 0) ||
+		    (states[i].code_len == w &&
+		     memcmp(states[i].code, s, w) == 0)) {
 			*st = (enum prio_job_state)i;
 			return 0;
 		}
@@ -77,7 +79,8 @@ int prio_job_state_parse(const char *s, size_t n, enum prio_job_state *st)
 
 const char *prio_job_state_name(enum prio_job_state st)
 {
-	return (unsigned)st < PRIO_JOB_STATE_COUNT ? states[st].name : "UNKNOWN";
+	return (unsigned)st < PRIO_JOB_STATE_COUNT ? states[st].name
+						   : "UNKNOWN";
 }
 
 const char *prio_job_state_short(enum prio_job_state st)
@@ -109,11 +112,12 @@ static int link_job(struct prio_snapshot *snap, const struct prio_job *job,
 		for (uint32_t p = 0; p < job->partition_count; p++)
 			if (!prio_snapshot_partition(snap, job->partitions[p]))
 				return prio_error_set(
-					err, PRIO_ERR_PARSE, job->file, job->line,
-					"Partition",
-					"job %u: unknown partition \"%.40s\"",
-					job->job_id,
-					prio_snapshot_str(snap, job->partitions[p]));
+				    err, PRIO_ERR_PARSE, job->file, job->line,
+				    "Partition",
+				    "job %u: unknown partition \"%.40s\"",
+				    job->job_id,
+				    prio_snapshot_str(snap,
+						      job->partitions[p]));
 	}
 	if (snap->qos_count && job->qos != PRIO_NO_ID &&
 	    !prio_snapshot_qos(snap, job->qos))
@@ -146,10 +150,11 @@ int prio_jobs_link(struct prio_snapshot *snap, struct prio_error *err)
 			first = seen_before(slots, mask, snap->jobs, i);
 			if (first != UINT32_MAX)
 				rc = prio_error_set(
-					err, PRIO_ERR_PARSE, job->file, job->line,
-					"JobId", "job %u listed twice (also at %s:%u)",
-					job->job_id, snap->jobs[first].file,
-					snap->jobs[first].line);
+				    err, PRIO_ERR_PARSE, job->file, job->line,
+				    "JobId",
+				    "job %u listed twice (also at %s:%u)",
+				    job->job_id, snap->jobs[first].file,
+				    snap->jobs[first].line);
 		}
 		if (rc < 0) {
 			rc = prio_snapshot_record_error(snap, err);

@@ -38,15 +38,28 @@
 /* The keys every scontrol record prints; a record without one of them is
  * truncated or not scontrol output. */
 enum sc_key {
-	K_JOBID, K_JOBNAME, K_USERID, K_PRIORITY, K_NICE, K_ACCOUNT, K_QOS,
-	K_JOBSTATE, K_REASON, K_SUBMITTIME, K_PARTITION, K_TIMELIMIT,
-	K_NUMNODES, K_NUMCPUS, K_TRES, K_REQUIRED_COUNT
+	K_JOBID,
+	K_JOBNAME,
+	K_USERID,
+	K_PRIORITY,
+	K_NICE,
+	K_ACCOUNT,
+	K_QOS,
+	K_JOBSTATE,
+	K_REASON,
+	K_SUBMITTIME,
+	K_PARTITION,
+	K_TIMELIMIT,
+	K_NUMNODES,
+	K_NUMCPUS,
+	K_TRES,
+	K_REQUIRED_COUNT
 };
 
 static const char *const key_names[K_REQUIRED_COUNT] = {
-	"JobId", "JobName", "UserId", "Priority", "Nice", "Account", "QOS",
-	"JobState", "Reason", "SubmitTime", "Partition", "TimeLimit",
-	"NumNodes", "NumCPUs", "TRES",
+    "JobId",	 "JobName",   "UserId",	  "Priority", "Nice",
+    "Account",	 "QOS",	      "JobState", "Reason",   "SubmitTime",
+    "Partition", "TimeLimit", "NumNodes", "NumCPUs",  "TRES",
 };
 
 #define REQUIRED_KEYS ((1u << K_REQUIRED_COUNT) - 1)
@@ -65,11 +78,11 @@ struct sc_loader {
 	struct lc_last l_name, l_nodes, l_over, l_dep, l_host, l_misc, l_alloc;
 
 	/* the record being read */
-	bool open;          /* a record has started */
-	bool bad;           /* it had an error: skip to the next record */
+	bool open; /* a record has started */
+	bool bad;  /* it had an error: skip to the next record */
 	bool has_detail;
 	bool reason_held, reason_admin;
-	uint32_t seen;      /* 1 << enum sc_key */
+	uint32_t seen; /* 1 << enum sc_key */
 	uint32_t last_line;
 	struct prio_job job;
 	struct prio_job_detail detail;
@@ -81,14 +94,16 @@ struct sc_loader {
 
 /* A bad value: fill the error, mark the record, and let keep_going decide.
  * Returns < 0 to stop loading. */
-__attribute__((format(printf, 4, 5))) static int
-bad_value(struct sc_loader *ld, uint32_t line, const char *field,
-	  const char *fmt, ...)
+__attribute__((format(printf, 4, 5))) static int bad_value(struct sc_loader *ld,
+							   uint32_t line,
+							   const char *field,
+							   const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	prio_error_setv(ld->err, PRIO_ERR_PARSE, ld->name, line, field, fmt, ap);
+	prio_error_setv(ld->err, PRIO_ERR_PARSE, ld->name, line, field, fmt,
+			ap);
 	va_end(ap);
 	ld->bad = true;
 	return prio_snapshot_record_error(ld->snap, ld->err);
@@ -162,7 +177,7 @@ static int finish_record(struct sc_loader *ld, bool at_eof)
 	}
 	if (ld->has_detail) {
 		struct prio_job_detail *d =
-			prio_arena_alloc(&ld->snap->arena, sizeof(*d));
+		    prio_arena_alloc(&ld->snap->arena, sizeof(*d));
 
 		if (!d)
 			return nomem(ld, ld->job.line);
@@ -241,14 +256,14 @@ static int timestamp(struct sc_loader *ld, uint32_t line, const char *field,
 
 	if (lc_timestamp(&ld->times, v, n, t) == 0)
 		return 0;
-	return bad_value(ld, line, field,
-			 "expected a timestamp (YYYY-MM-DDTHH:MM:SS), got \"%s\"",
-			 lc_quote(v, n, q));
+	return bad_value(
+	    ld, line, field,
+	    "expected a timestamp (YYYY-MM-DDTHH:MM:SS), got \"%s\"",
+	    lc_quote(v, n, q));
 }
 
 /* "UserId=alice(1001)": a name and a uid. */
-static int user_id(struct sc_loader *ld, uint32_t line, const char *v,
-		   size_t n)
+static int user_id(struct sc_loader *ld, uint32_t line, const char *v, size_t n)
 {
 	const char *lp = NULL;
 	char q[48];
@@ -267,7 +282,8 @@ static int user_id(struct sc_loader *ld, uint32_t line, const char *v,
 					 lc_quote(v, n, q));
 		if (un == 6 && memcmp(v, "(null)", 6) == 0)
 			return 0;
-		if (lc_intern_t(ld->snap, &ld->t_user, v, un, &ld->job.user) < 0)
+		if (lc_intern_t(ld->snap, &ld->t_user, v, un, &ld->job.user) <
+		    0)
 			return nomem(ld, line);
 		return 0;
 	}
@@ -298,8 +314,8 @@ static int time_limit(struct sc_loader *ld, uint32_t line, const char *v,
 				 "expected D-HH:MM:SS, UNLIMITED or "
 				 "Partition_Limit, got \"%s\"",
 				 lc_quote(v, n, q));
-	ld->job.time_limit = secs == PRIO_INFINITE ? PRIO_INFINITE
-						   : (secs + 59) / 60;
+	ld->job.time_limit =
+	    secs == PRIO_INFINITE ? PRIO_INFINITE : (secs + 59) / 60;
 	return 0;
 }
 
@@ -320,7 +336,8 @@ static int array_task(struct sc_loader *ld, uint32_t line, const char *v,
 				 "expected a task id or a range like 0-9%%2, "
 				 "got \"%s\"",
 				 lc_quote(v, n, q));
-	if (lc_intern(ld->snap, &ld->l_misc, v, n, &ld->job.array_task_text) < 0)
+	if (lc_intern(ld->snap, &ld->l_misc, v, n, &ld->job.array_task_text) <
+	    0)
 		return nomem(ld, line);
 	return 0;
 }
@@ -358,7 +375,8 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 	case 3:
 		if (IS("QOS")) {
 			SEEN(K_QOS);
-			if (intern_or_unset_t(ld, &ld->t_qos, v, n, &job->qos) < 0)
+			if (intern_or_unset_t(ld, &ld->t_qos, v, n, &job->qos) <
+			    0)
 				return nomem(ld, line);
 		} else if (IS("Mem")) {
 			uint64_t mb;
@@ -366,9 +384,10 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 			if (!ld->alloc_count)
 				return 0;
 			if (lc_size_mb(v, n, &mb) < 0)
-				return bad_value(ld, line, "Mem",
-						 "expected megabytes, got \"%s\"",
-						 lc_quote(v, n, q));
+				return bad_value(
+				    ld, line, "Mem",
+				    "expected megabytes, got \"%s\"",
+				    lc_quote(v, n, q));
 			ld->allocs[ld->alloc_count - 1].mem_mb = mb;
 		}
 		return 0;
@@ -376,9 +395,10 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 		if (IS("Nice")) {
 			SEEN(K_NICE);
 			if (parse_int32(v, n, &job->nice) < 0)
-				return bad_value(ld, line, "Nice",
-						 "expected an integer, got \"%s\"",
-						 lc_quote(v, n, q));
+				return bad_value(
+				    ld, line, "Nice",
+				    "expected an integer, got \"%s\"",
+				    lc_quote(v, n, q));
 		} else if (IS("TRES")) {
 			const char *why = "";
 			int rc;
@@ -389,33 +409,37 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 			if (rc == -2)
 				return nomem(ld, line);
 			if (rc < 0)
-				return bad_value(ld, line, "TRES", "%s, got \"%s\"",
-						 why, lc_quote(v, n, q));
+				return bad_value(ld, line, "TRES",
+						 "%s, got \"%s\"", why,
+						 lc_quote(v, n, q));
 		}
 		return 0;
 	case 5:
 		if (IS("JobId")) {
 			if (ld->seen & (1u << K_JOBID))
-				return bad_value(ld, line, "JobId",
-						 "a second JobId= in the record "
-						 "of job %u",
-						 job->job_id);
+				return bad_value(
+				    ld, line, "JobId",
+				    "a second JobId= in the record "
+				    "of job %u",
+				    job->job_id);
 			SEEN(K_JOBID);
 			if (lc_u32(v, n, &job->job_id) < 0)
-				return bad_value(ld, line, "JobId",
-						 "expected a job id, got \"%s\"",
-						 lc_quote(v, n, q));
+				return bad_value(
+				    ld, line, "JobId",
+				    "expected a job id, got \"%s\"",
+				    lc_quote(v, n, q));
 		} else if (IS("Nodes")) {
 			struct prio_job_alloc *a = new_alloc(ld);
 
 			if (!a)
 				return ld->alloc_cap >= MAX_ALLOCS
-					       ? bad_value(ld, line, "Nodes",
-							   "more than %u detail "
-							   "lines in one job",
-							   MAX_ALLOCS)
-					       : nomem(ld, line);
-			if (intern_or_unset(ld, &ld->l_alloc, v, n, &a->nodes) < 0)
+					   ? bad_value(ld, line, "Nodes",
+						       "more than %u detail "
+						       "lines in one job",
+						       MAX_ALLOCS)
+					   : nomem(ld, line);
+			if (intern_or_unset(ld, &ld->l_alloc, v, n, &a->nodes) <
+			    0)
 				return nomem(ld, line);
 		}
 		return 0;
@@ -425,16 +449,20 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 			return user_id(ld, line, v, n);
 		} else if (IS("Reason")) {
 			SEEN(K_REASON);
-			ld->reason_held = n >= 7 && memcmp(v, "JobHeld", 7) == 0;
-			ld->reason_admin = n == 12 && memcmp(v, "JobHeldAdmin", 12) == 0;
-			if (lc_intern_t(ld->snap, &ld->t_reason, v, n, &job->reason) < 0)
+			ld->reason_held =
+			    n >= 7 && memcmp(v, "JobHeld", 7) == 0;
+			ld->reason_admin =
+			    n == 12 && memcmp(v, "JobHeldAdmin", 12) == 0;
+			if (lc_intern_t(ld->snap, &ld->t_reason, v, n,
+					&job->reason) < 0)
 				return nomem(ld, line);
 		}
 		return 0;
 	case 7:
 		if (IS("JobName")) {
 			SEEN(K_JOBNAME);
-			if (lc_intern(ld->snap, &ld->l_name, v, n, &job->name) < 0)
+			if (lc_intern(ld->snap, &ld->l_name, v, n, &job->name) <
+			    0)
 				return nomem(ld, line);
 		} else if (IS("Account")) {
 			SEEN(K_ACCOUNT);
@@ -444,12 +472,14 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 		} else if (IS("NumCPUs")) {
 			SEEN(K_NUMCPUS);
 			if (min_max(v, n, &job->num_cpus, &job->max_cpus) < 0)
-				return bad_value(ld, line, "NumCPUs",
-						 "expected a count or min-max, got "
-						 "\"%s\"",
-						 lc_quote(v, n, q));
+				return bad_value(
+				    ld, line, "NumCPUs",
+				    "expected a count or min-max, got "
+				    "\"%s\"",
+				    lc_quote(v, n, q));
 		} else if (IS("EndTime")) {
-			return timestamp(ld, line, "EndTime", v, n, &job->end_time);
+			return timestamp(ld, line, "EndTime", v, n,
+					 &job->end_time);
 		} else if (IS("Requeue")) {
 			if (n != 1 || (v[0] != '0' && v[0] != '1'))
 				return bad_value(ld, line, "Requeue",
@@ -458,24 +488,28 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 			job->requeue = v[0] == '1';
 		} else if (IS("CPU_IDs")) {
 			if (!ld->alloc_count)
-				return bad_value(ld, line, "CPU_IDs",
-						 "CPU_IDs= without Nodes= before it");
-			if (n && lc_count_ids(v, n, &ld->allocs[ld->alloc_count - 1]
-							    .cpus) < 0)
-				return bad_value(ld, line, "CPU_IDs",
-						 "expected CPU ids like 0-3,8, got "
-						 "\"%s\"",
-						 lc_quote(v, n, q));
+				return bad_value(
+				    ld, line, "CPU_IDs",
+				    "CPU_IDs= without Nodes= before it");
+			if (n && lc_count_ids(
+				     v, n,
+				     &ld->allocs[ld->alloc_count - 1].cpus) < 0)
+				return bad_value(
+				    ld, line, "CPU_IDs",
+				    "expected CPU ids like 0-3,8, got "
+				    "\"%s\"",
+				    lc_quote(v, n, q));
 		}
 		return 0;
 	case 8:
 		if (IS("Priority")) {
 			SEEN(K_PRIORITY);
 			if (lc_u32(v, n, &job->priority) < 0)
-				return bad_value(ld, line, "Priority",
-						 "expected an unsigned integer, "
-						 "got \"%s\"",
-						 lc_quote(v, n, q));
+				return bad_value(
+				    ld, line, "Priority",
+				    "expected an unsigned integer, "
+				    "got \"%s\"",
+				    lc_quote(v, n, q));
 		} else if (IS("JobState")) {
 			enum prio_job_state st;
 
@@ -488,10 +522,11 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 		} else if (IS("NumNodes")) {
 			SEEN(K_NUMNODES);
 			if (min_max(v, n, &job->min_nodes, &job->max_nodes) < 0)
-				return bad_value(ld, line, "NumNodes",
-						 "expected a count or min-max, got "
-						 "\"%s\"",
-						 lc_quote(v, n, q));
+				return bad_value(
+				    ld, line, "NumNodes",
+				    "expected a count or min-max, got "
+				    "\"%s\"",
+				    lc_quote(v, n, q));
 		} else if (IS("NumTasks")) {
 			if (lc_unset(v, n))
 				job->num_tasks = PRIO_NO_VAL;
@@ -514,9 +549,10 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 			}
 		} else if (IS("HetJobId")) {
 			if (lc_u32(v, n, &job->het_job_id) < 0)
-				return bad_value(ld, line, "HetJobId",
-						 "expected a job id, got \"%s\"",
-						 lc_quote(v, n, q));
+				return bad_value(
+				    ld, line, "HetJobId",
+				    "expected a job id, got \"%s\"",
+				    lc_quote(v, n, q));
 		} else if (IS("Licenses") || IS("Features")) {
 			prio_id *id = k[0] == 'L' ? &ld->detail.licenses
 						  : &ld->detail.features;
@@ -572,9 +608,10 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 				return nomem(ld, line);
 		} else if (IS("ArrayJobId")) {
 			if (lc_u32(v, n, &job->array_job_id) < 0)
-				return bad_value(ld, line, "ArrayJobId",
-						 "expected a job id, got \"%s\"",
-						 lc_quote(v, n, q));
+				return bad_value(
+				    ld, line, "ArrayJobId",
+				    "expected a job id, got \"%s\"",
+				    lc_quote(v, n, q));
 		}
 		return 0;
 	case 11:
@@ -600,15 +637,17 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 		} else if (IS("MinMemoryCPU")) {
 			job->mem_per_cpu = true;
 			if (lc_size_mb(v, n, &job->min_memory) < 0)
-				return bad_value(ld, line, "MinMemoryCPU",
-						 "expected a size like 1000M, got "
-						 "\"%s\"",
-						 lc_quote(v, n, q));
+				return bad_value(
+				    ld, line, "MinMemoryCPU",
+				    "expected a size like 1000M, got "
+				    "\"%s\"",
+				    lc_quote(v, n, q));
 		} else if (IS("HetJobOffset")) {
 			if (lc_u32(v, n, &ld->detail.het_job_offset) < 0)
-				return bad_value(ld, line, "HetJobOffset",
-						 "expected a number, got \"%s\"",
-						 lc_quote(v, n, q));
+				return bad_value(
+				    ld, line, "HetJobOffset",
+				    "expected a number, got \"%s\"",
+				    lc_quote(v, n, q));
 			ld->has_detail = true;
 		}
 		return 0;
@@ -650,12 +689,18 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 
 #ifndef __SSE2__
 /* 1: may be in a key (A-Z a-z 0-9 _ : / .); 3: may start one (a letter). */
+/* clang-format off */
 static const uint8_t key_class[256] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
-	0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 1,
-	0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+	0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 1,
+	0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0,
 };
+/* clang-format on */
 #endif
 
 static inline bool is_blank(char c)
@@ -690,8 +735,10 @@ static int build_masks(struct sc_loader *ld, const char *p, size_t len)
 		uint64_t b = 0, e = 0, n = 0, l = 0, z = 0, st, f, sum;
 		size_t base = w * 64;
 #ifdef __SSE2__
-		const __m128i sp = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
-		const __m128i eq = _mm_set1_epi8('='), zero = _mm_setzero_si128();
+		const __m128i sp = _mm_set1_epi8(' '),
+			      tab = _mm_set1_epi8('\t');
+		const __m128i eq = _mm_set1_epi8('='),
+			      zero = _mm_setzero_si128();
 		const __m128i x20 = _mm_set1_epi8(0x20), a = _mm_set1_epi8('a');
 		const __m128i dot = _mm_set1_epi8('.'), us = _mm_set1_epi8('_');
 		const __m128i flip = _mm_set1_epi8((char)0x80);
@@ -703,34 +750,37 @@ static int build_masks(struct sc_loader *ld, const char *p, size_t len)
 			__m128i x, letter, range, key;
 
 			if (ld->limit - q >= 16) {
-				x = _mm_loadu_si128((const __m128i *)(const void *)q);
+				x = _mm_loadu_si128(
+				    (const __m128i *)(const void *)q);
 			} else {
-				unsigned char tmp[16] = { 0 };
+				unsigned char tmp[16] = {0};
 
 				memcpy(tmp, q, (size_t)(ld->limit - q));
-				x = _mm_loadu_si128((const __m128i *)(const void *)tmp);
+				x = _mm_loadu_si128(
+				    (const __m128i *)(const void *)tmp);
 			}
 			/* letters: (c | 0x20) - 'a' < 26; ". / 0-9 :" are the
 			 * contiguous 0x2e..0x3a; and '_' */
 			letter = _mm_cmplt_epi8(
-				_mm_xor_si128(_mm_sub_epi8(_mm_or_si128(x, x20), a),
-					      flip),
-				lt26);
+			    _mm_xor_si128(_mm_sub_epi8(_mm_or_si128(x, x20), a),
+					  flip),
+			    lt26);
 			range = _mm_cmplt_epi8(
-				_mm_xor_si128(_mm_sub_epi8(x, dot), flip), lt13);
+			    _mm_xor_si128(_mm_sub_epi8(x, dot), flip), lt13);
 			key = _mm_or_si128(_mm_or_si128(letter, range),
 					   _mm_cmpeq_epi8(x, us));
 			b |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
-				     _mm_cmpeq_epi8(x, sp), _mm_cmpeq_epi8(x, tab)))
+				 _mm_cmpeq_epi8(x, sp), _mm_cmpeq_epi8(x, tab)))
 			     << k;
 			e |= (uint64_t)(unsigned)_mm_movemask_epi8(
-				     _mm_cmpeq_epi8(x, eq))
+				 _mm_cmpeq_epi8(x, eq))
 			     << k;
-			n |= (uint64_t)((unsigned)_mm_movemask_epi8(key) ^ 0xffffu)
+			n |= (uint64_t)((unsigned)_mm_movemask_epi8(key) ^
+					0xffffu)
 			     << k;
 			l |= (uint64_t)(unsigned)_mm_movemask_epi8(letter) << k;
 			z |= (uint64_t)(unsigned)_mm_movemask_epi8(
-				     _mm_cmpeq_epi8(x, zero))
+				 _mm_cmpeq_epi8(x, zero))
 			     << k;
 		}
 #else
@@ -816,7 +866,8 @@ static int parse_pairs(struct sc_loader *ld, const char *p, size_t len,
 		size_t vend = len;
 
 		trim_blanks(p, e + 1, &vend);
-		return on_pair(ld, p + k, e - k, p + e + 1, vend - (e + 1), line);
+		return on_pair(ld, p + k, e - k, p + e + 1, vend - (e + 1),
+			       line);
 	}
 	return 0;
 }
@@ -859,8 +910,9 @@ static int load(struct sc_loader *ld, const struct prio_source *src)
 			break;
 		if (rc < 0 || build_masks(ld, line.text, line.len) < 0) {
 			if (rc >= 0)
-				prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name,
-					       line.number, "", "NUL byte in input");
+				prio_error_set(ld->err, PRIO_ERR_PARSE,
+					       ld->name, line.number, "",
+					       "NUL byte in input");
 			if ((rc = line_error(ld, line.number)) < 0)
 				return rc;
 			continue;
@@ -878,10 +930,11 @@ static int load(struct sc_loader *ld, const struct prio_source *src)
 				if (is_no_jobs(&line))
 					continue;
 				begin_record(ld, no);
-				rc = bad_value(ld, no, "JobId",
-					       "expected a record starting with "
-					       "JobId=, got \"%s\"",
-					       lc_quote(p, line.len, q));
+				rc =
+				    bad_value(ld, no, "JobId",
+					      "expected a record starting with "
+					      "JobId=, got \"%s\"",
+					      lc_quote(p, line.len, q));
 				if (rc < 0)
 					return rc;
 				continue;
@@ -895,8 +948,9 @@ static int load(struct sc_loader *ld, const struct prio_source *src)
 			if (q == line.len)
 				continue; /* blank line between records */
 			begin_record(ld, no);
-			rc = bad_value(ld, no, "JobId",
-				       "an indented line before any JobId= record");
+			rc = bad_value(
+			    ld, no, "JobId",
+			    "an indented line before any JobId= record");
 			if (rc < 0)
 				return rc;
 			continue;

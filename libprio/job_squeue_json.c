@@ -38,7 +38,7 @@ struct js_loader {
 	struct prio_error *err;
 	struct lc_table tres, parts;
 	struct lc_last l_user, l_account, l_qos, l_reason, l_name, l_nodes,
-		l_over, l_dep, l_host, l_misc;
+	    l_over, l_dep, l_host, l_misc;
 	struct prio_job_alloc *allocs;
 	uint32_t alloc_count, alloc_cap;
 	unsigned long records;
@@ -79,13 +79,15 @@ static uint32_t *job_lines(const char *s, size_t n, size_t *count)
 			}
 		} else if (c == '{' || c == '[') {
 			if (c == '[' && depth == 1)
-				in_jobs = last_n == 4 && memcmp(last, "jobs", 4) == 0;
+				in_jobs =
+				    last_n == 4 && memcmp(last, "jobs", 4) == 0;
 			if (c == '{' && depth == 2 && in_jobs) {
 				if (k == cap) {
 					uint32_t *nl;
 
 					cap *= 2;
-					nl = realloc(lines, cap * sizeof(*lines));
+					nl = realloc(lines,
+						     cap * sizeof(*lines));
 					if (!nl) {
 						free(lines);
 						return NULL;
@@ -104,14 +106,16 @@ static uint32_t *job_lines(const char *s, size_t n, size_t *count)
 	return lines;
 }
 
-__attribute__((format(printf, 4, 5))) static int
-job_error(struct js_loader *ld, uint32_t line, const char *field,
-	  const char *fmt, ...)
+__attribute__((format(printf, 4, 5))) static int job_error(struct js_loader *ld,
+							   uint32_t line,
+							   const char *field,
+							   const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	prio_error_setv(ld->err, PRIO_ERR_PARSE, ld->name, line, field, fmt, ap);
+	prio_error_setv(ld->err, PRIO_ERR_PARSE, ld->name, line, field, fmt,
+			ap);
 	va_end(ap);
 	return -1;
 }
@@ -119,14 +123,21 @@ job_error(struct js_loader *ld, uint32_t line, const char *field,
 static const char *type_name(const json_t *v)
 {
 	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a number";
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+		return "an integer";
+	case JSON_REAL:
+		return "a number";
 	case JSON_TRUE:
-	case JSON_FALSE: return "a boolean";
-	case JSON_NULL: return "null";
+	case JSON_FALSE:
+		return "a boolean";
+	case JSON_NULL:
+		return "null";
 	}
 	return "?";
 }
@@ -146,9 +157,10 @@ static int get_u32(struct js_loader *ld, uint32_t line, const char *key,
 				 type_name(v));
 	i = json_integer_value(v);
 	if (i < 0 || i > (json_int_t)UINT32_MAX)
-		return job_error(ld, line, key,
-				 "expected an unsigned 32-bit integer, got %lld",
-				 (long long)i);
+		return job_error(
+		    ld, line, key,
+		    "expected an unsigned 32-bit integer, got %lld",
+		    (long long)i);
 	*out = (uint32_t)i;
 	return 0;
 }
@@ -163,8 +175,8 @@ static int get_time(struct js_loader *ld, uint32_t line, const char *key,
 		return 0;
 	}
 	if (!json_is_integer(v) || (i = json_integer_value(v)) < 0)
-		return job_error(ld, line, key,
-				 "expected Unix seconds, got %s", type_name(v));
+		return job_error(ld, line, key, "expected Unix seconds, got %s",
+				 type_name(v));
 	*out = (time_t)i;
 	return 0;
 }
@@ -227,10 +239,12 @@ static uint32_t count_cores(const json_t *sockets)
 	json_t *sock, *core;
 	uint32_t n = 0;
 
-	json_object_foreach ((json_t *)sockets, sk, sock) {
+	json_object_foreach((json_t *)sockets, sk, sock)
+	{
 		json_t *cores = json_object_get(sock, "cores");
 
-		json_object_foreach (cores, ck, core) {
+		json_object_foreach(cores, ck, core)
+		{
 			const char *s = json_string_value(core);
 
 			n += s && strncmp(s, "allocated", 9) == 0;
@@ -256,15 +270,17 @@ static int job_resources(struct js_loader *ld, uint32_t line, const json_t *v)
 	if (!json_is_array(nodes))
 		return job_error(ld, line, "allocated_nodes",
 				 "expected an array, got %s", type_name(nodes));
-	json_array_foreach (nodes, i, node) {
+	json_array_foreach(nodes, i, node)
+	{
 		struct prio_job_alloc *a;
 		const json_t *name = json_object_get(node, "nodename");
 		const json_t *mem = json_object_get(node, "memory_allocated");
 		uint32_t mem32 = 0;
 
 		if (!json_is_string(name))
-			return job_error(ld, line, "nodename",
-					 "expected a node name in allocated_nodes");
+			return job_error(
+			    ld, line, "nodename",
+			    "expected a node name in allocated_nodes");
 		if (ld->alloc_count == ld->alloc_cap) {
 			uint32_t cap = ld->alloc_cap ? ld->alloc_cap * 2 : 16;
 
@@ -282,7 +298,8 @@ static int job_resources(struct js_loader *ld, uint32_t line, const json_t *v)
 			      json_string_length(name), &a->nodes) < 0)
 			return prio_error_set(ld->err, PRIO_ERR_NOMEM, ld->name,
 					      line, "", "out of memory");
-		if (mem && get_u32(ld, line, "memory_allocated", mem, 0, &mem32) < 0)
+		if (mem &&
+		    get_u32(ld, line, "memory_allocated", mem, 0, &mem32) < 0)
 			return -1;
 		a->mem_mb = mem32;
 		a->cpus = count_cores(json_object_get(node, "sockets"));
@@ -294,8 +311,10 @@ static int job_resources(struct js_loader *ld, uint32_t line, const json_t *v)
 static const char *oversubscribe_word(const char *s)
 {
 	static const char *const map[][2] = {
-		{ "none", "NO" }, { "oversubscribe", "YES" },
-		{ "user", "USER" }, { "mcs", "MCS" },
+	    {"none", "NO"},
+	    {"oversubscribe", "YES"},
+	    {"user", "USER"},
+	    {"mcs", "MCS"},
 	};
 
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
@@ -325,7 +344,8 @@ static int on_member(struct js_loader *ld, struct prio_job *job,
 		return 0;
 	case 4:
 		if (IS("name"))
-			return get_name(ld, line, k, v, &ld->l_name, &job->name);
+			return get_name(ld, line, k, v, &ld->l_name,
+					&job->name);
 		if (IS("cpus"))
 			return get_u32(ld, line, k, v, 0, &job->num_cpus);
 		if (IS("nice")) {
@@ -352,7 +372,8 @@ static int on_member(struct js_loader *ld, struct prio_job *job,
 			return get_name(ld, line, k, v, &ld->l_nodes,
 					&job->node_list);
 		if (IS("tasks"))
-			return get_u32(ld, line, k, v, PRIO_NO_VAL, &job->num_tasks);
+			return get_u32(ld, line, k, v, PRIO_NO_VAL,
+				       &job->num_tasks);
 		return 0;
 	case 6:
 		if (IS("job_id")) {
@@ -382,9 +403,10 @@ static int on_member(struct js_loader *ld, struct prio_job *job,
 		}
 		if (IS("requeue")) {
 			if (!json_is_boolean(v))
-				return job_error(ld, line, k,
-						 "expected true or false, got %s",
-						 type_name(v));
+				return job_error(
+				    ld, line, k,
+				    "expected true or false, got %s",
+				    type_name(v));
 			job->requeue = json_is_true(v);
 		}
 		return 0;
@@ -408,7 +430,8 @@ static int on_member(struct js_loader *ld, struct prio_job *job,
 	case 9:
 		if (IS("user_name")) {
 			*seen |= J_USER;
-			return get_name(ld, line, k, v, &ld->l_user, &job->user);
+			return get_name(ld, line, k, v, &ld->l_user,
+					&job->user);
 		}
 		if (IS("partition")) {
 			const struct lc_id_list *l;
@@ -500,7 +523,8 @@ static int on_member(struct js_loader *ld, struct prio_job *job,
 			if (get_u32(ld, line, k, v, 0, &u) < 0)
 				return -1;
 			if (u > UINT16_MAX)
-				return job_error(ld, line, k, "%u is too large", u);
+				return job_error(ld, line, k, "%u is too large",
+						 u);
 			job->cpus_per_task = (uint16_t)u;
 			return 0;
 		}
@@ -574,7 +598,8 @@ static int load_job(struct js_loader *ld, const json_t *obj, uint32_t line)
 
 	if (!json_is_object(obj))
 		return job_error(ld, line, "jobs",
-				 "expected a job object, got %s", type_name(obj));
+				 "expected a job object, got %s",
+				 type_name(obj));
 	memset(&job, 0, sizeof(job));
 	job.array_task_id = PRIO_NO_VAL;
 	job.uid = PRIO_NO_VAL;
@@ -585,18 +610,21 @@ static int load_job(struct js_loader *ld, const json_t *obj, uint32_t line)
 	memset(&d, 0, sizeof(d));
 	d.het_job_offset = PRIO_NO_VAL;
 	ld->alloc_count = 0;
-	json_object_foreach ((json_t *)obj, key, v) {
-		if (on_member(ld, &job, &d, &has_detail, &seen, key, v, line) < 0)
+	json_object_foreach((json_t *)obj, key, v)
+	{
+		if (on_member(ld, &job, &d, &has_detail, &seen, key, v, line) <
+		    0)
 			return -1;
 	}
 	if (!(seen & J_ID))
-		return job_error(ld, line, "job_id", "job object without job_id");
+		return job_error(ld, line, "job_id",
+				 "job object without job_id");
 	if (!(seen & J_STATE))
 		return job_error(ld, line, "job_state",
 				 "job %u has no job_state", job.job_id);
 	if (!(seen & J_PRIO))
-		return job_error(ld, line, "priority",
-				 "job %u has no priority", job.job_id);
+		return job_error(ld, line, "priority", "job %u has no priority",
+				 job.job_id);
 	if (!(seen & J_PART))
 		return job_error(ld, line, "partition",
 				 "job %u has no partition", job.job_id);
@@ -625,7 +653,7 @@ static int load_job(struct js_loader *ld, const json_t *obj, uint32_t line)
 	}
 	if (has_detail) {
 		struct prio_job_detail *p =
-			prio_arena_alloc(&ld->snap->arena, sizeof(*p));
+		    prio_arena_alloc(&ld->snap->arena, sizeof(*p));
 
 		if (!p)
 			goto nomem;
@@ -662,14 +690,15 @@ static int load(struct js_loader *ld, const struct prio_source *src)
 	int rc = 0;
 
 	if (nul)
-		return prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name,
-				      line_of(src->data, (size_t)(nul - src->data)),
-				      "", "NUL byte in input");
+		return prio_error_set(
+		    ld->err, PRIO_ERR_PARSE, ld->name,
+		    line_of(src->data, (size_t)(nul - src->data)), "",
+		    "NUL byte in input");
 	root = json_loadb(src->data, src->size, JSON_REJECT_DUPLICATES, &je);
 	if (!root)
 		return prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name,
-				      je.line > 0 ? (unsigned long)je.line : 0, "",
-				      "invalid JSON: %s", je.text);
+				      je.line > 0 ? (unsigned long)je.line : 0,
+				      "", "invalid JSON: %s", je.text);
 	if (!json_is_object(root)) {
 		rc = prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name, 1, "",
 				    "expected squeue --json output (an object "
@@ -679,20 +708,24 @@ static int load(struct js_loader *ld, const struct prio_source *src)
 	errors = json_object_get(root, "errors");
 	if (json_is_array(errors) && json_array_size(errors) > 0) {
 		const json_t *e = json_array_get(errors, 0);
-		const char *what = json_string_value(json_object_get(e, "error"));
+		const char *what =
+		    json_string_value(json_object_get(e, "error"));
 
 		if (!what)
-			what = json_string_value(json_object_get(e, "description"));
-		rc = prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name, 1, "errors",
-				    "squeue reported an error: %.200s",
-				    what ? what : "(no description)");
+			what = json_string_value(
+			    json_object_get(e, "description"));
+		rc =
+		    prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name, 1,
+				   "errors", "squeue reported an error: %.200s",
+				   what ? what : "(no description)");
 		goto out;
 	}
 	jobs = json_object_get(root, "jobs");
 	if (!json_is_array(jobs)) {
-		rc = prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name, 1, "jobs",
-				    "expected squeue --json output (an object "
-				    "with a \"jobs\" array)");
+		rc =
+		    prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name, 1, "jobs",
+				   "expected squeue --json output (an object "
+				   "with a \"jobs\" array)");
 		goto out;
 	}
 	lines = job_lines(src->data, src->size, &nlines);
@@ -701,7 +734,8 @@ static int load(struct js_loader *ld, const struct prio_source *src)
 				    "out of memory");
 		goto out;
 	}
-	json_array_foreach (jobs, i, obj) {
+	json_array_foreach(jobs, i, obj)
+	{
 		uint32_t line = i < nlines ? lines[i] : 1;
 
 		if (load_job(ld, obj, line) == 0)

@@ -258,9 +258,8 @@ int lc_table_put(struct lc_table *t, const char *s, size_t n, void *value)
 	return 0;
 }
 
-int lc_tres_list(struct prio_snapshot *snap, struct lc_table *t,
-		 const char *s, size_t n, struct prio_tres_list *list,
-		 const char **why)
+int lc_tres_list(struct prio_snapshot *snap, struct lc_table *t, const char *s,
+		 size_t n, struct prio_tres_list *list, const char **why)
 {
 	struct prio_tres_list *shared = lc_table_get(t, s, n);
 
@@ -270,8 +269,8 @@ int lc_tres_list(struct prio_snapshot *snap, struct lc_table *t,
 			*why = "out of memory";
 			return -2;
 		}
-		if (prio_tres_list_parse(&snap->arena, &snap->tres, s, n, shared,
-					 why) < 0)
+		if (prio_tres_list_parse(&snap->arena, &snap->tres, s, n,
+					 shared, why) < 0)
 			return strcmp(*why, "out of memory") == 0 ? -2 : -1;
 		if (lc_table_put(t, s, n, shared) < 0) {
 			*why = "out of memory";
@@ -298,7 +297,8 @@ const struct lc_id_list *lc_name_list(struct prio_snapshot *snap,
 	if (!lc_unset(s, n)) {
 		for (size_t j = 0; j < n; j++)
 			items += s[j] == ',';
-		l->ids = prio_arena_alloc(&snap->arena, items * sizeof(*l->ids));
+		l->ids =
+		    prio_arena_alloc(&snap->arena, items * sizeof(*l->ids));
 		if (!l->ids)
 			return NULL;
 		while (i < n) {
@@ -307,8 +307,8 @@ const struct lc_id_list *lc_name_list(struct prio_snapshot *snap,
 			while (i < n && s[i] != ',')
 				i++;
 			if (i > start) {
-				prio_id id = prio_snapshot_intern(snap, s + start,
-								  i - start);
+				prio_id id = prio_snapshot_intern(
+				    snap, s + start, i - start);
 				if (id == PRIO_NO_ID)
 					return NULL;
 				l->ids[k++] = id;
@@ -346,8 +346,9 @@ int lc_line_next(struct lc_reader *r, struct prio_line *line,
 	line->number = ++r->number;
 	r->pos += len + (nl ? 1 : 0);
 	if (len > PRIO_MAX_LINE)
-		return prio_error_set(err, PRIO_ERR_LIMIT, r->name, r->number, "",
-				      "line longer than %u bytes", PRIO_MAX_LINE);
+		return prio_error_set(err, PRIO_ERR_LIMIT, r->name, r->number,
+				      "", "line longer than %u bytes",
+				      PRIO_MAX_LINE);
 	if (len && line->text[len - 1] == '\r')
 		len--;
 	line->len = len;
@@ -373,12 +374,28 @@ int lc_size_mb(const char *s, size_t n, uint64_t *mb)
 		return -1;
 	if (i + 1 == n) {
 		switch (s[i]) {
-		case 'K': case 'k': shift = -1; break;
-		case 'M': case 'm': shift = 0; break;
-		case 'G': case 'g': shift = 1; break;
-		case 'T': case 't': shift = 2; break;
-		case 'P': case 'p': shift = 3; break;
-		default: return -1;
+		case 'K':
+		case 'k':
+			shift = -1;
+			break;
+		case 'M':
+		case 'm':
+			shift = 0;
+			break;
+		case 'G':
+		case 'g':
+			shift = 1;
+			break;
+		case 'T':
+		case 't':
+			shift = 2;
+			break;
+		case 'P':
+		case 'p':
+			shift = 3;
+			break;
+		default:
+			return -1;
 		}
 	} else if (i != n) {
 		return -1;

@@ -40,10 +40,30 @@
 #include "prio/timestr.h"
 
 enum col_kind {
-	C_IGNORE = 0, C_JOBID, C_JOBIDRAW, C_USER, C_ACCOUNT, C_PARTITION,
-	C_QOS, C_SUBMIT, C_ELIGIBLE, C_START, C_END, C_ELAPSED, C_ELAPSEDRAW,
-	C_SUSPENDED, C_STATE, C_ALLOCTRES, C_REQTRES, C_NNODES, C_NCPUS,
-	C_TIMELIMITRAW, C_TIMELIMIT, C_NODELIST, C_CLUSTER, C_TEXT,
+	C_IGNORE = 0,
+	C_JOBID,
+	C_JOBIDRAW,
+	C_USER,
+	C_ACCOUNT,
+	C_PARTITION,
+	C_QOS,
+	C_SUBMIT,
+	C_ELIGIBLE,
+	C_START,
+	C_END,
+	C_ELAPSED,
+	C_ELAPSEDRAW,
+	C_SUSPENDED,
+	C_STATE,
+	C_ALLOCTRES,
+	C_REQTRES,
+	C_NNODES,
+	C_NCPUS,
+	C_TIMELIMITRAW,
+	C_TIMELIMIT,
+	C_NODELIST,
+	C_CLUSTER,
+	C_TEXT,
 	C_KIND_COUNT
 };
 
@@ -51,34 +71,35 @@ static const struct {
 	const char *name;
 	unsigned bit;
 } columns[C_KIND_COUNT] = {
-	[C_JOBID] = { "JobID", PRIO_SACCT_JOBID },
-	[C_JOBIDRAW] = { "JobIDRaw", PRIO_SACCT_JOBIDRAW },
-	[C_USER] = { "User", PRIO_SACCT_USER },
-	[C_ACCOUNT] = { "Account", PRIO_SACCT_ACCOUNT },
-	[C_PARTITION] = { "Partition", PRIO_SACCT_PARTITION },
-	[C_QOS] = { "QOS", PRIO_SACCT_QOS },
-	[C_SUBMIT] = { "Submit", PRIO_SACCT_SUBMIT },
-	[C_ELIGIBLE] = { "Eligible", PRIO_SACCT_ELIGIBLE },
-	[C_START] = { "Start", PRIO_SACCT_START },
-	[C_END] = { "End", PRIO_SACCT_END },
-	[C_ELAPSED] = { "Elapsed", PRIO_SACCT_ELAPSED },
-	[C_ELAPSEDRAW] = { "ElapsedRaw", PRIO_SACCT_ELAPSEDRAW },
-	[C_SUSPENDED] = { "Suspended", PRIO_SACCT_SUSPENDED },
-	[C_STATE] = { "State", PRIO_SACCT_STATE },
-	[C_ALLOCTRES] = { "AllocTRES", PRIO_SACCT_ALLOCTRES },
-	[C_REQTRES] = { "ReqTRES", PRIO_SACCT_REQTRES },
-	[C_NNODES] = { "NNodes", PRIO_SACCT_NNODES },
-	[C_NCPUS] = { "NCPUS", PRIO_SACCT_NCPUS },
-	[C_TIMELIMITRAW] = { "TimelimitRaw", PRIO_SACCT_TIMELIMITRAW },
-	[C_TIMELIMIT] = { "Timelimit", PRIO_SACCT_TIMELIMIT },
-	[C_NODELIST] = { "NodeList", PRIO_SACCT_NODELIST },
-	[C_CLUSTER] = { "Cluster", PRIO_SACCT_CLUSTER },
+    [C_JOBID] = {"JobID", PRIO_SACCT_JOBID},
+    [C_JOBIDRAW] = {"JobIDRaw", PRIO_SACCT_JOBIDRAW},
+    [C_USER] = {"User", PRIO_SACCT_USER},
+    [C_ACCOUNT] = {"Account", PRIO_SACCT_ACCOUNT},
+    [C_PARTITION] = {"Partition", PRIO_SACCT_PARTITION},
+    [C_QOS] = {"QOS", PRIO_SACCT_QOS},
+    [C_SUBMIT] = {"Submit", PRIO_SACCT_SUBMIT},
+    [C_ELIGIBLE] = {"Eligible", PRIO_SACCT_ELIGIBLE},
+    [C_START] = {"Start", PRIO_SACCT_START},
+    [C_END] = {"End", PRIO_SACCT_END},
+    [C_ELAPSED] = {"Elapsed", PRIO_SACCT_ELAPSED},
+    [C_ELAPSEDRAW] = {"ElapsedRaw", PRIO_SACCT_ELAPSEDRAW},
+    [C_SUSPENDED] = {"Suspended", PRIO_SACCT_SUSPENDED},
+    [C_STATE] = {"State", PRIO_SACCT_STATE},
+    [C_ALLOCTRES] = {"AllocTRES", PRIO_SACCT_ALLOCTRES},
+    [C_REQTRES] = {"ReqTRES", PRIO_SACCT_REQTRES},
+    [C_NNODES] = {"NNodes", PRIO_SACCT_NNODES},
+    [C_NCPUS] = {"NCPUS", PRIO_SACCT_NCPUS},
+    [C_TIMELIMITRAW] = {"TimelimitRaw", PRIO_SACCT_TIMELIMITRAW},
+    [C_TIMELIMIT] = {"Timelimit", PRIO_SACCT_TIMELIMIT},
+    [C_NODELIST] = {"NodeList", PRIO_SACCT_NODELIST},
+    [C_CLUSTER] = {"Cluster", PRIO_SACCT_CLUSTER},
 };
 
 /* Columns of free text that may contain '|' themselves. */
 static const char *const text_columns[] = {
-	"SubmitLine", "Comment", "AdminComment", "SystemComment", "WorkDir",
-	"Constraints", "JobName", "Container", "StdOut", "StdErr", "StdIn",
+    "SubmitLine", "Comment",	 "AdminComment", "SystemComment",
+    "WorkDir",	  "Constraints", "JobName",	 "Container",
+    "StdOut",	  "StdErr",	 "StdIn",
 };
 
 #define MAX_COLUMNS 512u
@@ -93,22 +114,25 @@ struct sa_loader {
 	struct lc_last l_nodes, l_misc;
 	uint64_t m_bar[PRIO_MAX_LINE / 64 + 1]; /* '|' of the current line */
 	uint8_t kind[MAX_COLUMNS];
-	const char *col_name[MAX_COLUMNS]; /* for errors, as the header has it */
+	const char
+	    *col_name[MAX_COLUMNS]; /* for errors, as the header has it */
 	char names[MAX_COLUMNS][24];
 	uint32_t ncols;
-	bool trailing_bar;  /* sacct -p */
+	bool trailing_bar; /* sacct -p */
 	bool last_is_text;
 	unsigned long records;
 };
 
-__attribute__((format(printf, 4, 5))) static int
-row_error(struct sa_loader *ld, uint32_t line, const char *field,
-	  const char *fmt, ...)
+__attribute__((format(printf, 4, 5))) static int row_error(struct sa_loader *ld,
+							   uint32_t line,
+							   const char *field,
+							   const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	prio_error_setv(ld->err, PRIO_ERR_PARSE, ld->name, line, field, fmt, ap);
+	prio_error_setv(ld->err, PRIO_ERR_PARSE, ld->name, line, field, fmt,
+			ap);
 	va_end(ap);
 	return -1;
 }
@@ -128,15 +152,16 @@ static int header(struct sa_loader *ld, const struct prio_line *l)
 		int kind = C_IGNORE;
 
 		if (c >= MAX_COLUMNS)
-			return prio_error_set(ld->err, PRIO_ERR_LIMIT, ld->name,
-					      l->number, "",
-					      "more than %u columns", MAX_COLUMNS);
+			return prio_error_set(
+			    ld->err, PRIO_ERR_LIMIT, ld->name, l->number, "",
+			    "more than %u columns", MAX_COLUMNS);
 		for (int k = 1; k < C_TEXT; k++)
 			if (strlen(columns[k].name) == n &&
 			    strncasecmp(columns[k].name, p, n) == 0)
 				kind = k;
-		for (size_t t = 0; kind == C_IGNORE &&
-				   t < sizeof(text_columns) / sizeof(text_columns[0]);
+		for (size_t t = 0;
+		     kind == C_IGNORE &&
+		     t < sizeof(text_columns) / sizeof(text_columns[0]);
 		     t++)
 			if (strlen(text_columns[t]) == n &&
 			    strncasecmp(text_columns[t], p, n) == 0)
@@ -157,11 +182,11 @@ static int header(struct sa_loader *ld, const struct prio_line *l)
 	if (!have_id) {
 		char q[48];
 
-		return prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name, l->number,
-				      "JobID",
-				      "expected a header line naming a JobID "
-				      "column (sacct -P without -n), got \"%s\"",
-				      lc_quote(l->text, l->len, q));
+		return prio_error_set(
+		    ld->err, PRIO_ERR_PARSE, ld->name, l->number, "JobID",
+		    "expected a header line naming a JobID "
+		    "column (sacct -P without -n), got \"%s\"",
+		    lc_quote(l->text, l->len, q));
 	}
 	ld->last_is_text = ld->kind[ld->ncols - 1] == C_TEXT;
 	return 0;
@@ -281,19 +306,23 @@ static int field(struct sa_loader *ld, struct prio_sacct_rec *r, int kind,
 	case C_USER:
 		return intern(ld, &ld->t_user, v, n, &r->user) < 0 ? -2 : 0;
 	case C_ACCOUNT:
-		return intern(ld, &ld->t_account, v, n, &r->account) < 0 ? -2 : 0;
+		return intern(ld, &ld->t_account, v, n, &r->account) < 0 ? -2
+									 : 0;
 	case C_PARTITION:
-		return intern(ld, &ld->t_part, v, n, &r->partition) < 0 ? -2 : 0;
+		return intern(ld, &ld->t_part, v, n, &r->partition) < 0 ? -2
+									: 0;
 	case C_QOS:
 		return intern(ld, &ld->t_qos, v, n, &r->qos) < 0 ? -2 : 0;
 	case C_CLUSTER:
-		return intern(ld, &ld->t_cluster, v, n, &r->cluster) < 0 ? -2 : 0;
+		return intern(ld, &ld->t_cluster, v, n, &r->cluster) < 0 ? -2
+									 : 0;
 	case C_NODELIST:
 		if (n == 13 && memcmp(v, "None assigned", 13) == 0)
 			return 0;
-		return lc_intern(ld->snap, &ld->l_nodes, v, n, &r->node_list) < 0
-			       ? -2
-			       : 0;
+		return lc_intern(ld->snap, &ld->l_nodes, v, n, &r->node_list) <
+			       0
+			   ? -2
+			   : 0;
 	case C_SUBMIT:
 		return lc_timestamp(&ld->times, v, n, &r->submit);
 	case C_ELIGIBLE:
@@ -321,10 +350,9 @@ static int field(struct sa_loader *ld, struct prio_sacct_rec *r, int kind,
 	}
 	case C_ALLOCTRES:
 	case C_REQTRES: {
-		int rc = lc_tres_list(ld->snap, &ld->tres, v, n,
-				      kind == C_ALLOCTRES ? &r->alloc_tres
-							  : &r->req_tres,
-				      &why);
+		int rc = lc_tres_list(
+		    ld->snap, &ld->tres, v, n,
+		    kind == C_ALLOCTRES ? &r->alloc_tres : &r->req_tres, &why);
 		return rc == -2 ? -2 : rc < 0 ? -1 : 0;
 	}
 	case C_NNODES:
@@ -344,13 +372,23 @@ static const char *expectation(int kind)
 	switch (kind) {
 	case C_JOBID:
 		return "a job id like 12, 12_3, 12_[1-5], 12+1 or 12.batch";
-	case C_JOBIDRAW: return "a job id";
-	case C_SUBMIT: case C_ELIGIBLE: case C_START: case C_END:
+	case C_JOBIDRAW:
+		return "a job id";
+	case C_SUBMIT:
+	case C_ELIGIBLE:
+	case C_START:
+	case C_END:
 		return "a timestamp (YYYY-MM-DDTHH:MM:SS, Unknown or None)";
-	case C_ELAPSED: case C_SUSPENDED: return "a duration [D-]HH:MM:SS";
-	case C_STATE: return "a job state";
-	case C_ALLOCTRES: case C_REQTRES: return "a TRES list like cpu=8,mem=8G";
-	case C_TIMELIMIT: return "a time limit, UNLIMITED or Partition_Limit";
+	case C_ELAPSED:
+	case C_SUSPENDED:
+		return "a duration [D-]HH:MM:SS";
+	case C_STATE:
+		return "a job state";
+	case C_ALLOCTRES:
+	case C_REQTRES:
+		return "a TRES list like cpu=8,mem=8G";
+	case C_TIMELIMIT:
+		return "a time limit, UNLIMITED or Partition_Limit";
 	case C_TIMELIMITRAW:
 		return "minutes, UNLIMITED or Partition_Limit";
 	}
@@ -371,25 +409,28 @@ static int build_bars(struct sa_loader *ld, const char *p, size_t len)
 		uint64_t b = 0, z = 0;
 		size_t base = w * 64;
 #ifdef __SSE2__
-		const __m128i bar = _mm_set1_epi8('|'), zero = _mm_setzero_si128();
+		const __m128i bar = _mm_set1_epi8('|'),
+			      zero = _mm_setzero_si128();
 
 		for (size_t k = 0; k < 64 && base + k < len; k += 16) {
 			const char *q = p + base + k;
 			__m128i x;
 
 			if (ld->limit - q >= 16) {
-				x = _mm_loadu_si128((const __m128i *)(const void *)q);
+				x = _mm_loadu_si128(
+				    (const __m128i *)(const void *)q);
 			} else {
-				unsigned char tmp[16] = { 0 };
+				unsigned char tmp[16] = {0};
 
 				memcpy(tmp, q, (size_t)(ld->limit - q));
-				x = _mm_loadu_si128((const __m128i *)(const void *)tmp);
+				x = _mm_loadu_si128(
+				    (const __m128i *)(const void *)tmp);
 			}
 			b |= (uint64_t)(unsigned)_mm_movemask_epi8(
-				     _mm_cmpeq_epi8(x, bar))
+				 _mm_cmpeq_epi8(x, bar))
 			     << k;
 			z |= (uint64_t)(unsigned)_mm_movemask_epi8(
-				     _mm_cmpeq_epi8(x, zero))
+				 _mm_cmpeq_epi8(x, zero))
 			     << k;
 		}
 #else
@@ -459,10 +500,11 @@ static int row(struct sa_loader *ld, const struct prio_line *l)
 		else
 			pos = next_bar(ld->m_bar, pos, len);
 		if (i >= ld->ncols)
-			return row_error(ld, line, ld->col_name[ld->ncols - 1],
-					 "more fields than the %u columns of the "
-					 "header",
-					 ld->ncols);
+			return row_error(
+			    ld, line, ld->col_name[ld->ncols - 1],
+			    "more fields than the %u columns of the "
+			    "header",
+			    ld->ncols);
 		if (ld->kind[i] != C_IGNORE) {
 			rc = field(ld, &r, ld->kind[i], p + start, pos - start,
 				   &raw_id, &have_raw, &elapsed_raw,
@@ -472,10 +514,11 @@ static int row(struct sa_loader *ld, const struct prio_line *l)
 						      ld->name, line, "",
 						      "out of memory");
 			if (rc < 0)
-				return row_error(ld, line, ld->col_name[i],
-						 "expected %s, got \"%s\"",
-						 expectation(ld->kind[i]),
-						 lc_quote(p + start, pos - start, q));
+				return row_error(
+				    ld, line, ld->col_name[i],
+				    "expected %s, got \"%s\"",
+				    expectation(ld->kind[i]),
+				    lc_quote(p + start, pos - start, q));
 		}
 		if (pos >= len)
 			break;
@@ -491,8 +534,8 @@ static int row(struct sa_loader *ld, const struct prio_line *l)
 		r.elapsed = elapsed_raw;
 	slot = prio_snapshot_new_sacct(ld->snap);
 	if (!slot)
-		return prio_error_set(ld->err, PRIO_ERR_NOMEM, ld->name, line, "",
-				      "out of memory");
+		return prio_error_set(ld->err, PRIO_ERR_NOMEM, ld->name, line,
+				      "", "out of memory");
 	*slot = r;
 	ld->records++;
 	return 0;
@@ -526,12 +569,14 @@ static int load(struct sa_loader *ld, const struct prio_source *src)
 		if (rc < 0) {
 			if (!have_header || ld->err->status == PRIO_ERR_NOMEM)
 				return rc;
-			if ((rc = prio_snapshot_record_error(ld->snap, ld->err)) < 0)
+			if ((rc = prio_snapshot_record_error(ld->snap,
+							     ld->err)) < 0)
 				return rc;
 		}
 	}
 	if (!have_header)
-		return prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name, 1, "JobID",
+		return prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name, 1,
+				      "JobID",
 				      "empty input: expected sacct -P output "
 				      "with a header line");
 	return 0;
@@ -559,8 +604,8 @@ int prio_load_sacct(struct prio_snapshot *snap, const struct prio_source *src,
 	lc_table_init(&ld->t_cluster);
 	rc = load(ld, src);
 	if (rc == 0)
-		rc = prio_snapshot_note_loaded(snap, PRIO_INPUT_SACCT, src->name,
-					       ld->records);
+		rc = prio_snapshot_note_loaded(snap, PRIO_INPUT_SACCT,
+					       src->name, ld->records);
 	if (rc < 0 && err->status == PRIO_OK)
 		prio_error_set(err, rc, src->name, 0, "", "out of memory");
 	lc_table_free(&ld->tres);
@@ -580,12 +625,12 @@ const char *prio_sacct_job_id_format(const struct prio_snapshot *snap,
 	size_t used = 0;
 	int n;
 
-#define PUT(...)                                                             \
-	do {                                                                 \
-		n = snprintf(buf + used, size - used, __VA_ARGS__);          \
-		if (n < 0 || (size_t)n >= size - used)                       \
-			return buf;                                          \
-		used += (size_t)n;                                           \
+#define PUT(...)                                                               \
+	do {                                                                   \
+		n = snprintf(buf + used, size - used, __VA_ARGS__);            \
+		if (n < 0 || (size_t)n >= size - used)                         \
+			return buf;                                            \
+		used += (size_t)n;                                             \
 	} while (0)
 	if (!size)
 		return buf;
@@ -601,10 +646,18 @@ const char *prio_sacct_job_id_format(const struct prio_snapshot *snap,
 		PUT("%u", rec->job_id);
 	if (rec->is_step) {
 		switch (rec->step_id) {
-		case PRIO_SACCT_STEP_BATCH: PUT(".batch"); break;
-		case PRIO_SACCT_STEP_EXTERN: PUT(".extern"); break;
-		case PRIO_SACCT_STEP_INTERACTIVE: PUT(".interactive"); break;
-		default: PUT(".%u", rec->step_id); break;
+		case PRIO_SACCT_STEP_BATCH:
+			PUT(".batch");
+			break;
+		case PRIO_SACCT_STEP_EXTERN:
+			PUT(".extern");
+			break;
+		case PRIO_SACCT_STEP_INTERACTIVE:
+			PUT(".interactive");
+			break;
+		default:
+			PUT(".%u", rec->step_id);
+			break;
 		}
 	}
 #undef PUT
