@@ -364,6 +364,27 @@ Test(jobs, fairtree_basic_queue)
 	prio_snapshot_free(&snap);
 }
 
+Test(jobs, pending_array_in_restart_scenarios)
+{
+	static const char *const files[] = {
+		"tests/oracle/fairtree-restart/scontrol_show_job_d.txt",
+		"tests/oracle/classic/scontrol_show_job_d.txt",
+		"tests/oracle/depth-oblivious/scontrol_show_job_d.txt",
+	};
+
+	for (size_t i = 0; i < 3; i++) {
+		struct prio_snapshot snap;
+
+		load_file(&snap, files[i], prio_load_jobs_scontrol);
+		cr_assert_eq(snap.job_count, 42, "%s", files[i]);
+		const struct prio_job *j = find_job(&snap, 38);
+		cr_assert_eq(j->array_job_id, 38);
+		cr_assert_str_eq(S(&snap, j->array_task_text), "0-2");
+		cr_assert_eq(j->state, PRIO_JOB_PENDING);
+		prio_snapshot_free(&snap);
+	}
+}
+
 Test(jobs, preemption_suspended_jobs)
 {
 	struct prio_snapshot snap;
