@@ -1,8 +1,182 @@
 /* SPDX-License-Identifier: MIT */
-/* Placeholder: job state names. */
+/*
+ * Job states and the jobs' cross-references.
+ *
+ * States: Slurm prints each base state by a full name (scontrol JobState=,
+ * squeue --json job_state, sacct State) and by a short code (squeue %t);
+ * sacct adds the canceller ("CANCELLED by 0").  Flag states that replace
+ * the name in 22.05 output (COMPLETING, CONFIGURING, REQUEUED, RESIZING,
+ * REQUEUE_HOLD, SPECIAL_EXIT, ...) have an enum value of their own.
+ *
+ * prio_jobs_link() runs in prio_snapshot_finish() once the name indices
+ * exist: every partition and QOS a job names must have been loaded (when
+ * partitions or QOS were loaded at all), and a job id may appear once.
+ * With keep_going a job that fails is dropped with a warning, so engines
+ * never meet a partition they cannot look up.
+ */
 #include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
 #include "prio/job.h"
 #include "prio/snapshot.h"
-int prio_job_state_parse(const char *s, size_t n, enum prio_job_state *st) { (void)s; (void)n; *st = PRIO_JOB_PENDING; return -1; }
-const char *prio_job_state_name(enum prio_job_state st) { (void)st; return "UNKNOWN"; }
-int prio_jobs_link(struct prio_snapshot *snap, struct prio_error *err) { (void)snap; (void)err; return 0; }
+
+#define STATE(e, n, c) [e] = {n, c, sizeof(n) - 1, sizeof(c) - 1}
+
+static const struct {
+	const char *name;
+	const char *code;
+	uint8_t name_len, code_len;
+} states[PRIO_JOB_STATE_COUNT] = {
+    STATE(PRIO_JOB_PENDING, "PENDING", "PD"),
+    STATE(PRIO_JOB_RUNNING, "RUNNING", "R"),
+    STATE(PRIO_JOB_SUSPENDED, "SUSPENDED", "S"),
+    STATE(PRIO_JOB_COMPLETE, "COMPLETED", "CD"),
+    STATE(PRIO_JOB_CANCELLED, "CANCELLED", "CA"),
+    STATE(PRIO_JOB_FAILED, "FAILED", "F"),
+    STATE(PRIO_JOB_TIMEOUT, "TIMEOUT", "TO"),
+    STATE(PRIO_JOB_NODE_FAIL, "NODE_FAIL", "NF"),
+    STATE(PRIO_JOB_PREEMPTED, "PREEMPTED", "PR"),
+    STATE(PRIO_JOB_BOOT_FAIL, "BOOT_FAIL", "BF"),
+    STATE(PRIO_JOB_DEADLINE, "DEADLINE", "DL"),
+    STATE(PRIO_JOB_OOM, "OUT_OF_MEMORY", "OOM"),
+    STATE(PRIO_JOB_COMPLETING, "COMPLETING", "CG"),
+    STATE(PRIO_JOB_CONFIGURING, "CONFIGURING", "CF"),
+    STATE(PRIO_JOB_REQUEUED, "REQUEUED", "RQ"),
+    STATE(PRIO_JOB_RESIZING, "RESIZING", "RS"),
+    STATE(PRIO_JOB_REVOKED, "REVOKED", "RV"),
+    STATE(PRIO_JOB_SIGNALING, "SIGNALING", "SI"),
+    STATE(PRIO_JOB_STAGE_OUT, "STAGE_OUT", "SO"),
+    STATE(PRIO_JOB_STOPPED, "STOPPED", "ST"),
+    STATE(PRIO_JOB_REQUEUE_HOLD, "REQUEUE_HOLD", "RH"),
+    STATE(PRIO_JOB_REQUEUE_FED, "REQUEUE_FED", "RF"),
+    STATE(PRIO_JOB_SPECIAL_EXIT, "SPECIAL_EXIT", "SE"),
+    STATE(PRIO_JOB_RESV_DEL_HOLD, "RESV_DEL_HOLD", "RD"),
+};
+
+int prio_job_state_parse(const char *s, size_t n, enum prio_job_state *st)
+{
+	size_t w = 0;
+
+	/* "CANCELLED by 0": the state is the first word */
+	while (w < n && s[w] != ' ')
+		w++;
+	if (w == 0)
+		return -1;
+	/* the table is in the order of frequency in any queue or history */
+	for (int i = 0; i < PRIO_JOB_STATE_COUNT; i++) {
+		if ((states[i].name_len == w &&
+		     memcmp(states[i].name, s, w) == 0) ||
+		    (states[i].code_len == w &&
+		     memcmp(states[i].code, s, w) == 0)) {
+			*st = (enum prio_job_state)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *prio_job_state_name(enum prio_job_state st)
+{
+	return (unsigned)st < PRIO_JOB_STATE_COUNT ? states[st].name
+						   : "UNKNOWN";
+}
+
+const char *prio_job_state_short(enum prio_job_state st)
+{
+	return (unsigned)st < PRIO_JOB_STATE_COUNT ? states[st].code : "?";
+}
+
+/* An open-addressing set of job ids; returns the index of an earlier job
+ * with the same id, or UINT32_MAX after adding this one. */
+static uint32_t seen_before(uint32_t *slots, uint32_t mask,
+			    const struct prio_job *jobs, uint32_t i)
+{
+	uint32_t id = jobs[i].job_id;
+	uint32_t h = (id * 2654435761u) & mask;
+
+	while (slots[h]) {
+		if (jobs[slots[h] - 1].job_id == id)
+			return slots[h] - 1;
+		h = (h + 1) & mask;
+	}
+	slots[h] = i + 1;
+	return UINT32_MAX;
+}
+
+static int link_job(struct prio_snapshot *snap, const struct prio_job *job,
+		    struct prio_error *err)
+{
+	if (snap->partition_count) {
+		for (uint32_t p = 0; p < job->partition_count; p++)
+			if (!prio_snapshot_partition(snap, job->partitions[p]))
+				return prio_error_set(
+				    err, PRIO_ERR_PARSE, job->file, job->line,
+				    "Partition",
+				    "job %u: unknown partition \"%.40s\"",
+				    job->job_id,
+				    prio_snapshot_str(snap,
+						      job->partitions[p]));
+	}
+	if (snap->qos_count && job->qos != PRIO_NO_ID &&
+	    !prio_snapshot_qos(snap, job->qos))
+		return prio_error_set(err, PRIO_ERR_PARSE, job->file, job->line,
+				      "QOS", "job %u: unknown QOS \"%.40s\"",
+				      job->job_id,
+				      prio_snapshot_str(snap, job->qos));
+	return 0;
+}
+
+int prio_jobs_link(struct prio_snapshot *snap, struct prio_error *err)
+{
+	uint32_t *slots, mask = 15, keep = 0;
+	int rc = 0;
+
+	if (!snap->job_count)
+		return 0;
+	while (mask / 2 < snap->job_count)
+		mask = mask * 2 + 1;
+	slots = calloc((size_t)mask + 1, sizeof(*slots));
+	if (!slots)
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
+	for (uint32_t i = 0; i < snap->job_count; i++) {
+		const struct prio_job *job = &snap->jobs[i];
+		uint32_t first;
+
+		rc = link_job(snap, job, err);
+		if (rc == 0) {
+			first = seen_before(slots, mask, snap->jobs, i);
+			if (first != UINT32_MAX)
+				rc = prio_error_set(
+				    err, PRIO_ERR_PARSE, job->file, job->line,
+				    "JobId",
+				    "job %u listed twice (also at %s:%u)",
+				    job->job_id, snap->jobs[first].file,
+				    snap->jobs[first].line);
+		}
+		if (rc < 0) {
+			rc = prio_snapshot_record_error(snap, err);
+			if (rc < 0)
+				break;
+			continue; /* dropped, with a warning */
+		}
+		if (keep != i) {
+			/* the set refers to indices: move the slot too */
+			snap->jobs[keep] = *job;
+			for (uint32_t h = (job->job_id * 2654435761u) & mask;;
+			     h = (h + 1) & mask)
+				if (slots[h] == i + 1) {
+					slots[h] = keep + 1;
+					break;
+				}
+		}
+		keep++;
+	}
+	free(slots);
+	if (rc < 0)
+		return rc;
+	snap->job_count = keep;
+	return 0;
+}

@@ -1,6 +1,1008 @@
 /* SPDX-License-Identifier: MIT */
-/* Placeholder: replaced by its loader. */
+/*
+ * Jobs from `scontrol show job`, in its three shapes:
+ *  - multi-line: a record starts with "JobId=" in column 0, continues on
+ *    indented lines and ends at the next record (blank lines between);
+ *  - with -d, detail lines "     Nodes=n[1-2] CPU_IDs=0-7 Mem=8192 GRES="
+ *    inside the record, one per group of nodes with the same allocation;
+ *  - -o: one record per line, the same pairs (detail included with -d).
+ * Values are printed unquoted and may hold spaces (JobName, Command,
+ * Comment, Reason descriptions): a word that does not start "Identifier="
+ * belongs to the value before it (kvscan.h describes the same rule).
+ *
+ * Speed (DESIGN §5, a million ~1 KB lines at 1 GB/s): one pass over each
+ * line; a key is recognised by its length and a fixed-size memcmp, never
+ * by walking a list of names; values are parsed in place; repeated values
+ * (users, partitions, TRES strings, days of timestamps) are worked out once
+ * through loadcache.h; the record is built on the stack and copied once
+ * into the snapshot's job array (no allocation per record).
+ *
+ * TRES= is what the controller holds: the allocated TRES once the job has
+ * nodes, the requested ones before (22.05 prints tres_alloc_str when set,
+ * else tres_req_str).  A job with a NodeList gets it as tres_alloc, others
+ * as tres_req.
+ */
 #include "config.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "loadcache.h"
 #include "prio/snapshot.h"
-int prio_load_jobs_scontrol(struct prio_snapshot *snap, const struct prio_source *src, struct prio_error *err)
-{ (void)snap; return prio_error_set(err, PRIO_ERR_USAGE, src->name, 0, "", "not implemented yet"); }
+#include "prio/timestr.h"
+
+/* The keys every scontrol record prints; a record without one of them is
+ * truncated or not scontrol output. */
+enum sc_key {
+	K_JOBID,
+	K_JOBNAME,
+	K_USERID,
+	K_PRIORITY,
+	K_NICE,
+	K_ACCOUNT,
+	K_QOS,
+	K_JOBSTATE,
+	K_REASON,
+	K_SUBMITTIME,
+	K_PARTITION,
+	K_TIMELIMIT,
+	K_NUMNODES,
+	K_NUMCPUS,
+	K_TRES,
+	K_REQUIRED_COUNT
+};
+
+static const char *const key_names[K_REQUIRED_COUNT] = {
+    "JobId",	 "JobName",   "UserId",	  "Priority", "Nice",
+    "Account",	 "QOS",	      "JobState", "Reason",   "SubmitTime",
+    "Partition", "TimeLimit", "NumNodes", "NumCPUs",  "TRES",
+};
+
+#define REQUIRED_KEYS ((1u << K_REQUIRED_COUNT) - 1)
+#define MAX_ALLOCS 65536u /* detail lines per job */
+
+struct sc_loader {
+	struct prio_snapshot *snap;
+	const char *name;  /* for errors */
+	const char *file;  /* arena copy, for records */
+	const char *limit; /* end of the input: words may be read up to it */
+	struct prio_error *err;
+	uint64_t m_start[PRIO_MAX_LINE / 64 + 2]; /* the line's masks */
+	uint64_t m_keyeq[PRIO_MAX_LINE / 64 + 2];
+	struct lc_time_cache times;
+	struct lc_table tres, parts, t_user, t_account, t_qos, t_reason;
+	struct lc_last l_name, l_nodes, l_over, l_dep, l_host, l_misc, l_alloc;
+
+	/* the record being read */
+	bool open; /* a record has started */
+	bool bad;  /* it had an error: skip to the next record */
+	bool has_detail;
+	bool reason_held, reason_admin;
+	uint32_t seen; /* 1 << enum sc_key */
+	uint32_t last_line;
+	struct prio_job job;
+	struct prio_job_detail detail;
+	struct prio_tres_list tres_list;
+	struct prio_job_alloc *allocs; /* scratch, reused */
+	uint32_t alloc_count, alloc_cap;
+	unsigned long records;
+};
+
+/* A bad value: fill the error, mark the record, and let keep_going decide.
+ * Returns < 0 to stop loading. */
+__attribute__((format(printf, 4, 5))) static int bad_value(struct sc_loader *ld,
+							   uint32_t line,
+							   const char *field,
+							   const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	prio_error_setv(ld->err, PRIO_ERR_PARSE, ld->name, line, field, fmt,
+			ap);
+	va_end(ap);
+	ld->bad = true;
+	return prio_snapshot_record_error(ld->snap, ld->err);
+}
+
+static int nomem(struct sc_loader *ld, uint32_t line)
+{
+	return prio_error_set(ld->err, PRIO_ERR_NOMEM, ld->name, line, "",
+			      "out of memory");
+}
+
+static void begin_record(struct sc_loader *ld, uint32_t line)
+{
+	memset(&ld->job, 0, sizeof(ld->job));
+	ld->job.array_task_id = PRIO_NO_VAL;
+	ld->job.uid = PRIO_NO_VAL;
+	ld->job.time_limit = PRIO_NO_VAL;
+	ld->job.num_tasks = PRIO_NO_VAL;
+	ld->job.line = line;
+	ld->job.file = ld->file;
+	memset(&ld->detail, 0, sizeof(ld->detail));
+	ld->detail.het_job_offset = PRIO_NO_VAL;
+	memset(&ld->tres_list, 0, sizeof(ld->tres_list));
+	ld->has_detail = false;
+	ld->reason_held = ld->reason_admin = false;
+	ld->alloc_count = 0;
+	ld->seen = 0;
+	ld->open = true;
+	ld->bad = false;
+	ld->last_line = line;
+}
+
+static int finish_record(struct sc_loader *ld, bool at_eof)
+{
+	struct prio_job *slot;
+	uint32_t missing;
+
+	if (!ld->open)
+		return 0;
+	ld->open = false;
+	if (ld->bad)
+		return 0;
+	missing = REQUIRED_KEYS & ~ld->seen;
+	if (missing) {
+		int k = __builtin_ctz(missing);
+
+		if (at_eof)
+			return bad_value(ld, ld->last_line, key_names[k],
+					 "job %u: input ends before %s= "
+					 "(truncated record?)",
+					 ld->job.job_id, key_names[k]);
+		return bad_value(ld, ld->last_line, key_names[k],
+				 "job %u: record has no %s=", ld->job.job_id,
+				 key_names[k]);
+	}
+	if (ld->job.node_list != PRIO_NO_ID)
+		ld->job.tres_alloc = ld->tres_list;
+	else
+		ld->job.tres_req = ld->tres_list;
+	ld->job.held = ld->job.priority == 0 && ld->reason_held;
+	ld->job.held_by_admin = ld->job.held && ld->reason_admin;
+	if (ld->alloc_count) {
+		size_t size = ld->alloc_count * sizeof(*ld->allocs);
+
+		ld->detail.allocs = prio_arena_alloc(&ld->snap->arena, size);
+		if (!ld->detail.allocs)
+			return nomem(ld, ld->job.line);
+		memcpy(ld->detail.allocs, ld->allocs, size);
+		ld->detail.alloc_count = ld->alloc_count;
+		ld->has_detail = true;
+	}
+	if (ld->has_detail) {
+		struct prio_job_detail *d =
+		    prio_arena_alloc(&ld->snap->arena, sizeof(*d));
+
+		if (!d)
+			return nomem(ld, ld->job.line);
+		*d = ld->detail;
+		ld->job.detail = d;
+	}
+	slot = prio_snapshot_new_job(ld->snap);
+	if (!slot)
+		return nomem(ld, ld->job.line);
+	*slot = ld->job;
+	ld->records++;
+	return 0;
+}
+
+/* --- values ------------------------------------------------------------- */
+
+static int intern_or_unset(struct sc_loader *ld, struct lc_last *l,
+			   const char *v, size_t n, prio_id *id)
+{
+	if (lc_unset(v, n)) {
+		*id = PRIO_NO_ID;
+		return 0;
+	}
+	return lc_intern(ld->snap, l, v, n, id);
+}
+
+static int intern_or_unset_t(struct sc_loader *ld, struct lc_table *t,
+			     const char *v, size_t n, prio_id *id)
+{
+	if (lc_unset(v, n)) {
+		*id = PRIO_NO_ID;
+		return 0;
+	}
+	return lc_intern_t(ld->snap, t, v, n, id);
+}
+
+/* "8" or "4-8" (NumNodes, NumCPUs). */
+static int min_max(const char *v, size_t n, uint32_t *lo, uint32_t *hi)
+{
+	const char *dash = memchr(v, '-', n);
+
+	if (!dash) {
+		*hi = 0;
+		return lc_u32(v, n, lo);
+	}
+	if (lc_u32(v, (size_t)(dash - v), lo) < 0 ||
+	    lc_u32(dash + 1, n - (size_t)(dash - v) - 1, hi) < 0)
+		return -1;
+	return 0;
+}
+
+static int parse_int32(const char *v, size_t n, int32_t *out)
+{
+	uint32_t u;
+
+	if (n > 1 && v[0] == '-') {
+		if (lc_u32(v + 1, n - 1, &u) < 0 || u > 2147483648u)
+			return -1;
+		*out = (int32_t)(0 - (int64_t)u);
+		return 0;
+	}
+	if (n > 1 && v[0] == '+') {
+		v++;
+		n--;
+	}
+	if (lc_u32(v, n, &u) < 0 || u > INT32_MAX)
+		return -1;
+	*out = (int32_t)u;
+	return 0;
+}
+
+static int timestamp(struct sc_loader *ld, uint32_t line, const char *field,
+		     const char *v, size_t n, time_t *t)
+{
+	char q[48];
+
+	if (lc_timestamp(&ld->times, v, n, t) == 0)
+		return 0;
+	return bad_value(
+	    ld, line, field,
+	    "expected a timestamp (YYYY-MM-DDTHH:MM:SS), got \"%s\"",
+	    lc_quote(v, n, q));
+}
+
+/* "UserId=alice(1001)": a name and a uid. */
+static int user_id(struct sc_loader *ld, uint32_t line, const char *v, size_t n)
+{
+	const char *lp = NULL;
+	char q[48];
+
+	for (size_t i = n; i-- > 0;)
+		if (v[i] == '(') {
+			lp = v + i;
+			break;
+		}
+	if (lp && v[n - 1] == ')' && lp > v) {
+		size_t un = (size_t)(lp - v);
+
+		if (lc_u32(lp + 1, n - un - 2, &ld->job.uid) < 0)
+			return bad_value(ld, line, "UserId",
+					 "expected name(uid), got \"%s\"",
+					 lc_quote(v, n, q));
+		if (un == 6 && memcmp(v, "(null)", 6) == 0)
+			return 0;
+		if (lc_intern_t(ld->snap, &ld->t_user, v, un, &ld->job.user) <
+		    0)
+			return nomem(ld, line);
+		return 0;
+	}
+	if (n == 0 || lp)
+		return bad_value(ld, line, "UserId",
+				 "expected name(uid), got \"%s\"",
+				 lc_quote(v, n, q));
+	/* a bare name or number: keep what there is */
+	if (lc_u32(v, n, &ld->job.uid) < 0)
+		ld->job.uid = PRIO_NO_VAL;
+	if (lc_intern_t(ld->snap, &ld->t_user, v, n, &ld->job.user) < 0)
+		return nomem(ld, line);
+	return 0;
+}
+
+static int time_limit(struct sc_loader *ld, uint32_t line, const char *v,
+		      size_t n)
+{
+	uint32_t secs;
+	char q[48];
+
+	if (n == 15 && memcmp(v, "Partition_Limit", 15) == 0) {
+		ld->job.time_limit = PRIO_NO_VAL;
+		return 0;
+	}
+	if (lc_duration_secs(v, n, &secs) < 0)
+		return bad_value(ld, line, "TimeLimit",
+				 "expected D-HH:MM:SS, UNLIMITED or "
+				 "Partition_Limit, got \"%s\"",
+				 lc_quote(v, n, q));
+	ld->job.time_limit =
+	    secs == PRIO_INFINITE ? PRIO_INFINITE : (secs + 59) / 60;
+	return 0;
+}
+
+static int array_task(struct sc_loader *ld, uint32_t line, const char *v,
+		      size_t n)
+{
+	char q[48];
+
+	if (lc_u32(v, n, &ld->job.array_task_id) == 0)
+		return 0;
+	ld->job.array_task_id = PRIO_NO_VAL;
+	for (size_t i = 0; i < n; i++)
+		if (!((v[i] >= '0' && v[i] <= '9') || v[i] == '-' ||
+		      v[i] == ',' || v[i] == '%' || v[i] == ':'))
+			n = 0;
+	if (n == 0 || n > 4096)
+		return bad_value(ld, line, "ArrayTaskId",
+				 "expected a task id or a range like 0-9%%2, "
+				 "got \"%s\"",
+				 lc_quote(v, n, q));
+	if (lc_intern(ld->snap, &ld->l_misc, v, n, &ld->job.array_task_text) <
+	    0)
+		return nomem(ld, line);
+	return 0;
+}
+
+static struct prio_job_alloc *new_alloc(struct sc_loader *ld)
+{
+	if (ld->alloc_count == ld->alloc_cap) {
+		uint32_t cap = ld->alloc_cap ? ld->alloc_cap * 2 : 16;
+		struct prio_job_alloc *a;
+
+		if (cap > MAX_ALLOCS)
+			return NULL;
+		a = realloc(ld->allocs, cap * sizeof(*a));
+		if (!a)
+			return NULL;
+		ld->allocs = a;
+		ld->alloc_cap = cap;
+	}
+	memset(&ld->allocs[ld->alloc_count], 0, sizeof(*ld->allocs));
+	return &ld->allocs[ld->alloc_count++];
+}
+
+#define IS(lit) (kn == sizeof(lit) - 1 && memcmp(k, lit, sizeof(lit) - 1) == 0)
+#define SEEN(key) (ld->seen |= 1u << (key))
+
+/* One Key=Value of the current record. */
+static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
+		   const char *v, size_t n, uint32_t line)
+{
+	struct prio_job *job = &ld->job;
+	char q[48];
+	uint32_t u;
+
+	switch (kn) {
+	case 3:
+		if (IS("QOS")) {
+			SEEN(K_QOS);
+			if (intern_or_unset_t(ld, &ld->t_qos, v, n, &job->qos) <
+			    0)
+				return nomem(ld, line);
+		} else if (IS("Mem")) {
+			uint64_t mb;
+
+			if (!ld->alloc_count)
+				return 0;
+			if (lc_size_mb(v, n, &mb) < 0)
+				return bad_value(
+				    ld, line, "Mem",
+				    "expected megabytes, got \"%s\"",
+				    lc_quote(v, n, q));
+			ld->allocs[ld->alloc_count - 1].mem_mb = mb;
+		}
+		return 0;
+	case 4:
+		if (IS("Nice")) {
+			SEEN(K_NICE);
+			if (parse_int32(v, n, &job->nice) < 0)
+				return bad_value(
+				    ld, line, "Nice",
+				    "expected an integer, got \"%s\"",
+				    lc_quote(v, n, q));
+		} else if (IS("TRES")) {
+			const char *why = "";
+			int rc;
+
+			SEEN(K_TRES);
+			rc = lc_tres_list(ld->snap, &ld->tres, v, n,
+					  &ld->tres_list, &why);
+			if (rc == -2)
+				return nomem(ld, line);
+			if (rc < 0)
+				return bad_value(ld, line, "TRES",
+						 "%s, got \"%s\"", why,
+						 lc_quote(v, n, q));
+		}
+		return 0;
+	case 5:
+		if (IS("JobId")) {
+			if (ld->seen & (1u << K_JOBID))
+				return bad_value(
+				    ld, line, "JobId",
+				    "a second JobId= in the record "
+				    "of job %u",
+				    job->job_id);
+			SEEN(K_JOBID);
+			if (lc_u32(v, n, &job->job_id) < 0)
+				return bad_value(
+				    ld, line, "JobId",
+				    "expected a job id, got \"%s\"",
+				    lc_quote(v, n, q));
+		} else if (IS("Nodes")) {
+			struct prio_job_alloc *a = new_alloc(ld);
+
+			if (!a)
+				return ld->alloc_cap >= MAX_ALLOCS
+					   ? bad_value(ld, line, "Nodes",
+						       "more than %u detail "
+						       "lines in one job",
+						       MAX_ALLOCS)
+					   : nomem(ld, line);
+			if (intern_or_unset(ld, &ld->l_alloc, v, n, &a->nodes) <
+			    0)
+				return nomem(ld, line);
+		}
+		return 0;
+	case 6:
+		if (IS("UserId")) {
+			SEEN(K_USERID);
+			return user_id(ld, line, v, n);
+		} else if (IS("Reason")) {
+			SEEN(K_REASON);
+			ld->reason_held =
+			    n >= 7 && memcmp(v, "JobHeld", 7) == 0;
+			ld->reason_admin =
+			    n == 12 && memcmp(v, "JobHeldAdmin", 12) == 0;
+			if (lc_intern_t(ld->snap, &ld->t_reason, v, n,
+					&job->reason) < 0)
+				return nomem(ld, line);
+		}
+		return 0;
+	case 7:
+		if (IS("JobName")) {
+			SEEN(K_JOBNAME);
+			if (lc_intern(ld->snap, &ld->l_name, v, n, &job->name) <
+			    0)
+				return nomem(ld, line);
+		} else if (IS("Account")) {
+			SEEN(K_ACCOUNT);
+			if (intern_or_unset_t(ld, &ld->t_account, v, n,
+					      &job->account) < 0)
+				return nomem(ld, line);
+		} else if (IS("NumCPUs")) {
+			SEEN(K_NUMCPUS);
+			if (min_max(v, n, &job->num_cpus, &job->max_cpus) < 0)
+				return bad_value(
+				    ld, line, "NumCPUs",
+				    "expected a count or min-max, got "
+				    "\"%s\"",
+				    lc_quote(v, n, q));
+		} else if (IS("EndTime")) {
+			return timestamp(ld, line, "EndTime", v, n,
+					 &job->end_time);
+		} else if (IS("Requeue")) {
+			if (n != 1 || (v[0] != '0' && v[0] != '1'))
+				return bad_value(ld, line, "Requeue",
+						 "expected 0 or 1, got \"%s\"",
+						 lc_quote(v, n, q));
+			job->requeue = v[0] == '1';
+		} else if (IS("CPU_IDs")) {
+			if (!ld->alloc_count)
+				return bad_value(
+				    ld, line, "CPU_IDs",
+				    "CPU_IDs= without Nodes= before it");
+			if (n && lc_count_ids(
+				     v, n,
+				     &ld->allocs[ld->alloc_count - 1].cpus) < 0)
+				return bad_value(
+				    ld, line, "CPU_IDs",
+				    "expected CPU ids like 0-3,8, got "
+				    "\"%s\"",
+				    lc_quote(v, n, q));
+		}
+		return 0;
+	case 8:
+		if (IS("Priority")) {
+			SEEN(K_PRIORITY);
+			if (lc_u32(v, n, &job->priority) < 0)
+				return bad_value(
+				    ld, line, "Priority",
+				    "expected an unsigned integer, "
+				    "got \"%s\"",
+				    lc_quote(v, n, q));
+		} else if (IS("JobState")) {
+			enum prio_job_state st;
+
+			SEEN(K_JOBSTATE);
+			if (prio_job_state_parse(v, n, &st) < 0)
+				return bad_value(ld, line, "JobState",
+						 "unknown job state \"%s\"",
+						 lc_quote(v, n, q));
+			job->state = (uint8_t)st;
+		} else if (IS("NumNodes")) {
+			SEEN(K_NUMNODES);
+			if (min_max(v, n, &job->min_nodes, &job->max_nodes) < 0)
+				return bad_value(
+				    ld, line, "NumNodes",
+				    "expected a count or min-max, got "
+				    "\"%s\"",
+				    lc_quote(v, n, q));
+		} else if (IS("NumTasks")) {
+			if (lc_unset(v, n))
+				job->num_tasks = PRIO_NO_VAL;
+			else if (lc_u32(v, n, &job->num_tasks) < 0)
+				return bad_value(ld, line, "NumTasks",
+						 "expected a count, got \"%s\"",
+						 lc_quote(v, n, q));
+		} else if (IS("NodeList")) {
+			if (intern_or_unset(ld, &ld->l_nodes, v, n,
+					    &job->node_list) < 0)
+				return nomem(ld, line);
+		} else if (IS("Restarts")) {
+			if (lc_u32(v, n, &u) < 0)
+				return bad_value(ld, line, "Restarts",
+						 "expected a count, got \"%s\"",
+						 lc_quote(v, n, q));
+			if (u) {
+				ld->detail.restarts = u;
+				ld->has_detail = true;
+			}
+		} else if (IS("HetJobId")) {
+			if (lc_u32(v, n, &job->het_job_id) < 0)
+				return bad_value(
+				    ld, line, "HetJobId",
+				    "expected a job id, got \"%s\"",
+				    lc_quote(v, n, q));
+		} else if (IS("Licenses") || IS("Features")) {
+			prio_id *id = k[0] == 'L' ? &ld->detail.licenses
+						  : &ld->detail.features;
+
+			if (intern_or_unset(ld, &ld->l_misc, v, n, id) < 0)
+				return nomem(ld, line);
+			ld->has_detail |= *id != PRIO_NO_ID;
+		}
+		return 0;
+	case 9:
+		if (IS("Partition")) {
+			const struct lc_id_list *l;
+
+			SEEN(K_PARTITION);
+			l = lc_name_list(ld->snap, &ld->parts, v, n);
+			if (!l)
+				return nomem(ld, line);
+			job->partitions = l->ids;
+			job->partition_count = l->count;
+		} else if (IS("TimeLimit")) {
+			SEEN(K_TIMELIMIT);
+			return time_limit(ld, line, v, n);
+		} else if (IS("StartTime")) {
+			return timestamp(ld, line, "StartTime", v, n,
+					 &job->start_time);
+		} else if (IS("CPUs/Task")) {
+			if (lc_unset(v, n))
+				job->cpus_per_task = 0;
+			else if (lc_u32(v, n, &u) < 0 || u > UINT16_MAX)
+				return bad_value(ld, line, "CPUs/Task",
+						 "expected a count, got \"%s\"",
+						 lc_quote(v, n, q));
+			else
+				job->cpus_per_task = (uint16_t)u;
+		} else if (IS("BatchHost")) {
+			if (intern_or_unset(ld, &ld->l_host, v, n,
+					    &ld->detail.batch_host) < 0)
+				return nomem(ld, line);
+			ld->has_detail |= ld->detail.batch_host != PRIO_NO_ID;
+		}
+		return 0;
+	case 10:
+		if (IS("SubmitTime")) {
+			SEEN(K_SUBMITTIME);
+			return timestamp(ld, line, "SubmitTime", v, n,
+					 &job->submit_time);
+		} else if (IS("AccrueTime")) {
+			return timestamp(ld, line, "AccrueTime", v, n,
+					 &job->accrue_time);
+		} else if (IS("Dependency")) {
+			if (intern_or_unset(ld, &ld->l_dep, v, n,
+					    &job->dependency) < 0)
+				return nomem(ld, line);
+		} else if (IS("ArrayJobId")) {
+			if (lc_u32(v, n, &job->array_job_id) < 0)
+				return bad_value(
+				    ld, line, "ArrayJobId",
+				    "expected a job id, got \"%s\"",
+				    lc_quote(v, n, q));
+		}
+		return 0;
+	case 11:
+		if (IS("SuspendTime")) {
+			return timestamp(ld, line, "SuspendTime", v, n,
+					 &job->suspend_time);
+		} else if (IS("PreemptTime")) {
+			return timestamp(ld, line, "PreemptTime", v, n,
+					 &job->preempt_time);
+		} else if (IS("ArrayTaskId")) {
+			return array_task(ld, line, v, n);
+		} else if (IS("Reservation")) {
+			if (intern_or_unset(ld, &ld->l_misc, v, n,
+					    &ld->detail.reservation) < 0)
+				return nomem(ld, line);
+			ld->has_detail |= ld->detail.reservation != PRIO_NO_ID;
+		}
+		return 0;
+	case 12:
+		if (IS("EligibleTime")) {
+			return timestamp(ld, line, "EligibleTime", v, n,
+					 &job->eligible_time);
+		} else if (IS("MinMemoryCPU")) {
+			job->mem_per_cpu = true;
+			if (lc_size_mb(v, n, &job->min_memory) < 0)
+				return bad_value(
+				    ld, line, "MinMemoryCPU",
+				    "expected a size like 1000M, got "
+				    "\"%s\"",
+				    lc_quote(v, n, q));
+		} else if (IS("HetJobOffset")) {
+			if (lc_u32(v, n, &ld->detail.het_job_offset) < 0)
+				return bad_value(
+				    ld, line, "HetJobOffset",
+				    "expected a number, got \"%s\"",
+				    lc_quote(v, n, q));
+			ld->has_detail = true;
+		}
+		return 0;
+	case 13:
+		if (IS("OverSubscribe")) {
+			if (intern_or_unset(ld, &ld->l_over, v, n,
+					    &job->oversubscribe) < 0)
+				return nomem(ld, line);
+		} else if (IS("MinMemoryNode")) {
+			job->mem_per_cpu = false;
+			if (lc_size_mb(v, n, &job->min_memory) < 0)
+				return bad_value(ld, line, "MinMemoryNode",
+						 "expected a size like 8G, got "
+						 "\"%s\"",
+						 lc_quote(v, n, q));
+		}
+		return 0;
+	case 19:
+		if (IS("PreemptEligibleTime")) {
+			time_t t;
+			int rc = timestamp(ld, line, "PreemptEligibleTime", v,
+					   n, &t);
+
+			if (rc == 0 && !ld->bad && t) {
+				ld->detail.preempt_eligible_time = t;
+				ld->has_detail = true;
+			}
+			return rc;
+		}
+		return 0;
+	}
+	return 0;
+}
+
+#undef IS
+#undef SEEN
+
+/* --- splitting ---------------------------------------------------------- */
+
+#ifndef __SSE2__
+/* 1: may be in a key (A-Z a-z 0-9 _ : / .); 3: may start one (a letter). */
+/* clang-format off */
+static const uint8_t key_class[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
+	0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 1,
+	0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0,
+};
+/* clang-format on */
+#endif
+
+static inline bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * Splitting works on bit masks of the line, one bit per byte, so that the
+ * work per Key=Value is a few bit operations rather than a loop over bytes
+ * with a branch on each (DESIGN §5).  Sixteen bytes are classified at once
+ * with SSE2 (any x86-64), byte by byte elsewhere:
+ *   B  blanks, E  '=' signs, N  bytes that cannot be in a key (blanks and
+ *   '=' among them), L  letters;
+ * then, word by word with carries between words:
+ *   S = bytes after a blank (or the line start) that are letters: where a
+ *       key may start;
+ *   F = for each bit of S, the first byte of N at or after it, found all at
+ *       once by the carry of an addition: (~N + S) & N;
+ *   K = F & E: the '=' that end a key ("Identifier=" after a blank).
+ * A value then runs from its key's '=' to the blank before the next key,
+ * so words of a value that do not look like "Key=" stay in it (JobName=a b,
+ * Command=..., as kvscan.h describes).  NUL bytes are found in the same
+ * pass.  Returns -1 when the line holds one.
+ */
+static int build_masks(struct sc_loader *ld, const char *p, size_t len)
+{
+	size_t words = (len + 63) / 64;
+	uint64_t nul = 0, after_blank = 1, carry = 0;
+
+	for (size_t w = 0; w < words; w++) {
+		uint64_t b = 0, e = 0, n = 0, l = 0, z = 0, st, f, sum;
+		size_t base = w * 64;
+#ifdef __SSE2__
+		const __m128i sp = _mm_set1_epi8(' '),
+			      tab = _mm_set1_epi8('\t');
+		const __m128i eq = _mm_set1_epi8('='),
+			      zero = _mm_setzero_si128();
+		const __m128i x20 = _mm_set1_epi8(0x20), a = _mm_set1_epi8('a');
+		const __m128i dot = _mm_set1_epi8('.'), us = _mm_set1_epi8('_');
+		const __m128i flip = _mm_set1_epi8((char)0x80);
+		const __m128i lt26 = _mm_set1_epi8((char)(26 - 128));
+		const __m128i lt13 = _mm_set1_epi8((char)(13 - 128));
+
+		for (size_t k = 0; k < 64 && base + k < len; k += 16) {
+			const char *q = p + base + k;
+			__m128i x, letter, range, key;
+
+			if (ld->limit - q >= 16) {
+				x = _mm_loadu_si128(
+				    (const __m128i *)(const void *)q);
+			} else {
+				unsigned char tmp[16] = {0};
+
+				memcpy(tmp, q, (size_t)(ld->limit - q));
+				x = _mm_loadu_si128(
+				    (const __m128i *)(const void *)tmp);
+			}
+			/* letters: (c | 0x20) - 'a' < 26; ". / 0-9 :" are the
+			 * contiguous 0x2e..0x3a; and '_' */
+			letter = _mm_cmplt_epi8(
+			    _mm_xor_si128(_mm_sub_epi8(_mm_or_si128(x, x20), a),
+					  flip),
+			    lt26);
+			range = _mm_cmplt_epi8(
+			    _mm_xor_si128(_mm_sub_epi8(x, dot), flip), lt13);
+			key = _mm_or_si128(_mm_or_si128(letter, range),
+					   _mm_cmpeq_epi8(x, us));
+			b |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
+				 _mm_cmpeq_epi8(x, sp), _mm_cmpeq_epi8(x, tab)))
+			     << k;
+			e |= (uint64_t)(unsigned)_mm_movemask_epi8(
+				 _mm_cmpeq_epi8(x, eq))
+			     << k;
+			n |= (uint64_t)((unsigned)_mm_movemask_epi8(key) ^
+					0xffffu)
+			     << k;
+			l |= (uint64_t)(unsigned)_mm_movemask_epi8(letter) << k;
+			z |= (uint64_t)(unsigned)_mm_movemask_epi8(
+				 _mm_cmpeq_epi8(x, zero))
+			     << k;
+		}
+#else
+		for (size_t k = 0; k < 64 && base + k < len; k++) {
+			unsigned char c = (unsigned char)p[base + k];
+
+			b |= (uint64_t)is_blank((char)c) << k;
+			e |= (uint64_t)(c == '=') << k;
+			n |= (uint64_t)(key_class[c] == 0) << k;
+			l |= (uint64_t)(key_class[c] == 3) << k;
+			z |= (uint64_t)(c == 0) << k;
+		}
+#endif
+		if (len - base < 64) {
+			uint64_t keep = (1ull << (len - base)) - 1;
+
+			b &= keep;
+			e &= keep;
+			l &= keep;
+			z &= keep;
+			n |= ~keep; /* the end of the line stops a key */
+		}
+		st = ((b << 1) | after_blank) & ~b & l;
+		after_blank = b >> 63;
+		sum = ~n + st;
+		f = sum + carry;
+		carry = (sum < st) | (f < sum);
+		f &= n;
+		ld->m_start[w] = st;
+		ld->m_keyeq[w] = f & e;
+		nul |= z;
+	}
+	return nul ? -1 : 0;
+}
+
+/* The last key start before position e (there is one: e ends a key). */
+static inline size_t key_start(const uint64_t *st, size_t e)
+{
+	size_t w = e >> 6;
+	uint64_t m = st[w] & ((1ull << (e & 63)) - 1);
+
+	while (!m)
+		m = st[--w];
+	return (w << 6) + 63 - (size_t)__builtin_clzll(m);
+}
+
+static inline void trim_blanks(const char *p, size_t v, size_t *vend)
+{
+	while (*vend > v && is_blank(p[*vend - 1]))
+		(*vend)--;
+}
+
+/* Every Key=Value of one line, in order (masks already built). */
+static int parse_pairs(struct sc_loader *ld, const char *p, size_t len,
+		       uint32_t line)
+{
+	size_t words = (len + 63) / 64, k = 0, e = 0;
+	bool have = false;
+	int rc;
+
+	for (size_t w = 0; w < words; w++) {
+		for (uint64_t x = ld->m_keyeq[w]; x; x &= x - 1) {
+			size_t e2 = (w << 6) + (size_t)__builtin_ctzll(x);
+			size_t k2 = key_start(ld->m_start, e2);
+
+			if (have) {
+				size_t vend = k2 - 1;
+
+				trim_blanks(p, e + 1, &vend);
+				rc = on_pair(ld, p + k, e - k, p + e + 1,
+					     vend - (e + 1), line);
+				if (rc < 0)
+					return rc;
+				if (ld->bad)
+					return 0;
+			}
+			k = k2;
+			e = e2;
+			have = true;
+		}
+	}
+	if (have) {
+		size_t vend = len;
+
+		trim_blanks(p, e + 1, &vend);
+		return on_pair(ld, p + k, e - k, p + e + 1, vend - (e + 1),
+			       line);
+	}
+	return 0;
+}
+
+/* --- the loader --------------------------------------------------------- */
+
+static bool is_no_jobs(const struct prio_line *l)
+{
+	static const char msg[] = "No jobs in the system";
+
+	return l->len >= sizeof(msg) - 1 &&
+	       memcmp(l->text, msg, sizeof(msg) - 1) == 0;
+}
+
+/* A NUL byte or an over-long line: the record it is in is bad; keep_going
+ * may go on after it. */
+static int line_error(struct sc_loader *ld, unsigned long number)
+{
+	if (ld->err->status == PRIO_ERR_NOMEM)
+		return ld->err->status;
+	if (!ld->open || ld->bad)
+		begin_record(ld, (uint32_t)number);
+	ld->bad = true;
+	return prio_snapshot_record_error(ld->snap, ld->err);
+}
+
+static int load(struct sc_loader *ld, const struct prio_source *src)
+{
+	struct lc_reader r;
+	struct prio_line line;
+	int rc;
+
+	lc_reader_init(&r, src);
+	for (;;) {
+		const char *p;
+		uint32_t no;
+
+		rc = lc_line_next(&r, &line, ld->err);
+		if (rc == 0)
+			break;
+		if (rc < 0 || build_masks(ld, line.text, line.len) < 0) {
+			if (rc >= 0)
+				prio_error_set(ld->err, PRIO_ERR_PARSE,
+					       ld->name, line.number, "",
+					       "NUL byte in input");
+			if ((rc = line_error(ld, line.number)) < 0)
+				return rc;
+			continue;
+		}
+		p = line.text;
+		no = (uint32_t)line.number;
+		if (line.len == 0)
+			continue;
+		if (!is_blank(*p)) {
+			if ((rc = finish_record(ld, false)) < 0)
+				return rc;
+			if (line.len < 6 || memcmp(p, "JobId=", 6) != 0) {
+				char q[48];
+
+				if (is_no_jobs(&line))
+					continue;
+				begin_record(ld, no);
+				rc =
+				    bad_value(ld, no, "JobId",
+					      "expected a record starting with "
+					      "JobId=, got \"%s\"",
+					      lc_quote(p, line.len, q));
+				if (rc < 0)
+					return rc;
+				continue;
+			}
+			begin_record(ld, no);
+		} else if (!ld->open) {
+			size_t q = 0;
+
+			while (q < line.len && is_blank(p[q]))
+				q++;
+			if (q == line.len)
+				continue; /* blank line between records */
+			begin_record(ld, no);
+			rc = bad_value(
+			    ld, no, "JobId",
+			    "an indented line before any JobId= record");
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		if (ld->bad)
+			continue;
+		ld->last_line = no;
+		if ((rc = parse_pairs(ld, p, line.len, no)) < 0)
+			return rc;
+	}
+	return finish_record(ld, true);
+}
+
+int prio_load_jobs_scontrol(struct prio_snapshot *snap,
+			    const struct prio_source *src,
+			    struct prio_error *err)
+{
+	struct sc_loader *ld = calloc(1, sizeof(*ld));
+	int rc;
+
+	if (!ld)
+		return prio_error_set(err, PRIO_ERR_NOMEM, src->name, 0, "",
+				      "out of memory");
+	ld->snap = snap;
+	ld->name = src->name;
+	ld->err = err;
+	ld->limit = src->data + src->size;
+	ld->file = prio_arena_strdup(&snap->arena, src->name);
+	lc_time_cache_init(&ld->times);
+	lc_table_init(&ld->tres);
+	lc_table_init(&ld->parts);
+	lc_table_init(&ld->t_user);
+	lc_table_init(&ld->t_account);
+	lc_table_init(&ld->t_qos);
+	lc_table_init(&ld->t_reason);
+	if (!ld->file)
+		rc = prio_error_set(err, PRIO_ERR_NOMEM, src->name, 0, "",
+				    "out of memory");
+	else
+		rc = load(ld, src);
+	if (rc == 0)
+		rc = prio_snapshot_note_loaded(snap, PRIO_INPUT_JOBS_SCONTROL,
+					       src->name, ld->records);
+	if (rc < 0 && err->status == PRIO_OK)
+		prio_error_set(err, rc, src->name, 0, "", "out of memory");
+	lc_table_free(&ld->tres);
+	lc_table_free(&ld->parts);
+	lc_table_free(&ld->t_user);
+	lc_table_free(&ld->t_account);
+	lc_table_free(&ld->t_qos);
+	lc_table_free(&ld->t_reason);
+	free(ld->allocs);
+	free(ld);
+	return rc;
+}

@@ -4,6 +4,12 @@
  * `squeue --json` (job_squeue_json.c).  One record per job as the controller
  * holds it: a pending job array that has not been split is one record with
  * array_task_text set, as sprio shows it.
+ *
+ * The record is kept small because a queue may hold a million pending jobs
+ * (DESIGN §5: at most 256 bytes of heap per job): names are interned ids,
+ * identical TRES lists and partition lists share one arena copy, and the
+ * fields only running or unusual jobs have live in struct prio_job_detail.
+ * Strings of an id are read with prio_snapshot_str().
  */
 #ifndef PRIO_JOB_H
 #define PRIO_JOB_H
@@ -36,55 +42,82 @@ enum prio_job_state {
 	PRIO_JOB_SIGNALING,
 	PRIO_JOB_STAGE_OUT,
 	PRIO_JOB_STOPPED,
+	PRIO_JOB_REQUEUE_HOLD, /* pending again after a requeue, held */
+	PRIO_JOB_REQUEUE_FED,
+	PRIO_JOB_SPECIAL_EXIT,
+	PRIO_JOB_RESV_DEL_HOLD,
 	PRIO_JOB_STATE_COUNT
 };
 
-/* Parse "PENDING", "CANCELLED by 0", "R"...; -1 if unknown. */
+/* Parse a full name ("PENDING", "OUT_OF_MEMORY"), a short code as squeue
+ * prints it ("PD", "R", "OOM"), or sacct's "CANCELLED by 0" (only the
+ * first word counts).  Returns 0, or -1 if unknown. */
 int prio_job_state_parse(const char *s, size_t n, enum prio_job_state *st);
-const char *prio_job_state_name(enum prio_job_state st); /* "PENDING" */
+const char *prio_job_state_name(enum prio_job_state st);  /* "PENDING" */
+const char *prio_job_state_short(enum prio_job_state st); /* "PD" */
 
 /* One line of `scontrol show job -d` detail: "Nodes=n[1-2] CPU_IDs=0-3
- * Mem=4096 GRES=". */
+ * Mem=4096 GRES=" -- every node of the hostlist got the same CPUs and
+ * memory.  From squeue --json, one per allocated node, cpus = the cores
+ * listed as allocated. */
 struct prio_job_alloc {
-	const char *nodes;   /* hostlist as printed */
-	uint32_t cpus;       /* CPU ids counted per node */
+	prio_id nodes;       /* hostlist as printed */
+	uint32_t cpus;       /* CPU ids counted, per node */
 	uint64_t mem_mb;     /* per node */
+};
+
+/* What only running, restarted, heterogeneous or reserved jobs have.
+ * struct prio_job points to one only when some field is set. */
+struct prio_job_detail {
+	prio_id batch_host;        /* BatchHost */
+	prio_id reservation;       /* Reservation */
+	prio_id licenses;          /* Licenses */
+	prio_id features;          /* Features */
+	uint32_t het_job_offset;   /* HetJobOffset; PRIO_NO_VAL when none */
+	uint32_t restarts;         /* Restarts (requeue count) */
+	time_t preempt_eligible_time; /* PreemptEligibleTime, 0 unset */
+	struct prio_job_alloc *allocs; /* -d detail lines, in order */
+	uint32_t alloc_count;
 };
 
 struct prio_job {
 	uint32_t job_id;
 	uint32_t array_job_id;     /* 0 when not an array job */
 	uint32_t array_task_id;    /* PRIO_NO_VAL when not a single task */
-	const char *array_task_text; /* "0-2" for an unsplit pending array */
 	uint32_t het_job_id;       /* 0 when not heterogeneous */
-	const char *name;
+	prio_id array_task_text;   /* "0-2", "0-9%2": an unsplit pending array */
+	prio_id name;              /* JobName */
 	prio_id user;
 	uint32_t uid;              /* PRIO_NO_VAL when unknown */
-	prio_id account;
-	prio_id qos;
-	prio_id *partitions;       /* requested partitions, as listed */
-	uint32_t partition_count;
-	enum prio_job_state state;
+	prio_id account;           /* PRIO_NO_ID when "(null)" */
+	prio_id qos;               /* PRIO_NO_ID when "(null)" */
 	prio_id reason;            /* "Priority", "Resources", "None"... */
+	prio_id dependency;        /* PRIO_NO_ID when "(null)" */
+	prio_id node_list;         /* NodeList; PRIO_NO_ID when none */
+	prio_id oversubscribe;     /* "OK", "NO", "YES", "USER", "MCS" */
 	uint32_t priority;         /* as the controller last stored it */
 	int32_t nice;
-	time_t submit_time, eligible_time, accrue_time, start_time, end_time,
-	       suspend_time, preempt_time;
 	uint32_t time_limit;       /* minutes; PRIO_INFINITE, PRIO_NO_VAL */
-	uint32_t min_nodes, max_nodes; /* NumNodes=min[-max] */
-	uint32_t num_cpus;         /* NumCPUs (min when a range) */
-	uint32_t num_tasks;
+	uint32_t min_nodes, max_nodes; /* NumNodes=min[-max]; max 0 if none */
+	uint32_t num_cpus;         /* NumCPUs: total_cpus, or the min */
+	uint32_t max_cpus;         /* NumCPUs=min-max; 0 if none */
+	uint32_t num_tasks;        /* PRIO_NO_VAL when not shown */
+	uint32_t partition_count;
+	uint32_t line;             /* where the record starts */
+	uint16_t cpus_per_task;    /* CPUs/Task; 0 when not shown */
+	uint8_t state;             /* enum prio_job_state */
 	bool requeue;              /* Requeue=1 */
 	bool held;                 /* priority 0 with a JobHeld* reason */
+	bool held_by_admin;        /* JobHeldAdmin */
+	bool mem_per_cpu;          /* min_memory is per CPU (MinMemoryCPU) */
+	uint64_t min_memory;       /* MB per node or per CPU; 0 not shown */
+	time_t submit_time, eligible_time, accrue_time, start_time, end_time,
+	       suspend_time, preempt_time; /* 0 = Unknown/None */
+	const prio_id *partitions; /* requested partitions, as listed (shared) */
 	struct prio_tres_list tres_req;   /* requested (pending: TRES=) */
 	struct prio_tres_list tres_alloc; /* allocated (running: TRES=) */
-	const char *node_list;     /* NodeList, NULL when none */
-	struct prio_job_alloc *allocs; /* -d detail lines */
-	uint32_t alloc_count;
-	const char *dependency;    /* NULL when "(null)" */
-	const char *oversubscribe; /* "OK", "NO", "YES", "USER", "MCS" */
 	const char *file;
-	unsigned long line;
+	const struct prio_job_detail *detail; /* NULL when nothing to say */
 };
 
 #endif

@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Accounting records from `sacct -P` (usage_sacct.c): a header line naming
- * the columns in any order, then one record per job (and, without -X, per
- * step).  Steps are kept and marked so that roll-ups can skip them.
+ * Accounting records from `sacct -P` or `-p` (usage_sacct.c): a header line
+ * naming the columns in any order, then one record per job (and, without
+ * -X, per step).  Steps are kept and marked so that roll-ups can skip them.
+ *
+ * Ten million records is a normal history, so a record holds ids and
+ * numbers only: the JobID text is kept as its parts (see
+ * prio_sacct_job_id_format), names are interned, and identical TRES lists
+ * share one arena copy.
  */
 #ifndef PRIO_SACCT_H
 #define PRIO_SACCT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -30,21 +36,41 @@ enum prio_sacct_col {
 	PRIO_SACCT_NODELIST = 1u << 20, PRIO_SACCT_CLUSTER = 1u << 21,
 };
 
+/* Step ids with a name, as Slurm numbers them ("12.batch" ...). */
+#define PRIO_SACCT_STEP_INTERACTIVE 0xfffffffau
+#define PRIO_SACCT_STEP_BATCH       0xfffffffbu
+#define PRIO_SACCT_STEP_EXTERN      0xfffffffcu
+
 struct prio_sacct_rec {
-	uint32_t job_id;          /* JobIDRaw, else the number before '_' or '.' */
-	uint32_t array_task_id;   /* PRIO_NO_VAL when not an array task */
-	const char *job_id_text;  /* "12_3", "12.batch" as printed */
-	bool is_step;             /* "12.batch", "12.0", "12.extern" */
-	prio_id user, account, partition, qos, cluster;
-	time_t submit, eligible, start, end; /* 0 = Unknown/None */
-	uint64_t elapsed;         /* seconds */
-	uint64_t suspended;       /* seconds */
-	enum prio_job_state state;
-	struct prio_tres_list alloc_tres, req_tres;
+	uint32_t job_id;          /* JobIDRaw, else the number before _ + . */
+	uint32_t array_job_id;    /* "12_3" -> 12; 0 when not an array */
+	uint32_t array_task_id;   /* "12_3" -> 3; PRIO_NO_VAL otherwise */
+	uint32_t het_job_id;      /* "12+1" -> 12; 0 when not heterogeneous */
+	uint32_t het_job_offset;  /* "12+1" -> 1; PRIO_NO_VAL otherwise */
+	uint32_t step_id;         /* "12.0" -> 0, PRIO_SACCT_STEP_*;
+				     PRIO_NO_VAL when not a step */
+	prio_id array_task_text;  /* "1-5%2" of "12_[1-5%2]" */
+	prio_id user, account, qos, cluster;
+	prio_id partition;        /* as printed (a pending job may list
+				     several, comma-separated) */
+	prio_id node_list;        /* PRIO_NO_ID for "None assigned" */
 	uint32_t nnodes, ncpus;
 	uint32_t time_limit;      /* minutes; PRIO_INFINITE, PRIO_NO_VAL */
-	const char *node_list;
-	unsigned long line;
+	uint32_t elapsed;         /* seconds (ElapsedRaw, else Elapsed) */
+	uint32_t suspended;       /* seconds */
+	uint32_t line;
+	uint8_t state;            /* enum prio_job_state ("CANCELLED by 0") */
+	bool is_step;             /* "12.batch", "12.0", "12.extern" */
+	time_t submit, eligible, start, end; /* 0 = Unknown/None */
+	struct prio_tres_list alloc_tres, req_tres; /* billing as printed
+						       (truncated) */
 };
+
+/* The JobID as sacct prints it ("12", "12_3", "12_[1-5%2]", "12+1",
+ * "12.batch") into buf; returns buf. */
+struct prio_snapshot;
+const char *prio_sacct_job_id_format(const struct prio_snapshot *snap,
+				     const struct prio_sacct_rec *rec,
+				     char *buf, size_t size);
 
 #endif

@@ -1,4 +1,1082 @@
 /* SPDX-License-Identifier: MIT */
+/* Jobs: scontrol show job (multi-line, -d, -o), squeue --json, job states,
+ * linking, and malformed input. */
 #include <criterion/criterion.h>
+#include <glob.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "testutil.h"
+
+static void utc(void)
+{
+	setenv("TZ", "UTC", 1);
+	tzset();
+}
+
+/* Load one file with the given loader into a fresh snapshot. */
+static void load_file(struct prio_snapshot *snap, const char *rel,
+		      int (*loader)(struct prio_snapshot *,
+				    const struct prio_source *,
+				    struct prio_error *))
+{
+	struct prio_source src;
+	struct prio_error err;
+	char msg[1024];
+
+	utc();
+	cr_assert_eq(prio_snapshot_init(snap), 0);
+	cr_assert_eq(prio_source_open(&src, test_path(rel), &err), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+	cr_assert_eq(loader(snap, &src, &err), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+	prio_source_close(&src);
+}
+
+static int load_text(struct prio_snapshot *snap, const char *text,
+		     struct prio_error *err, bool keep_going)
+{
+	struct prio_source src;
+
+	utc();
+	cr_assert_eq(prio_snapshot_init(snap), 0);
+	snap->keep_going = keep_going;
+	prio_error_clear(err);
+	test_source(&src, "jobs.txt", text);
+	return prio_load_jobs_scontrol(snap, &src, err);
+}
+
+static int load_json_text(struct prio_snapshot *snap, const char *text,
+			  struct prio_error *err)
+{
+	struct prio_source src;
+
+	utc();
+	cr_assert_eq(prio_snapshot_init(snap), 0);
+	prio_error_clear(err);
+	test_source(&src, "jobs.json", text);
+	return prio_load_jobs_squeue_json(snap, &src, err);
+}
+
+static const struct prio_job *find_job(const struct prio_snapshot *snap,
+				       uint32_t id)
+{
+	for (uint32_t i = 0; i < snap->job_count; i++)
+		if (snap->jobs[i].job_id == id)
+			return &snap->jobs[i];
+	cr_assert_fail("job %u not loaded", id);
+	return NULL;
+}
+
+static const char *S(const struct prio_snapshot *snap, prio_id id)
+{
+	return prio_snapshot_str(snap, id);
+}
+
+static uint64_t tres(const struct prio_snapshot *snap,
+		     const struct prio_tres_list *l, const char *name)
+{
+	int t = prio_tres_find(&snap->tres, name, strlen(name));
+
+	return t < 0 ? UINT64_MAX : prio_tres_list_get(l, (uint32_t)t, UINT64_MAX);
+}
+
+/* The -o form of a multi-line capture: each record's lines joined by one
+ * space, as `scontrol -o show job -d` prints them. */
+static char *one_line_form(const char *rel)
+{
+	struct prio_source src;
+	struct prio_error err;
+	char *out, *o;
+	bool line_start = true, have = false;
+
+	cr_assert_eq(prio_source_open(&src, test_path(rel), &err), 0);
+	out = o = malloc(src.size + 2);
+	for (size_t i = 0; i < src.size; i++) {
+		char c = src.data[i];
+
+		if (c == '\n') {
+			line_start = true;
+			continue;
+		}
+		if (line_start && (c == ' ' || c == '\t'))
+			continue;
+		if (line_start) {
+			line_start = false;
+			if (strncmp(src.data + i, "JobId=", 6) == 0) {
+				if (have)
+					*o++ = '\n';
+				have = true;
+			} else {
+				*o++ = ' ';
+			}
+		}
+		*o++ = c;
+	}
+	*o++ = '\n';
+	*o = '\0';
+	prio_source_close(&src);
+	/* trailing blanks of each record ("Power= ") stay, as scontrol's */
+	return out;
+}
+
+static void assert_tres_equal(const struct prio_snapshot *a,
+			      const struct prio_tres_list *la,
+			      const struct prio_snapshot *b,
+			      const struct prio_tres_list *lb, uint32_t job,
+			      const char *what)
+{
+	cr_assert_eq(la->count, lb->count, "job %u %s: %u vs %u TRES", job, what,
+		     la->count, lb->count);
+	for (uint32_t i = 0; i < la->count; i++) {
+		const char *name = a->tres.names[la->items[i].tres];
+		int tb = prio_tres_find(&b->tres, name, strlen(name));
+
+		cr_assert_geq(tb, 0, "job %u %s: %s", job, what, name);
+		cr_assert_eq(prio_tres_list_get(lb, (uint32_t)tb, UINT64_MAX),
+			     la->items[i].count, "job %u %s %s", job, what, name);
+	}
+}
+
+static void assert_names_equal(const struct prio_snapshot *a, prio_id ia,
+			       const struct prio_snapshot *b, prio_id ib,
+			       uint32_t job, const char *what)
+{
+	cr_assert_str_eq(S(a, ia), S(b, ib), "job %u %s", job, what);
+}
+
+/* 22.05's squeue --json says "Resources" where scontrol and squeue -o
+ * print the reason WAIT_NODE_NOT_AVAIL in full (every scenario shows it for
+ * the same jobs at the same second). */
+static bool known_reason_difference(const char *scontrol, const char *json)
+{
+	return strcmp(scontrol, "Nodes_required_for_job_are_DOWN,_DRAINED_or_"
+				"reserved_for_jobs_in_higher_priority_"
+				"partitions") == 0 &&
+	       strcmp(json, "Resources") == 0;
+}
+
+/* The fields both loaders carry, job by job. */
+static void assert_common_fields(const struct prio_snapshot *a,
+				 const struct prio_job *x,
+				 const struct prio_snapshot *b,
+				 const struct prio_job *y)
+{
+	uint32_t id = x->job_id;
+
+	cr_assert_eq(x->job_id, y->job_id);
+	cr_assert_eq(x->array_job_id, y->array_job_id, "job %u", id);
+	cr_assert_eq(x->array_task_id, y->array_task_id, "job %u", id);
+	assert_names_equal(a, x->array_task_text, b, y->array_task_text, id,
+			   "array");
+	cr_assert_eq(x->het_job_id, y->het_job_id, "job %u", id);
+	assert_names_equal(a, x->name, b, y->name, id, "name");
+	assert_names_equal(a, x->user, b, y->user, id, "user");
+	cr_assert_eq(x->uid, y->uid, "job %u uid", id);
+	assert_names_equal(a, x->account, b, y->account, id, "account");
+	assert_names_equal(a, x->qos, b, y->qos, id, "qos");
+	cr_assert_eq(x->partition_count, y->partition_count, "job %u", id);
+	for (uint32_t p = 0; p < x->partition_count; p++)
+		assert_names_equal(a, x->partitions[p], b, y->partitions[p], id,
+				   "partition");
+	cr_assert_eq(x->state, y->state, "job %u state %s vs %s", id,
+		     prio_job_state_name(x->state), prio_job_state_name(y->state));
+	if (!known_reason_difference(S(a, x->reason), S(b, y->reason)))
+		assert_names_equal(a, x->reason, b, y->reason, id, "reason");
+	cr_assert_eq(x->priority, y->priority, "job %u priority", id);
+	cr_assert_eq(x->nice, y->nice, "job %u nice", id);
+	cr_assert_eq(x->submit_time, y->submit_time, "job %u submit", id);
+	cr_assert_eq(x->eligible_time, y->eligible_time, "job %u eligible", id);
+	cr_assert_eq(x->accrue_time, y->accrue_time, "job %u accrue", id);
+	cr_assert_eq(x->start_time, y->start_time, "job %u start", id);
+	cr_assert_eq(x->end_time, y->end_time, "job %u end", id);
+	cr_assert_eq(x->suspend_time, y->suspend_time, "job %u suspend", id);
+	cr_assert_eq(x->preempt_time, y->preempt_time, "job %u preempt", id);
+	cr_assert_eq(x->time_limit, y->time_limit, "job %u time limit", id);
+	cr_assert_eq(x->min_nodes, y->min_nodes, "job %u nodes", id);
+	cr_assert_eq(x->max_nodes, y->max_nodes, "job %u max nodes", id);
+	cr_assert_eq(x->num_cpus, y->num_cpus, "job %u cpus", id);
+	cr_assert_eq(x->max_cpus, y->max_cpus, "job %u max cpus", id);
+	cr_assert_eq(x->num_tasks, y->num_tasks, "job %u tasks", id);
+	cr_assert_eq(x->requeue, y->requeue, "job %u requeue", id);
+	cr_assert_eq(x->held, y->held, "job %u held", id);
+	assert_names_equal(a, x->node_list, b, y->node_list, id, "nodes");
+	assert_names_equal(a, x->dependency, b, y->dependency, id, "dependency");
+	assert_names_equal(a, x->oversubscribe, b, y->oversubscribe, id,
+			   "oversubscribe");
+	cr_assert_eq(x->min_memory, y->min_memory, "job %u memory", id);
+	cr_assert_eq(x->mem_per_cpu, y->mem_per_cpu, "job %u memory", id);
+}
+
+/* How many hosts "ftn[2-3,5]" or "ftn4" names (enough for the captures). */
+static uint32_t host_count(const char *hl)
+{
+	const char *b = strchr(hl, '[');
+	uint32_t n = 0;
+
+	if (!b)
+		return *hl ? 1 : 0;
+	for (const char *p = b + 1; *p && *p != ']';) {
+		unsigned lo = (unsigned)strtoul(p, (char **)&p, 10), hi = lo;
+
+		if (*p == '-')
+			hi = (unsigned)strtoul(p + 1, (char **)&p, 10);
+		n += hi - lo + 1;
+		if (*p == ',')
+			p++;
+	}
+	return n;
+}
+
+static uint32_t alloc_cpus(const struct prio_snapshot *snap,
+			   const struct prio_job *j)
+{
+	uint32_t total = 0;
+
+	if (!j->detail)
+		return 0;
+	for (uint32_t i = 0; i < j->detail->alloc_count; i++)
+		total += j->detail->allocs[i].cpus *
+			 host_count(S(snap, j->detail->allocs[i].nodes));
+	return total;
+}
+
+/* --- scontrol show job -d: real values ------------------------------------ */
+
+Test(jobs, fairtree_basic_queue)
+{
+	struct prio_snapshot snap;
+	unsigned pending = 0;
+
+	load_file(&snap, "tests/oracle/fairtree-basic/scontrol_show_job_d.txt",
+		  prio_load_jobs_scontrol);
+	cr_assert_eq(snap.job_count, 44);
+	for (uint32_t i = 0; i < snap.job_count; i++)
+		pending += snap.jobs[i].state == PRIO_JOB_PENDING;
+	cr_assert_eq(pending, 20);
+	cr_assert_eq(snap.loaded_count, 1);
+	cr_assert_eq(snap.loaded[0].kind, PRIO_INPUT_JOBS_SCONTROL);
+	cr_assert_eq(snap.loaded[0].records, 44);
+
+	const struct prio_job *j = find_job(&snap, 29);
+	cr_assert_eq(j->nice, 100);
+	cr_assert_str_eq(S(&snap, j->name), "p_erin_low_nice100");
+	cr_assert_str_eq(S(&snap, j->user), "erin");
+	cr_assert_eq(j->uid, 1005);
+	cr_assert_str_eq(S(&snap, j->account), "hep_th");
+	cr_assert_str_eq(S(&snap, j->qos), "low");
+	cr_assert_eq(j->partition_count, 1);
+	cr_assert_str_eq(S(&snap, j->partitions[0]), "short");
+	cr_assert_eq(j->priority, 7510);
+	cr_assert_eq(j->time_limit, 30);
+	cr_assert_eq(j->submit_time, 1795319458); /* 2026-11-22T03:50:58 */
+	cr_assert_eq(j->accrue_time, 1795319458);
+	cr_assert_eq(j->num_cpus, 2);
+	cr_assert_eq(j->min_nodes, 1);
+	cr_assert_eq(j->max_nodes, 0);
+	cr_assert_str_eq(S(&snap, j->reason), "Priority");
+	cr_assert_eq(tres(&snap, &j->tres_req, "billing"), 4);
+	cr_assert_eq(tres(&snap, &j->tres_req, "mem"), 2000);
+	cr_assert_eq(j->tres_alloc.count, 0);
+	cr_assert_eq(j->min_memory, 1000);
+	cr_assert(j->mem_per_cpu);
+	cr_assert(j->requeue);
+	cr_assert_eq(j->node_list, PRIO_NO_ID);
+	cr_assert_null(j->detail);
+	cr_assert_eq(j->line, 855);
+	cr_assert_str_eq(j->file,
+			 test_path("tests/oracle/fairtree-basic/scontrol_show_job_d.txt"));
+
+	/* the unsplit array 40_[0-2] is one record, as sprio lists it */
+	j = find_job(&snap, 40);
+	cr_assert_eq(j->array_job_id, 40);
+	cr_assert_eq(j->array_task_id, PRIO_NO_VAL);
+	cr_assert_str_eq(S(&snap, j->array_task_text), "0-2");
+	cr_assert_eq(j->eligible_time, 1795319460);
+
+	/* held by its user: priority 0 */
+	j = find_job(&snap, 41);
+	cr_assert_eq(j->priority, 0);
+	cr_assert(j->held);
+	cr_assert_not(j->held_by_admin);
+	cr_assert_str_eq(S(&snap, j->reason), "JobHeldUser");
+	cr_assert_eq(j->eligible_time, 0);
+	cr_assert_eq(j->accrue_time, 0);
+
+	/* dependent: no eligible time, does not accrue */
+	j = find_job(&snap, 42);
+	cr_assert_str_eq(S(&snap, j->dependency), "afterok:13(unfulfilled)");
+	cr_assert_str_eq(S(&snap, j->reason), "Dependency");
+	cr_assert_eq(j->eligible_time, 0);
+	cr_assert_eq(j->accrue_time, 0);
+	cr_assert_not(j->held);
+
+	/* --begin=now+20minutes */
+	j = find_job(&snap, 43);
+	cr_assert_str_eq(S(&snap, j->reason), "BeginTime");
+	cr_assert_eq(j->eligible_time, 1795320659); /* 04:10:59 */
+	cr_assert_eq(j->accrue_time, 0);
+
+	/* negative nice, as root */
+	j = find_job(&snap, 44);
+	cr_assert_eq(j->nice, -50);
+	cr_assert_str_eq(S(&snap, j->user), "root");
+	cr_assert_eq(j->uid, 0);
+
+	/* NumNodes=2-2 */
+	j = find_job(&snap, 27);
+	cr_assert_eq(j->min_nodes, 2);
+	cr_assert_eq(j->max_nodes, 2);
+	cr_assert_eq(j->num_cpus, 16);
+	cr_assert_eq(j->time_limit, 120);
+
+	/* a running blocker split over two nodes: allocated TRES and the -d
+	 * detail lines, 2 CPUs and 6 GB on each node */
+	j = find_job(&snap, 13);
+	cr_assert_eq(j->state, PRIO_JOB_RUNNING);
+	cr_assert_str_eq(S(&snap, j->node_list), "ftn[2-3]");
+	cr_assert_eq(tres(&snap, &j->tres_alloc, "cpu"), 4);
+	cr_assert_eq(tres(&snap, &j->tres_alloc, "mem"), 12288);
+	cr_assert_eq(tres(&snap, &j->tres_alloc, "node"), 2);
+	cr_assert_eq(tres(&snap, &j->tres_alloc, "billing"), 7);
+	cr_assert_eq(j->tres_req.count, 0);
+	cr_assert_not_null(j->detail);
+	cr_assert_str_eq(S(&snap, j->detail->batch_host), "ftn2");
+	cr_assert_eq(j->detail->alloc_count, 2);
+	cr_assert_str_eq(S(&snap, j->detail->allocs[0].nodes), "ftn2");
+	cr_assert_eq(j->detail->allocs[0].cpus, 2);
+	cr_assert_eq(j->detail->allocs[0].mem_mb, 6144);
+	cr_assert_str_eq(S(&snap, j->detail->allocs[1].nodes), "ftn3");
+	cr_assert_eq(j->detail->allocs[1].cpus, 2);
+	cr_assert_eq(j->start_time, 1795318938); /* 03:42:18 */
+	cr_assert_eq(j->min_memory, 6144);
+	cr_assert_not(j->mem_per_cpu);
+
+	/* CPU_IDs=0-7 and CPU_IDs=6 */
+	cr_assert_eq(find_job(&snap, 1)->detail->allocs[0].cpus, 8);
+	cr_assert_eq(find_job(&snap, 4)->detail->allocs[0].cpus, 1);
+	cr_assert_eq(find_job(&snap, 1)->state, PRIO_JOB_COMPLETE);
+	/* cancelled before it started: TRES= is the request */
+	j = find_job(&snap, 14);
+	cr_assert_eq(j->state, PRIO_JOB_CANCELLED);
+	cr_assert_eq(tres(&snap, &j->tres_req, "billing"), 5);
+	cr_assert_eq(j->tres_alloc.count, 0);
+	prio_snapshot_free(&snap);
+}
+
+Test(jobs, pending_array_in_restart_scenarios)
+{
+	static const char *const files[] = {
+		"tests/oracle/fairtree-restart/scontrol_show_job_d.txt",
+		"tests/oracle/classic/scontrol_show_job_d.txt",
+		"tests/oracle/depth-oblivious/scontrol_show_job_d.txt",
+	};
+
+	for (size_t i = 0; i < 3; i++) {
+		struct prio_snapshot snap;
+
+		load_file(&snap, files[i], prio_load_jobs_scontrol);
+		cr_assert_eq(snap.job_count, 42, "%s", files[i]);
+		const struct prio_job *j = find_job(&snap, 38);
+		cr_assert_eq(j->array_job_id, 38);
+		cr_assert_str_eq(S(&snap, j->array_task_text), "0-2");
+		cr_assert_eq(j->state, PRIO_JOB_PENDING);
+		prio_snapshot_free(&snap);
+	}
+}
+
+Test(jobs, preemption_suspended_jobs)
+{
+	struct prio_snapshot snap;
+	unsigned suspended = 0;
+
+	load_file(&snap,
+		  "tests/oracle/preemption-a-partition-suspend/scontrol_show_job_d_2_during.txt",
+		  prio_load_jobs_scontrol);
+	cr_assert_eq(snap.job_count, 6);
+	for (uint32_t id = 1000; id <= 1002; id++) {
+		const struct prio_job *j = find_job(&snap, id);
+		char node[8];
+
+		snprintf(node, sizeof(node), "pren%u", id - 999);
+		cr_assert_eq(j->state, PRIO_JOB_SUSPENDED, "job %u", id);
+		cr_assert_str_eq(S(&snap, j->node_list), node);
+		cr_assert_eq(j->suspend_time, 1795318887); /* 03:41:27 */
+		cr_assert_eq(j->preempt_time, 1795318887);
+		cr_assert_eq(j->start_time, 1795318878);
+		cr_assert_eq(j->detail->preempt_eligible_time, 1795318878);
+		cr_assert_eq(j->detail->allocs[0].cpus, 8);
+		cr_assert_str_eq(S(&snap, j->oversubscribe), "NO");
+		cr_assert_str_eq(S(&snap, j->partitions[0]), "active");
+	}
+	for (uint32_t i = 0; i < snap.job_count; i++)
+		suspended += snap.jobs[i].state == PRIO_JOB_SUSPENDED;
+	cr_assert_eq(suspended, 3);
+	const struct prio_job *hip = find_job(&snap, 1005);
+	cr_assert_eq(hip->state, PRIO_JOB_RUNNING);
+	cr_assert_str_eq(S(&snap, hip->node_list), "pren[1-3]");
+	cr_assert_str_eq(S(&snap, hip->partitions[0]), "hipri");
+	cr_assert_eq(alloc_cpus(&snap, hip), 24);
+	cr_assert_eq(find_job(&snap, 1003)->state, PRIO_JOB_RUNNING);
+	cr_assert_eq(find_job(&snap, 1003)->suspend_time, 0);
+	prio_snapshot_free(&snap);
+}
+
+/* -o gives exactly what the multi-line form gives, for every capture. */
+Test(jobs, one_line_form_matches_multi_line)
+{
+	glob_t g;
+	unsigned files = 0;
+
+	cr_assert_eq(glob(test_path("tests/oracle/*/scontrol_show_job_d*.txt"), 0,
+			  NULL, &g), 0);
+	for (size_t f = 0; f < g.gl_pathc; f++) {
+		const char *rel = strstr(g.gl_pathv[f], "tests/oracle/");
+		struct prio_snapshot a, b;
+		struct prio_error err;
+		char msg[1024];
+		char *text = one_line_form(rel);
+
+		load_file(&a, rel, prio_load_jobs_scontrol);
+		cr_assert_eq(load_text(&b, text, &err, false), 0, "%s -o: %s", rel,
+			     prio_error_format(&err, msg, sizeof(msg)));
+		cr_assert_eq(a.job_count, b.job_count, "%s", rel);
+		for (uint32_t i = 0; i < a.job_count; i++) {
+			const struct prio_job *x = &a.jobs[i], *y = &b.jobs[i];
+
+			assert_common_fields(&a, x, &b, y);
+			cr_assert_eq(y->line, i + 1, "one record per line");
+			cr_assert_eq(x->cpus_per_task, y->cpus_per_task);
+			cr_assert_eq(x->held_by_admin, y->held_by_admin);
+			assert_tres_equal(&a, &x->tres_req, &b, &y->tres_req,
+					  x->job_id, "req");
+			assert_tres_equal(&a, &x->tres_alloc, &b, &y->tres_alloc,
+					  x->job_id, "alloc");
+			cr_assert_eq(!x->detail, !y->detail, "job %u", x->job_id);
+			if (x->detail) {
+				const struct prio_job_detail *dx = x->detail,
+							     *dy = y->detail;
+
+				cr_assert_eq(dx->alloc_count, dy->alloc_count);
+				for (uint32_t k = 0; k < dx->alloc_count; k++) {
+					cr_assert_eq(dx->allocs[k].cpus, dy->allocs[k].cpus);
+					cr_assert_eq(dx->allocs[k].mem_mb,
+						     dy->allocs[k].mem_mb);
+					assert_names_equal(&a, dx->allocs[k].nodes, &b,
+							   dy->allocs[k].nodes,
+							   x->job_id, "alloc");
+				}
+				assert_names_equal(&a, dx->batch_host, &b,
+						   dy->batch_host, x->job_id, "host");
+				cr_assert_eq(dx->preempt_eligible_time,
+					     dy->preempt_eligible_time);
+			}
+		}
+		prio_snapshot_free(&a);
+		prio_snapshot_free(&b);
+		free(text);
+		files++;
+	}
+	globfree(&g);
+	cr_assert_geq(files, 20);
+}
+
+/* squeue --json and scontrol show job -d of the same second agree on every
+ * field both carry, job by job. */
+Test(jobs, squeue_json_agrees_with_scontrol)
+{
+	glob_t g;
+	unsigned scenarios = 0, compared = 0;
+
+	cr_assert_eq(glob(test_path("tests/oracle/*/squeue_json.txt"), 0, NULL, &g),
+		     0);
+	for (size_t f = 0; f < g.gl_pathc; f++) {
+		char rel[512], sc[512];
+		struct prio_snapshot a, b;
+
+		snprintf(rel, sizeof(rel), "%s", strstr(g.gl_pathv[f], "tests/oracle/"));
+		snprintf(sc, sizeof(sc), "%.*sscontrol_show_job_d.txt",
+			 (int)(strrchr(rel, '/') + 1 - rel), rel);
+		if (access(test_path(sc), R_OK) != 0)
+			continue;
+		load_file(&a, sc, prio_load_jobs_scontrol);
+		load_file(&b, rel, prio_load_jobs_squeue_json);
+		cr_assert_eq(b.loaded[0].kind, PRIO_INPUT_JOBS_JSON);
+		cr_assert_eq(a.job_count, b.job_count, "%s", rel);
+		for (uint32_t i = 0; i < a.job_count; i++) {
+			const struct prio_job *x = &a.jobs[i];
+			const struct prio_job *y = find_job(&b, x->job_id);
+
+			assert_common_fields(&a, x, &b, y);
+			/* scontrol prints one TRES= list: the allocation once
+			 * the job has nodes, else the request */
+			if (x->node_list != PRIO_NO_ID)
+				assert_tres_equal(&a, &x->tres_alloc, &b,
+						  &y->tres_alloc, x->job_id, "alloc");
+			else
+				assert_tres_equal(&a, &x->tres_req, &b, &y->tres_req,
+						  x->job_id, "req");
+			cr_assert_eq(alloc_cpus(&a, x), alloc_cpus(&b, y),
+				     "job %u allocated CPUs", x->job_id);
+			cr_assert_eq(!x->detail || !x->detail->batch_host,
+				     !y->detail || !y->detail->batch_host);
+			if (x->detail && x->detail->batch_host)
+				assert_names_equal(&a, x->detail->batch_host, &b,
+						   y->detail->batch_host, x->job_id,
+						   "batch host");
+			compared++;
+		}
+		prio_snapshot_free(&a);
+		prio_snapshot_free(&b);
+		scenarios++;
+	}
+	globfree(&g);
+	cr_assert_eq(scenarios, 8);
+	cr_assert_gt(compared, 300);
+}
+
+Test(jobs, squeue_json_values)
+{
+	struct prio_snapshot snap;
+
+	load_file(&snap, "tests/oracle/fairtree-basic/squeue_json.txt",
+		  prio_load_jobs_squeue_json);
+	cr_assert_eq(snap.job_count, 44);
+	const struct prio_job *j = find_job(&snap, 13);
+	/* both lists: requested one node, got two */
+	cr_assert_eq(tres(&snap, &j->tres_req, "node"), 1);
+	cr_assert_eq(tres(&snap, &j->tres_req, "mem"), 6144);
+	cr_assert_eq(tres(&snap, &j->tres_alloc, "node"), 2);
+	cr_assert_eq(tres(&snap, &j->tres_alloc, "mem"), 12288);
+	cr_assert_eq(j->detail->alloc_count, 2);
+	cr_assert_str_eq(S(&snap, j->detail->allocs[1].nodes), "ftn3");
+	cr_assert_eq(j->detail->allocs[1].cpus, 2);
+	cr_assert_eq(j->detail->allocs[1].mem_mb, 6144);
+	j = find_job(&snap, 44);
+	cr_assert_eq(j->nice, -50); /* printed as 4294967246 */
+	cr_assert_eq(find_job(&snap, 29)->nice, 100);
+	cr_assert_eq(find_job(&snap, 1)->nice, 0); /* printed as null */
+	j = find_job(&snap, 40);
+	cr_assert_str_eq(S(&snap, j->array_task_text), "0-2");
+	cr_assert_eq(j->array_task_id, PRIO_NO_VAL);
+	cr_assert(find_job(&snap, 41)->held);
+	cr_assert_eq(find_job(&snap, 41)->line > 1, 1);
+	prio_snapshot_free(&snap);
+}
+
+/* --- shapes the captures do not have ------------------------------------- */
+
+static const char two_jobs[] =
+	"JobId=7 ArrayJobId=5 ArrayTaskId=2 JobName=my job name UserId=u1(501) "
+	"GroupId=g(1) MCS_label=N/A Priority=100 Nice=0 Account=a1 QOS=(null) "
+	"JobState=PENDING Reason=JobHeldAdmin Dependency=(null) Requeue=0 "
+	"Restarts=3 SubmitTime=2026-01-02T03:04:05 EligibleTime=Unknown "
+	"AccrueTime=Unknown StartTime=Unknown EndTime=Unknown "
+	"SuspendTime=None Partition=batch,short TimeLimit=UNLIMITED "
+	"NumNodes=2-4 NumCPUs=4-8 NumTasks=N/A CPUs/Task=2 TRES=cpu=4,node=2 "
+	"Comment=free text with Key-like=words? no MinMemoryNode=2G "
+	"Reservation=maint Licenses=matlab:2 Features=(null)\n"
+	"JobId=8 JobName=x UserId=u2(502) Priority=0 Nice=-5 Account=a1 "
+	"QOS=normal JobState=PD Reason=JobHeldAdmin SubmitTime=2026-01-02T03:04:05 "
+	"Partition=batch,short TimeLimit=1-00:00:00 NumNodes=1 NumCPUs=1 "
+	"TRES=cpu=1 HetJobId=8 HetJobOffset=0\n";
+
+Test(jobs, one_line_shapes)
+{
+	struct prio_snapshot snap;
+	struct prio_error err;
+	char msg[1024];
+
+	cr_assert_eq(load_text(&snap, two_jobs, &err, false), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+	cr_assert_eq(snap.job_count, 2);
+	const struct prio_job *a = &snap.jobs[0], *b = &snap.jobs[1];
+	cr_assert_eq(a->array_job_id, 5);
+	cr_assert_eq(a->array_task_id, 2);
+	cr_assert_eq(a->array_task_text, PRIO_NO_ID);
+	cr_assert_str_eq(S(&snap, a->name), "my job name");
+	cr_assert_eq(a->qos, PRIO_NO_ID);
+	cr_assert_eq(a->partition_count, 2);
+	cr_assert_str_eq(S(&snap, a->partitions[0]), "batch");
+	cr_assert_str_eq(S(&snap, a->partitions[1]), "short");
+	/* identical lists are shared, not copied per job */
+	cr_assert_eq(a->partitions, b->partitions);
+	cr_assert_eq(a->time_limit, PRIO_INFINITE);
+	cr_assert_eq(a->min_nodes, 2);
+	cr_assert_eq(a->max_nodes, 4);
+	cr_assert_eq(a->num_cpus, 4);
+	cr_assert_eq(a->max_cpus, 8);
+	cr_assert_eq(a->num_tasks, PRIO_NO_VAL);
+	cr_assert_eq(a->cpus_per_task, 2);
+	cr_assert_not(a->requeue);
+	cr_assert_not(a->held, "priority 100: not held whatever the reason");
+	cr_assert_eq(a->min_memory, 2048);
+	cr_assert_eq(a->detail->restarts, 3);
+	cr_assert_str_eq(S(&snap, a->detail->reservation), "maint");
+	cr_assert_str_eq(S(&snap, a->detail->licenses), "matlab:2");
+	cr_assert_eq(a->detail->features, PRIO_NO_ID);
+	cr_assert_eq(a->detail->het_job_offset, PRIO_NO_VAL);
+	cr_assert_eq(a->submit_time, 1767323045);
+	cr_assert_eq(a->eligible_time, 0);
+	cr_assert_eq(b->nice, -5);
+	cr_assert(b->held);
+	cr_assert(b->held_by_admin);
+	cr_assert_eq(b->time_limit, 1440);
+	cr_assert_eq(b->het_job_id, 8);
+	cr_assert_eq(b->detail->het_job_offset, 0);
+	cr_assert_eq(b->line, 2);
+	prio_snapshot_free(&snap);
+
+	/* "No jobs in the system" is an empty queue, not an error */
+	cr_assert_eq(load_text(&snap, "No jobs in the system\n", &err, false), 0);
+	cr_assert_eq(snap.job_count, 0);
+	cr_assert_eq(snap.loaded[0].records, 0);
+	prio_snapshot_free(&snap);
+}
+
+/* Keys and values at every offset around the 64-byte words the splitter
+ * works in, with values holding spaces, tabs, '=' and key-like words. */
+Test(jobs, splitting_at_every_offset)
+{
+	for (int pad = 0; pad < 140; pad++) {
+		struct prio_snapshot snap;
+		struct prio_error err;
+		char text[1024], msg[1024], name[160];
+
+		memset(name, 'n', (size_t)pad);
+		name[pad] = '\0';
+		snprintf(text, sizeof(text),
+			 "JobId=%d JobName=x%s y  z=w\t-k=v UserId=u(7)  "
+			 "Priority=3\tNice=-2 Account=acc QOS=q JobState=PENDING "
+			 "Reason=None SubmitTime=2026-01-02T03:04:05 Partition=p "
+			 "TimeLimit=5 NumNodes=1 NumCPUs=2 TRES=cpu=2,mem=1G "
+			 "Comment=a=b c d Features=(null)   \n",
+			 pad + 1, name);
+		cr_assert_eq(load_text(&snap, text, &err, false), 0, "pad %d: %s",
+			     pad, prio_error_format(&err, msg, sizeof(msg)));
+		cr_assert_eq(snap.job_count, 1);
+		const struct prio_job *j = &snap.jobs[0];
+		char want[200];
+		snprintf(want, sizeof(want), "x%s y", name);
+		/* "z=w" looks like a key (a letter, then '='): it is one, as in
+		 * kvscan; "-k=v" does not and stays in its value */
+		cr_assert_str_eq(S(&snap, j->name), want, "pad %d", pad);
+		cr_assert_eq(j->job_id, (uint32_t)pad + 1);
+		cr_assert_str_eq(S(&snap, j->user), "u");
+		cr_assert_eq(j->uid, 7);
+		cr_assert_eq(j->priority, 3);
+		cr_assert_eq(j->nice, -2);
+		cr_assert_str_eq(S(&snap, j->account), "acc");
+		cr_assert_str_eq(S(&snap, j->qos), "q");
+		cr_assert_eq(j->time_limit, 5);
+		cr_assert_eq(j->num_cpus, 2);
+		cr_assert_eq(tres(&snap, &j->tres_req, "mem"), 1024);
+		cr_assert_eq(j->submit_time, 1767323045);
+		prio_snapshot_free(&snap);
+	}
+}
+
+Test(jobs, state_names_and_codes)
+{
+	enum prio_job_state st;
+
+	for (int s = 0; s < PRIO_JOB_STATE_COUNT; s++) {
+		const char *name = prio_job_state_name((enum prio_job_state)s);
+		const char *code = prio_job_state_short((enum prio_job_state)s);
+
+		cr_assert_eq(prio_job_state_parse(name, strlen(name), &st), 0, "%s",
+			     name);
+		cr_assert_eq(st, s);
+		cr_assert_eq(prio_job_state_parse(code, strlen(code), &st), 0, "%s",
+			     code);
+		cr_assert_eq(st, s);
+	}
+	static const char *const codes[] = { "PD", "R", "S", "CG", "CD", "CA",
+					     "F", "TO", "NF", "PR", "BF", "DL",
+					     "OOM", "CF", "RQ", "RS", "RV", "SI",
+					     "SO", "ST" };
+	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		cr_assert_eq(prio_job_state_parse(codes[i], strlen(codes[i]), &st),
+			     0, "%s", codes[i]);
+	cr_assert_eq(prio_job_state_parse("OOM", 3, &st), 0);
+	cr_assert_eq(st, PRIO_JOB_OOM);
+	cr_assert_str_eq(prio_job_state_name(PRIO_JOB_OOM), "OUT_OF_MEMORY");
+	cr_assert_eq(prio_job_state_parse("CANCELLED by 0", 14, &st), 0);
+	cr_assert_eq(st, PRIO_JOB_CANCELLED);
+	cr_assert_eq(prio_job_state_parse("COMPLETED", 9, &st), 0);
+	cr_assert_eq(st, PRIO_JOB_COMPLETE);
+	cr_assert_eq(prio_job_state_parse("BOGUS", 5, &st), -1);
+	cr_assert_eq(prio_job_state_parse("", 0, &st), -1);
+	cr_assert_eq(prio_job_state_parse("pending", 7, &st), -1);
+}
+
+/* --- linking --------------------------------------------------------------- */
+
+static void add_partition(struct prio_snapshot *snap, const char *name)
+{
+	struct prio_partition *p = prio_snapshot_new_partition(snap);
+
+	p->name = prio_snapshot_intern(snap, name, strlen(name));
+	p->job_factor = p->tier = 1;
+	p->max_time = PRIO_INFINITE;
+	p->default_time = PRIO_NO_VAL;
+	p->preempt_mode = PRIO_NO_VAL16;
+	p->max_share = 1;
+	p->file = "partitions.txt";
+	p->line = 1;
+}
+
+static void add_qos(struct prio_snapshot *snap, const char *name)
+{
+	struct prio_qos *q = prio_snapshot_new_qos(snap);
+
+	q->name = prio_snapshot_intern(snap, name, strlen(name));
+	q->usage_factor = 1.0;
+	q->preempt_exempt_time = PRIO_INFINITE;
+	q->file = "qos.txt";
+	q->line = 2;
+}
+
+Test(jobs, link_checks_partitions_and_qos)
+{
+	struct prio_snapshot snap;
+	struct prio_error err;
+	char msg[1024];
+
+	/* both partitions of the two jobs exist, QOS normal exists */
+	cr_assert_eq(load_text(&snap, two_jobs, &err, false), 0);
+	add_partition(&snap, "batch");
+	add_partition(&snap, "short");
+	add_qos(&snap, "normal");
+	cr_assert_eq(prio_snapshot_finish(&snap, &err), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+	cr_assert_eq(snap.job_count, 2);
+	prio_snapshot_free(&snap);
+
+	/* partition short unknown: job 7 (line 1) is the first to name it */
+	cr_assert_eq(load_text(&snap, two_jobs, &err, false), 0);
+	add_partition(&snap, "batch");
+	cr_assert_eq(prio_snapshot_finish(&snap, &err), PRIO_ERR_PARSE);
+	cr_assert_str_eq(err.file, "jobs.txt");
+	cr_assert_eq(err.line, 1);
+	cr_assert_str_eq(err.field, "Partition");
+	cr_assert_str_eq(err.message, "job 7: unknown partition \"short\"");
+	prio_snapshot_free(&snap);
+
+	/* unknown QOS: job 8 on line 2; keep_going drops it with a warning */
+	cr_assert_eq(load_text(&snap, two_jobs, &err, true), 0);
+	add_partition(&snap, "batch");
+	add_partition(&snap, "short");
+	add_qos(&snap, "high");
+	cr_assert_eq(prio_snapshot_finish(&snap, &err), 0);
+	cr_assert_eq(snap.job_count, 1);
+	cr_assert_eq(snap.jobs[0].job_id, 7);
+	cr_assert_eq(snap.warning_count, 1);
+	cr_assert_eq(snap.warnings[0].error.line, 2);
+	cr_assert_str_eq(snap.warnings[0].error.field, "QOS");
+	prio_snapshot_free(&snap);
+
+	/* without partitions or QOS loaded there is nothing to check */
+	cr_assert_eq(load_text(&snap, two_jobs, &err, false), 0);
+	cr_assert_eq(prio_snapshot_finish(&snap, &err), 0);
+	prio_snapshot_free(&snap);
+}
+
+Test(jobs, duplicate_job_id)
+{
+	struct prio_snapshot snap;
+	struct prio_error err;
+	char text[2048];
+
+	snprintf(text, sizeof(text), "%s%s", two_jobs,
+		 strchr(two_jobs, '\n') + 1); /* job 8 twice */
+	cr_assert_eq(load_text(&snap, text, &err, false), 0);
+	cr_assert_eq(snap.job_count, 3);
+	cr_assert_eq(prio_snapshot_finish(&snap, &err), PRIO_ERR_PARSE);
+	cr_assert_eq(err.line, 3);
+	cr_assert_str_eq(err.field, "JobId");
+	cr_assert_str_eq(err.message, "job 8 listed twice (also at jobs.txt:2)");
+	prio_snapshot_free(&snap);
+}
+
+/* --- malformed input ------------------------------------------------------ */
+
+static const char *multi =
+	"JobId=1 JobName=a\n"
+	"   UserId=alice(1001) GroupId=alice(1001) MCS_label=N/A\n"
+	"   Priority=10 Nice=0 Account=astro QOS=normal\n"
+	"   JobState=PENDING Reason=Priority Dependency=(null)\n"
+	"   SubmitTime=2026-11-22T03:50:58 EligibleTime=2026-11-22T03:50:58\n"
+	"   Partition=batch AllocNode:Sid=localhost:2399\n"
+	"   NumNodes=1 NumCPUs=2 NumTasks=2 CPUs/Task=1 ReqB:S:C:T=0:0:*:*\n"
+	"   TimeLimit=00:30:00 TRES=cpu=2,mem=2000M,node=1,billing=4\n"
+	"   \n"
+	"\n"
+	"JobId=2 JobName=b\n"
+	"   UserId=bob(1002) GroupId=bob(1002) MCS_label=N/A\n"
+	"   Priority=11 Nice=%s Account=astro QOS=normal\n"
+	"   JobState=PENDING Reason=Priority Dependency=(null)\n"
+	"   SubmitTime=2026-11-22T03:50:58 EligibleTime=%s\n"
+	"   Partition=batch AllocNode:Sid=localhost:2399\n"
+	"   NumNodes=1 NumCPUs=2 NumTasks=2 CPUs/Task=1 ReqB:S:C:T=0:0:*:*\n"
+	"   TimeLimit=00:30:00 TRES=cpu=2,mem=2000M,node=1,billing=4\n"
+	"   \n"
+	"\n";
+
+static int load_multi(struct prio_snapshot *snap, struct prio_error *err,
+		      const char *nice, const char *eligible, bool keep_going)
+{
+	static char text[4096];
+
+	snprintf(text, sizeof(text), multi, nice, eligible);
+	return load_text(snap, text, err, keep_going);
+}
+
+Test(jobs, bad_number_names_line_and_field)
+{
+	struct prio_snapshot snap;
+	struct prio_error err;
+	char msg[1024];
+
+	cr_assert_eq(load_multi(&snap, &err, "0", "Unknown", false), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+	cr_assert_eq(snap.job_count, 2);
+	cr_assert_eq(snap.jobs[1].line, 11);
+	prio_snapshot_free(&snap);
+
+	cr_assert_eq(load_multi(&snap, &err, "x", "Unknown", false), PRIO_ERR_PARSE);
+	cr_assert_str_eq(err.file, "jobs.txt");
+	cr_assert_eq(err.line, 13);
+	cr_assert_str_eq(err.field, "Nice");
+	cr_assert_str_eq(err.message, "expected an integer, got \"x\"");
+	cr_assert_str_eq(prio_error_format(&err, msg, sizeof(msg)),
+			 "jobs.txt:13: Nice: expected an integer, got \"x\"");
+	prio_snapshot_free(&snap);
+
+	cr_assert_eq(load_multi(&snap, &err, "0", "2026-13-01T00:00:00", false),
+		     PRIO_ERR_PARSE);
+	cr_assert_eq(err.line, 15);
+	cr_assert_str_eq(err.field, "EligibleTime");
+	prio_snapshot_free(&snap);
+
+	/* keep_going: the bad record becomes a warning, the good one stays */
+	cr_assert_eq(load_multi(&snap, &err, "99999999999", "Unknown", true), 0);
+	cr_assert_eq(snap.job_count, 1);
+	cr_assert_eq(snap.jobs[0].job_id, 1);
+	cr_assert_eq(snap.warning_count, 1);
+	cr_assert_eq(snap.warnings[0].error.line, 13);
+	cr_assert_str_eq(snap.warnings[0].error.field, "Nice");
+	prio_snapshot_free(&snap);
+}
+
+Test(jobs, record_without_job_id)
+{
+	struct prio_snapshot snap;
+	struct prio_error err;
+
+	cr_assert_eq(load_text(&snap,
+			       "JobName=x UserId=a(1) Priority=1\n", &err, false),
+		     PRIO_ERR_PARSE);
+	cr_assert_eq(err.line, 1);
+	cr_assert_str_eq(err.field, "JobId");
+	prio_snapshot_free(&snap);
+
+	cr_assert_eq(load_text(&snap, "   Priority=1 Nice=0\n", &err, false),
+		     PRIO_ERR_PARSE);
+	cr_assert_eq(err.line, 1);
+	cr_assert_str_eq(err.field, "JobId");
+	prio_snapshot_free(&snap);
+
+	cr_assert_eq(load_text(&snap, "JobId=abc JobName=x\n", &err, false),
+		     PRIO_ERR_PARSE);
+	cr_assert_str_eq(err.field, "JobId");
+	cr_assert_str_eq(err.message, "expected a job id, got \"abc\"");
+	prio_snapshot_free(&snap);
+}
+
+Test(jobs, truncated_record)
+{
+	struct prio_snapshot snap;
+	struct prio_error err;
+	char text[4096];
+
+	snprintf(text, sizeof(text), multi, "0", "Unknown");
+	/* cut job 2 after its Partition= line (line 16) */
+	char *cut = strstr(strstr(text, "   NumNodes=") + 1, "   NumNodes=");
+	cr_assert_not_null(cut);
+	*cut = '\0';
+	cr_assert_eq(load_text(&snap, text, &err, false), PRIO_ERR_PARSE);
+	cr_assert_eq(err.line, 16);
+	cr_assert_str_eq(err.field, "TimeLimit");
+	cr_assert_str_eq(err.message,
+			 "job 2: input ends before TimeLimit= (truncated record?)");
+	prio_snapshot_free(&snap);
+
+	/* the same in the middle of the input */
+	cr_assert_eq(load_text(&snap, "JobId=3 JobName=x\nJobId=4 JobName=y\n",
+			       &err, false),
+		     PRIO_ERR_PARSE);
+	cr_assert_eq(err.line, 1);
+	cr_assert_str_eq(err.field, "UserId");
+	cr_assert_str_eq(err.message, "job 3: record has no UserId=");
+	prio_snapshot_free(&snap);
+}
+
+Test(jobs, nul_byte_and_long_line)
+{
+	struct prio_snapshot snap;
+	struct prio_error err;
+	struct prio_source src;
+	char text[4096];
+	size_t n;
+
+	snprintf(text, sizeof(text), multi, "0", "Unknown");
+	n = strlen(text);
+	text[strstr(text, "Nice=0 Account=astro") - text + 5] = '\0'; /* line 3 */
+	utc();
+	prio_snapshot_init(&snap);
+	prio_source_from_memory(&src, "jobs.txt", text, n);
+	cr_assert_eq(prio_load_jobs_scontrol(&snap, &src, &err), PRIO_ERR_PARSE);
+	cr_assert_eq(err.line, 3);
+	cr_assert_str_eq(err.message, "NUL byte in input");
+	prio_snapshot_free(&snap);
+
+	/* keep_going: job 1 is dropped with a warning, job 2 loads */
+	prio_snapshot_init(&snap);
+	snap.keep_going = true;
+	cr_assert_eq(prio_load_jobs_scontrol(&snap, &src, &err), 0);
+	cr_assert_eq(snap.job_count, 1);
+	cr_assert_eq(snap.jobs[0].job_id, 2);
+	cr_assert_eq(snap.warning_count, 1);
+	cr_assert_eq(snap.warnings[0].error.line, 3);
+	prio_snapshot_free(&snap);
+
+	/* a 1 MB line (a JobName of a million bytes) */
+	size_t big = 1u << 20;
+	char *huge = malloc(big + 64);
+	memcpy(huge, "JobId=1 JobName=", 16);
+	memset(huge + 16, 'x', big);
+	strcpy(huge + 16 + big, "\n");
+	prio_snapshot_init(&snap);
+	prio_source_from_memory(&src, "jobs.txt", huge, strlen(huge));
+	cr_assert_eq(prio_load_jobs_scontrol(&snap, &src, &err), PRIO_ERR_LIMIT);
+	cr_assert_eq(err.line, 1);
+	prio_snapshot_free(&snap);
+	free(huge);
+}
+
+Test(jobs, bad_values_in_detail_and_tres)
+{
+	struct prio_snapshot snap;
+	struct prio_error err;
+	char text[4096];
+
+	snprintf(text, sizeof(text), multi, "0", "Unknown");
+	strcat(text, "JobId=3 JobName=c UserId=c(3) Priority=1 Nice=0 Account=a "
+		     "QOS=normal JobState=RUNNING Reason=None SubmitTime=None "
+		     "Partition=batch TimeLimit=5 NumNodes=1 NumCPUs=1 TRES=cpu=1 "
+		     "NodeList=n1 Nodes=n1 CPU_IDs=0-x Mem=10\n");
+	cr_assert_eq(load_text(&snap, text, &err, false), PRIO_ERR_PARSE);
+	cr_assert_eq(err.line, 21);
+	cr_assert_str_eq(err.field, "CPU_IDs");
+	prio_snapshot_free(&snap);
+
+	cr_assert_eq(load_text(&snap,
+			       "JobId=3 JobName=c UserId=c(3) Priority=1 Nice=0 "
+			       "TRES=cpu=1,mem=abc\n",
+			       &err, false),
+		     PRIO_ERR_PARSE);
+	cr_assert_str_eq(err.field, "TRES");
+	prio_snapshot_free(&snap);
+
+	cr_assert_eq(load_text(&snap, "JobId=3 JobState=WAITING\n", &err, false),
+		     PRIO_ERR_PARSE);
+	cr_assert_str_eq(err.field, "JobState");
+	cr_assert_str_eq(err.message, "unknown job state \"WAITING\"");
+	prio_snapshot_free(&snap);
+
+	cr_assert_eq(load_text(&snap, "JobId=3 NumNodes=2-\n", &err, false),
+		     PRIO_ERR_PARSE);
+	cr_assert_str_eq(err.field, "NumNodes");
+	prio_snapshot_free(&snap);
+
+	cr_assert_eq(load_text(&snap, "JobId=3 UserId=alice(x)\n", &err, false),
+		     PRIO_ERR_PARSE);
+	cr_assert_str_eq(err.field, "UserId");
+	prio_snapshot_free(&snap);
+
+	cr_assert_eq(load_text(&snap, "JobId=3 TimeLimit=soon\n", &err, false),
+		     PRIO_ERR_PARSE);
+	cr_assert_str_eq(err.field, "TimeLimit");
+	prio_snapshot_free(&snap);
+}
+
+/* --- squeue --json malformed ------------------------------------------------ */
+
+Test(jobs, json_errors_name_line_and_member)
+{
+	struct prio_snapshot snap;
+	struct prio_error err;
+
+	/* cut short: jansson's line */
+	cr_assert_eq(load_json_text(&snap,
+				    "{\n  \"meta\": {},\n  \"errors\": [],\n"
+				    "  \"jobs\": [\n    {\n      \"job_id\": 1,\n",
+				    &err),
+		     PRIO_ERR_PARSE);
+	cr_assert_eq(err.line, 7);
+	cr_assert_str_eq(err.file, "jobs.json");
+	cr_assert(strstr(err.message, "invalid JSON") != NULL, "%s", err.message);
+	prio_snapshot_free(&snap);
+
+	/* a member of the wrong type: the line of that job's object */
+	cr_assert_eq(load_json_text(&snap,
+				    "{\"jobs\": [\n"
+				    " {\"job_id\": 1, \"job_state\": \"PENDING\", "
+				    "\"priority\": 5, \"partition\": \"batch\", "
+				    "\"user_name\": \"a\"},\n"
+				    " {\"job_id\": 2, \"job_state\": \"PENDING\",\n"
+				    "  \"priority\": \"high\", \"partition\": \"b\", "
+				    "\"user_name\": \"a\"}\n"
+				    "]}\n",
+				    &err),
+		     PRIO_ERR_PARSE);
+	cr_assert_eq(err.line, 3);
+	cr_assert_str_eq(err.field, "priority");
+	cr_assert_str_eq(err.message, "expected an integer, got a string");
+	prio_snapshot_free(&snap);
+
+	cr_assert_eq(load_json_text(&snap, "{\"meta\": {}}", &err), PRIO_ERR_PARSE);
+	cr_assert_str_eq(err.field, "jobs");
+	prio_snapshot_free(&snap);
+
+	cr_assert_eq(load_json_text(&snap, "{\"jobs\": [{\"job_state\": \"R\"}]}",
+				    &err),
+		     PRIO_ERR_PARSE);
+	cr_assert_str_eq(err.field, "job_id");
+	prio_snapshot_free(&snap);
+
+	cr_assert_eq(load_json_text(&snap,
+				    "{\"errors\": [{\"error\": \"Access denied\"}],"
+				    " \"jobs\": []}",
+				    &err),
+		     PRIO_ERR_PARSE);
+	cr_assert_str_eq(err.field, "errors");
+	cr_assert_str_eq(err.message, "squeue reported an error: Access denied");
+	prio_snapshot_free(&snap);
+
+	/* duplicate members are refused (jansson JSON_REJECT_DUPLICATES) */
+	cr_assert_eq(load_json_text(&snap, "{\"jobs\": [], \"jobs\": []}", &err),
+		     PRIO_ERR_PARSE);
+	prio_snapshot_free(&snap);
+
+	/* a NUL byte, with its line */
+	static const char nul[] = "{\n\"jobs\": [\0]}";
+	struct prio_source src;
+	prio_snapshot_init(&snap);
+	prio_source_from_memory(&src, "jobs.json", nul, sizeof(nul) - 1);
+	cr_assert_eq(prio_load_jobs_squeue_json(&snap, &src, &err), PRIO_ERR_PARSE);
+	cr_assert_eq(err.line, 2);
+	cr_assert_str_eq(err.message, "NUL byte in input");
+	prio_snapshot_free(&snap);
+}
