@@ -31,13 +31,14 @@
 
 struct size {
 	const char *name;
+	const char *cluster; /* Slurm lower-cases cluster names */
 	uint32_t jobs, users, accounts, depth, sacct, nodes;
 };
 
 static const struct size sizes[] = {
-	{ "S", 2000, 200, 30, 4, 20000, 50 },
-	{ "M", 100000, 10000, 1000, 5, 1000000, 1000 },
-	{ "L", 1000000, 100000, 10000, 6, 10000000, 10000 },
+	{ "S", "gens", 2000, 200, 30, 4, 20000, 50 },
+	{ "M", "genm", 100000, 10000, 1000, 5, 1000000, 1000 },
+	{ "L", "genl", 1000000, 100000, 10000, 6, 10000000, 10000 },
 };
 
 #define NOW_EPOCH 1795319730L /* 2026-11-22T03:55:30Z, the samples' clock */
@@ -331,8 +332,8 @@ static void write_conf(const char *dir, const struct size *sz)
 	uint32_t gpu_nodes = sz->nodes / 10;
 
 	fprintf(f,
-		"# Synthetic site \"gen%s\" written by tests/bench/gen (prio-tools).\n"
-		"ClusterName=gen%s\n"
+		"# Synthetic site \"%s\" written by tests/bench/gen (prio-tools).\n"
+		"ClusterName=%s\n"
 		"SlurmctldHost=head(10.0.0.1)\n"
 		"AuthType=auth/munge\n"
 		"AccountingStorageType=accounting_storage/slurmdbd\n"
@@ -357,7 +358,7 @@ static void write_conf(const char *dir, const struct size *sz)
 		"PriorityWeightQOS=20000\n"
 		"PriorityWeightAssoc=100\n"
 		"PriorityWeightTRES=CPU=1000,Mem=500,GRES/gpu=3000\n",
-		sz->name, sz->name);
+		sz->cluster, sz->cluster);
 	fprintf(f, "NodeName=cn[%05u-%05u] CPUs=%u Boards=1 SocketsPerBoard=2 CoresPerSocket=%u ThreadsPerCore=1 RealMemory=%u State=UNKNOWN\n",
 		1u, sz->nodes - gpu_nodes, CPUS_PER_NODE, CPUS_PER_NODE / 2, MEM_PER_NODE);
 	fprintf(f, "NodeName=gn[%05u-%05u] CPUs=%u Boards=1 SocketsPerBoard=2 CoresPerSocket=%u ThreadsPerCore=1 RealMemory=%u Gres=gpu:4 State=UNKNOWN\n",
@@ -389,7 +390,7 @@ static void write_assoc(const char *dir, const struct size *sz)
 	uint32_t id = 0;
 
 	fprintf(f, "# Synthetic association dump written by tests/bench/gen.\n"
-		   "Cluster - 'gen%s':Fairshare=1:QOS='normal'\n", sz->name);
+		   "Cluster - '%s':Fairshare=1:QOS='normal'\n", sz->cluster);
 	write_dump_children(f, 0);
 	close_out(f, "assoc.cfg");
 

@@ -16,7 +16,7 @@ users=$(awk -F'|' 'NR > 1 && $2 != ""' "$tmp/s/sshare.txt" | wc -l)
 for want in 'count|jobs|2200|' 'jobs|PENDING|2000|' 'jobs|RUNNING|200|' \
 	'count|partitions|5|' 'count|nodes|50|' 'count|qos|4|' \
 	"count|user associations|$users|" 'count|users|200|distinct names' \
-	'count|sacct records|20000|jobs' 'config|cluster||genS'; do
+	'count|sacct records|20000|jobs' 'config|cluster||gens'; do
 	grep -qF "$want" "$tmp/out" || { echo "missing row: $want"; cat "$tmp/out"; exit 1; }
 done
 exit 0
