@@ -21,6 +21,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "prio/billing.h"
 #include "prio/conf.h"
 #include "prio/hostlist.h"
 #include "prio/snapshot.h"
@@ -1022,48 +1023,10 @@ static int node_gres_tres(struct prio_snapshot *snap, struct prio_node *node)
 	return PRIO_OK;
 }
 
-/* Billing of TRES counts cnt[] with weights w (Slurm's
- * assoc_mgr_tres_weighted, slurm-facts §5): the CPU count without
- * weights; otherwise Σ count·weight, or with MAX_TRES the largest of the
- * node TRES (cpu, mem, node, gres/...) plus the sum of the others.  A
- * TRES listed twice keeps its last weight, as Slurm's weight array does:
- * the list is walked backwards and done[] (count entries, all false on
- * entry and on return) skips the earlier ones. */
-static double tres_weighted(const struct prio_snapshot *snap,
-			    const uint64_t *cnt, uint32_t count,
-			    const struct prio_tres_weights *w, bool *done)
-{
-	double sum = 0.0, max = 0.0;
-	bool max_tres = snap->conf.priority_flags & PRIO_FLAG_MAX_TRES;
-
-	if (!w->count)
-		return (double)cnt[PRIO_TRES_CPU];
-	for (uint32_t i = w->count; i-- > 0;) {
-		uint32_t t = w->items[i].tres;
-		double v;
-
-		if (t == PRIO_TRES_BILLING || t >= count || done[t])
-			continue;
-		done[t] = true;
-		v = (double)cnt[t] * w->items[i].weight;
-		if (max_tres && prio_tres_is_node_tres(&snap->tres, t)) {
-			if (v > max)
-				max = v;
-		} else {
-			sum += v;
-		}
-	}
-	for (uint32_t i = 0; i < w->count; i++)
-		if (w->items[i].tres < count)
-			done[w->items[i].tres] = false;
-	return sum + max;
-}
-
 /* Scratch memory of one linking pass. */
 struct link_scratch {
 	uint32_t *mark;	 /* node -> partition index + 1 that listed it */
 	uint32_t *nodes; /* node indices of the partition being linked */
-	bool *done;	 /* per TRES, for tres_weighted() */
 	/* interned name -> NodeSet (NULL when there are none) */
 	const struct prio_conf_nodeset **set_by_id;
 	uint32_t set_ids;
@@ -1182,7 +1145,7 @@ static int partition_nodes(struct prio_snapshot *snap, struct prio_partition *p,
 /* Partition TRES totals and billing (slurm-facts §1.2, §5). */
 static int partition_totals(struct prio_snapshot *snap,
 			    struct prio_partition *p, bool from_nodes,
-			    bool *done, struct prio_error *err)
+			    struct prio_error *err)
 {
 	uint32_t count = snap->tres.count;
 	uint64_t *t =
@@ -1243,11 +1206,9 @@ static int partition_totals(struct prio_snapshot *snap,
 		if (!snap->tres.configured[i])
 			t[i] = 0;
 	if (!billing_known) {
-		double b =
-		    tres_weighted(snap, t, count, &p->billing_weights, done);
-
-		t[PRIO_TRES_BILLING] =
-		    b > 0 ? (b >= 1.8e19 ? UINT64_MAX : (uint64_t)b) : 0;
+		t[PRIO_TRES_BILLING] = prio_billing_truncate(prio_billing_counts(
+		    &snap->tres, t, count, &p->billing_weights,
+		    snap->conf.priority_flags & PRIO_FLAG_MAX_TRES));
 	}
 	return PRIO_OK;
 }
@@ -1295,7 +1256,7 @@ static int config_checks(struct prio_snapshot *snap, struct prio_error *err)
 
 int prio_config_link(struct prio_snapshot *snap, struct prio_error *err)
 {
-	struct link_scratch x = {NULL, NULL, NULL, NULL, 0};
+	struct link_scratch x = {NULL, NULL, NULL, 0};
 	uint32_t last_default = UINT32_MAX;
 	int rc = PRIO_OK;
 
@@ -1325,8 +1286,7 @@ int prio_config_link(struct prio_snapshot *snap, struct prio_error *err)
 	}
 	x.mark = calloc(snap->node_count + 1, sizeof(*x.mark));
 	x.nodes = calloc(snap->node_count + 1, sizeof(*x.nodes));
-	x.done = calloc(snap->tres.count + 1, sizeof(*x.done));
-	if (!x.mark || !x.nodes || !x.done) {
+	if (!x.mark || !x.nodes) {
 		rc = prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
 				    "out of memory");
 		goto out;
@@ -1371,7 +1331,7 @@ int prio_config_link(struct prio_snapshot *snap, struct prio_error *err)
 			p->node_count = 0;
 			from_nodes = true;
 		}
-		if ((rc = partition_totals(snap, p, from_nodes, x.done, err)) <
+		if ((rc = partition_totals(snap, p, from_nodes, err)) <
 		    0)
 			goto out;
 	}
@@ -1381,7 +1341,6 @@ int prio_config_link(struct prio_snapshot *snap, struct prio_error *err)
 out:
 	free(x.mark);
 	free(x.nodes);
-	free(x.done);
 	free(x.set_by_id);
 	return rc < 0 ? rc : PRIO_OK;
 }

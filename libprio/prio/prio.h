@@ -5,6 +5,7 @@
 
 #include "arena.h"
 #include "assoc.h"
+#include "billing.h"
 #include "conf.h"
 #include "fairshare.h"
 #include "error.h"
