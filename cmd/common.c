@@ -31,6 +31,8 @@ const struct option cmd_common_long_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "what-if", required_argument, NULL, OPT_WHAT_IF },
 };
 
 static char config_path_buf[4096];
@@ -41,6 +43,15 @@ static struct {
 	char *snapshot;
 	char *paths[PRIO_ROLE_COUNT];
 } config_sources;
+
+/* The config file's named what-if sets: what-if NAME { set = {...} }. */
+struct whatif_set {
+	char *name;
+	char **sets;
+	unsigned count;
+};
+static struct whatif_set *whatif_sets;
+static unsigned whatif_count;
 
 void cmd_warn(const struct cmd_common *c, const char *fmt, ...)
 {
@@ -202,6 +213,23 @@ static void read_config_file(const struct cmd_common *c)
 		cfg_free(cfg);
 		exit(EXIT_ERROR); /* confuse_error printed file:line */
 	}
+	whatif_count = cfg_size(cfg, "what-if");
+	whatif_sets = calloc(whatif_count ? whatif_count : 1, sizeof(*whatif_sets));
+	if (!whatif_sets)
+		cmd_die(c, "out of memory");
+	for (unsigned i = 0; i < whatif_count; i++) {
+		cfg_t *w = cfg_getnsec(cfg, "what-if", i);
+		struct whatif_set *ws = &whatif_sets[i];
+
+		ws->name = strdup(cfg_title(w));
+		ws->count = cfg_size(w, "set");
+		ws->sets = calloc(ws->count ? ws->count : 1, sizeof(char *));
+		if (!ws->name || !ws->sets)
+			cmd_die(c, "out of memory");
+		for (unsigned k = 0; k < ws->count; k++)
+			if (!(ws->sets[k] = strdup(cfg_getnstr(w, "set", k))))
+				cmd_die(c, "out of memory");
+	}
 	sec = cfg_getsec(cfg, "sources");
 	if (sec) {
 		const char *v = cfg_getstr(sec, "snapshot");
@@ -223,6 +251,37 @@ void cmd_common_init(struct cmd_common *c, const char *prog)
 	c->prog = prog;
 	c->mode = CMD_OUT_TEXT;
 	read_config_file(c);
+}
+
+static void add_set(struct cmd_common *c, const char *set, const char *origin)
+{
+	if (c->set_count == c->set_capacity) {
+		unsigned cap = c->set_capacity ? c->set_capacity * 2 : 8;
+		const char **s = realloc(c->sets, cap * sizeof(*s));
+		const char **o = s ? realloc(c->set_origins, cap * sizeof(*o)) : NULL;
+
+		if (!s || !o)
+			cmd_die(c, "out of memory");
+		c->sets = s;
+		c->set_origins = o;
+		c->set_capacity = cap;
+	}
+	c->sets[c->set_count] = set;
+	c->set_origins[c->set_count++] = origin;
+}
+
+static void add_what_if(struct cmd_common *c, const char *name)
+{
+	for (unsigned i = 0; i < whatif_count; i++) {
+		if (strcmp(whatif_sets[i].name, name) != 0)
+			continue;
+		for (unsigned k = 0; k < whatif_sets[i].count; k++)
+			add_set(c, whatif_sets[i].sets[k], whatif_sets[i].name);
+		return;
+	}
+	if (!config_path)
+		cmd_die(c, "--what-if %s: no config file (see prio-tools.conf(5))", name);
+	cmd_die(c, "--what-if %s: no what-if section of that name in %s", name, config_path);
 }
 
 static void set_path(struct cmd_common *c, enum prio_role role, const char *arg)
@@ -254,6 +313,12 @@ int cmd_common_option(struct cmd_common *c, int opt, const char *arg)
 		c->now_set = true;
 		return 1;
 	case OPT_KEEP_GOING: c->keep_going = true; return 1;
+	case OPT_SET:
+		if (!strchr(arg, '='))
+			cmd_die(c, "--set: expected Key=Value or kind:NAME.Key=Value, got \"%s\"", arg);
+		add_set(c, arg, "--set");
+		return 1;
+	case OPT_WHAT_IF: add_what_if(c, arg); return 1;
 	case OPT_CSV: c->mode = CMD_OUT_CSV; return 1;
 	case OPT_JSON: c->mode = CMD_OUT_JSON; return 1;
 	}
@@ -273,6 +338,11 @@ void cmd_common_help(FILE *out)
 	      "      --partitions=FILE  'scontrol show partition' output\n"
 	      "      --now=TIME         the clock: Unix seconds or YYYY-MM-DDTHH:MM:SS\n"
 	      "      --keep-going       report malformed records as warnings and go on\n"
+	      "What if:\n"
+	      "      --set=KEY=VALUE    change one value before computing (repeatable):\n"
+	      "                         a slurm.conf Key=Value, partition:NAME.Key=V,\n"
+	      "                         qos:NAME.Key=V, assoc:ACCT[/USER].Key=V, job:ID.Key=V\n"
+	      "      --what-if=NAME     apply the named set of the config file\n"
 	      "Output:\n"
 	      "  -P, --parsable         '|'-separated fields\n"
 	      "      --csv              CSV (RFC 4180), header of column ids\n"
@@ -327,6 +397,9 @@ void cmd_load_snapshot(struct cmd_common *c, struct prio_snapshot *snap)
 	}
 	if (prio_snapshot_load_sources(snap, dir, paths, &err) < 0)
 		cmd_die_error(c, &err);
+	for (unsigned i = 0; i < c->set_count; i++)
+		if (prio_snapshot_set(snap, c->sets[i], c->set_origins[i], &err) < 0)
+			cmd_die_error(c, &err);
 	if (prio_snapshot_finish(snap, &err) < 0)
 		cmd_die_error(c, &err);
 	if (!snap->now_known) {

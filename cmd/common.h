@@ -46,6 +46,8 @@ enum cmd_common_opt {
 	OPT_JSON,
 	OPT_HELP,
 	OPT_VERSION,
+	OPT_SET,
+	OPT_WHAT_IF,
 	OPT_COMMON_LAST,
 };
 
@@ -58,10 +60,15 @@ struct cmd_common {
 	bool keep_going;
 	enum cmd_output mode;
 	bool noheader;
+	/* What-if assignments in the order given (--set, and --what-if sets
+	 * expanded in place), with where each came from for messages. */
+	const char **sets;
+	const char **set_origins;
+	unsigned set_count, set_capacity;
 };
 
 /* The long options above, to be appended to a command's own table. */
-#define CMD_COMMON_LONG_OPTION_COUNT 14
+#define CMD_COMMON_LONG_OPTION_COUNT 16
 extern const struct option cmd_common_long_options[CMD_COMMON_LONG_OPTION_COUNT];
 
 /* Initialise from the environment and the config file. */
@@ -73,7 +80,8 @@ int cmd_common_option(struct cmd_common *c, int opt, const char *arg);
 void cmd_common_help(FILE *out);
 
 /* Load every source named by options, the folder and the config file into
- * snap, then finish it.  On error prints the message and exits 2. */
+ * snap, apply the what-if assignments, then finish it.  On error prints the
+ * message and exits 2. */
 void cmd_load_snapshot(struct cmd_common *c, struct prio_snapshot *snap);
 
 /* Print "prog: message" (printf-style) to stderr. */

@@ -20,6 +20,7 @@
 #include "timestr.h"
 #include "tres.h"
 #include "value.h"
+#include "whatif.h"
 #include "write.h"
 
 #endif
