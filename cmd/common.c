@@ -250,6 +250,7 @@ void cmd_common_init(struct cmd_common *c, const char *prog)
 	memset(c, 0, sizeof(*c));
 	c->prog = prog;
 	c->mode = CMD_OUT_TEXT;
+	c->folder_roles = (1u << PRIO_ROLE_COUNT) - 1;
 	read_config_file(c);
 }
 
@@ -391,6 +392,7 @@ void cmd_load_snapshot(struct cmd_common *c, struct prio_snapshot *snap)
 	if (prio_snapshot_init(snap) < 0)
 		cmd_die(c, "out of memory");
 	snap->keep_going = c->keep_going;
+	snap->folder_roles = c->folder_roles;
 	if (c->now_set) {
 		snap->now = c->now;
 		snap->now_known = true;

@@ -60,6 +60,9 @@ struct cmd_common {
 	bool keep_going;
 	enum cmd_output mode;
 	bool noheader;
+	/* Roles a command reads from a snapshot folder (1 << enum prio_role);
+	 * all unless the command narrows it. */
+	unsigned folder_roles;
 	/* What-if assignments in the order given (--set, and --what-if sets
 	 * expanded in place), with where each came from for messages. */
 	const char **sets;

@@ -22,6 +22,7 @@ int prio_snapshot_init(struct prio_snapshot *snap)
 		return PRIO_ERR_NOMEM;
 	}
 	prio_config_defaults(&snap->conf);
+	snap->folder_roles = (1u << PRIO_ROLE_COUNT) - 1;
 	return PRIO_OK;
 }
 

@@ -358,7 +358,7 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 				return rc;
 			continue;
 		}
-		if (!dir)
+		if (!dir || !(snap->folder_roles & (1u << role)))
 			continue;
 		/* The folder's partitions.txt and nodes.txt stand in for a
 		 * missing slurm.conf; when the configuration already defined

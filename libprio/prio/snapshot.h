@@ -93,6 +93,10 @@ struct prio_snapshot {
 	uint32_t *qos_by_name;
 	uint32_t index_size;
 	unsigned roles_loaded;       /* 1 << enum prio_role */
+	/* Roles read from a snapshot folder (1 << enum prio_role; all by
+	 * default): a tool that never uses job history leaves sacct.txt
+	 * unread.  Explicit paths are always read. */
+	unsigned folder_roles;
 	bool finished;
 };
 
@@ -173,7 +177,8 @@ const char *prio_role_option(enum prio_role role); /* "--conf", ... */
 const char *const *prio_snapshot_dir_names(enum prio_role role);
 
 /* Load a set of sources: for each role, paths[role] when non-NULL, else the
- * folder's file for that role when dir is non-NULL and the file exists.  The
+ * folder's file for that role when dir is non-NULL, the role is in
+ * snap->folder_roles and the file exists.  The
  * folder's NOW file (epoch seconds) sets the clock unless now_known is
  * already set.  Stops at the first error. */
 int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,

@@ -219,3 +219,19 @@ Test(snapshot, detects_spelling_variants)
 	/* an sshare header is not a dump line even with a dash in it */
 	cr_assert_eq(detect("Account|User|Raw-Usage\n", -1), PRIO_INPUT_SSHARE);
 }
+
+Test(snapshot, folder_roles_leave_unwanted_files_unread)
+{
+	struct prio_snapshot snap;
+	struct prio_error err;
+	char msg[1024];
+	utc();
+	cr_assert_eq(prio_snapshot_init(&snap), 0);
+	snap.folder_roles &= ~(1u << PRIO_ROLE_SACCT);
+	cr_assert_eq(prio_snapshot_load_sources(&snap, test_path("samples/site"), NULL, &err), 0,
+		     "%s", prio_error_format(&err, msg, sizeof(msg)));
+	cr_assert_eq(snap.sacct_count, 0);
+	cr_assert_eq(snap.job_count, 44);
+	cr_assert_eq(prio_snapshot_roles_loaded(&snap) & (1u << PRIO_ROLE_SACCT), 0);
+	prio_snapshot_free(&snap);
+}
