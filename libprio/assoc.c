@@ -372,6 +372,64 @@ static int link_error(struct prio_error *err, const struct prio_snapshot *snap,
 			      what);
 }
 
+/* The snapshot's lookup table by key, for the engines (a job's
+ * association).  Load factor under one half. */
+static int build_lookup(struct prio_snapshot *snap, struct prio_error *err)
+{
+	uint32_t size = 64;
+
+	free(snap->assoc_slots);
+	snap->assoc_slots = NULL;
+	while (size / 2 <= snap->assoc_count) {
+		if (size > UINT32_MAX / 4)
+			return prio_error_set(err, PRIO_ERR_LIMIT, "", 0, "",
+					      "too many associations");
+		size *= 2;
+	}
+	snap->assoc_slots = calloc(size, sizeof(uint32_t));
+	if (!snap->assoc_slots)
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
+	snap->assoc_slot_mask = size - 1;
+	for (uint32_t i = 0; i < snap->assoc_count; i++)
+		slot_put(snap->assoc_slots, size - 1, &snap->assocs[i], i);
+	return PRIO_OK;
+}
+
+uint32_t prio_snapshot_assoc(const struct prio_snapshot *snap, prio_id account,
+			     prio_id user, prio_id partition)
+{
+	uint32_t s;
+
+	if (!snap->assoc_slots)
+		return PRIO_ASSOC_NONE;
+	s = key_hash(account, user, partition) & snap->assoc_slot_mask;
+	while (snap->assoc_slots[s]) {
+		uint32_t i = snap->assoc_slots[s] - 1;
+		const struct prio_assoc *a = &snap->assocs[i];
+
+		if (a->account == account && a->partition == partition &&
+		    (a->is_user ? a->user : PRIO_NO_ID) == user)
+			return i;
+		s = (s + 1) & snap->assoc_slot_mask;
+	}
+	return PRIO_ASSOC_NONE;
+}
+
+uint32_t prio_snapshot_job_assoc(const struct prio_snapshot *snap,
+				 const struct prio_job *job, prio_id partition)
+{
+	uint32_t i = PRIO_ASSOC_NONE;
+
+	if (job->user == PRIO_NO_ID)
+		return PRIO_ASSOC_NONE;
+	if (partition != PRIO_NO_ID)
+		i = prio_snapshot_assoc(snap, job->account, job->user, partition);
+	if (i == PRIO_ASSOC_NONE)
+		i = prio_snapshot_assoc(snap, job->account, job->user, PRIO_NO_ID);
+	return i;
+}
+
 int prio_assoc_link(struct prio_snapshot *snap, struct prio_error *err)
 {
 	struct prio_assoc *as = snap->assocs;
@@ -502,6 +560,7 @@ int prio_assoc_link(struct prio_snapshot *snap, struct prio_error *err)
 		goto out;
 	}
 	snap->user_assoc_count = users;
+	rc = build_lookup(snap, err);
 out:
 	free(start);
 	free(sibs);

@@ -92,6 +92,10 @@ struct prio_snapshot {
 	uint32_t *node_by_name;
 	uint32_t *qos_by_name;
 	uint32_t index_size;
+	/* Associations by (account, user, partition), built by
+	 * prio_assoc_link(): open addressing, index + 1, 0 empty. */
+	uint32_t *assoc_slots;
+	uint32_t assoc_slot_mask;
 	unsigned roles_loaded;       /* 1 << enum prio_role */
 	/* Roles read from a snapshot folder (1 << enum prio_role; all by
 	 * default): a tool that never uses job history leaves sacct.txt
@@ -210,5 +214,14 @@ struct prio_node *prio_snapshot_node(const struct prio_snapshot *snap,
 				     prio_id name);
 struct prio_qos *prio_snapshot_qos(const struct prio_snapshot *snap,
 				   prio_id name);
+/* The association with that key (user PRIO_NO_ID for an account's own
+ * association), PRIO_ASSOC_NONE when absent. */
+uint32_t prio_snapshot_assoc(const struct prio_snapshot *snap, prio_id account,
+			     prio_id user, prio_id partition);
+/* A job's association in a partition as Slurm picks it: the user's
+ * association for (account, partition) when one exists, else the user's
+ * association for the account; PRIO_ASSOC_NONE when neither does. */
+uint32_t prio_snapshot_job_assoc(const struct prio_snapshot *snap,
+				 const struct prio_job *job, prio_id partition);
 
 #endif

@@ -235,3 +235,38 @@ Test(snapshot, folder_roles_leave_unwanted_files_unread)
 	cr_assert_eq(prio_snapshot_roles_loaded(&snap) & (1u << PRIO_ROLE_SACCT), 0);
 	prio_snapshot_free(&snap);
 }
+
+Test(snapshot, finds_a_jobs_association)
+{
+	struct prio_snapshot snap;
+	struct prio_error err;
+	char msg[1024];
+	utc();
+	cr_assert_eq(prio_snapshot_init(&snap), 0);
+	cr_assert_eq(prio_snapshot_load_sources(&snap, test_path("samples/site"), NULL, &err), 0,
+		     "%s", prio_error_format(&err, msg, sizeof(msg)));
+	cr_assert_eq(prio_snapshot_finish(&snap, &err), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+	prio_id hep = prio_intern_find(&snap.strings, "hep", 3);
+	prio_id alice = prio_intern_find(&snap.strings, "alice", 5);
+	uint32_t i = prio_snapshot_assoc(&snap, hep, alice, PRIO_NO_ID);
+	cr_assert_neq(i, PRIO_ASSOC_NONE);
+	cr_assert_eq(snap.assocs[i].account, hep);
+	cr_assert_eq(snap.assocs[i].user, alice);
+	cr_assert_float_eq((double)snap.assocs[i].usage_raw, 249.0, 1.0);
+	/* the account's own association */
+	i = prio_snapshot_assoc(&snap, hep, PRIO_NO_ID, PRIO_NO_ID);
+	cr_assert_neq(i, PRIO_ASSOC_NONE);
+	cr_assert_not(snap.assocs[i].is_user);
+	cr_assert_eq(snap.assocs[i].priority, 20);
+	/* every job of the sample has one, through any partition */
+	for (uint32_t j = 0; j < snap.job_count; j++) {
+		const struct prio_job *job = &snap.jobs[j];
+		uint32_t a = prio_snapshot_job_assoc(&snap, job, job->partitions[0]);
+		cr_assert_neq(a, PRIO_ASSOC_NONE, "job %u", job->job_id);
+		cr_assert_eq(snap.assocs[a].user, job->user);
+	}
+	cr_assert_eq(prio_snapshot_assoc(&snap, hep, prio_intern_find(&snap.strings, "bob", 3),
+					 PRIO_NO_ID), PRIO_ASSOC_NONE);
+	prio_snapshot_free(&snap);
+}
