@@ -37,18 +37,6 @@ static void row(struct prio_writer *w, const char *what, const char *item,
 	prio_writer_row(w, cells);
 }
 
-static enum prio_output_mode writer_mode(enum cmd_output mode)
-{
-	switch (mode) {
-	case CMD_OUT_PARSABLE: return PRIO_OUT_PARSABLE;
-	case CMD_OUT_PARSABLE2: return PRIO_OUT_PARSABLE2;
-	case CMD_OUT_CSV: return PRIO_OUT_CSV;
-	case CMD_OUT_JSON: return PRIO_OUT_JSON;
-	case CMD_OUT_TEXT: break;
-	}
-	return PRIO_OUT_TEXT;
-}
-
 int cmd_check_report(const struct cmd_common *c,
 		     const struct prio_snapshot *snap)
 {
@@ -59,7 +47,7 @@ int cmd_check_report(const struct cmd_common *c,
 	unsigned char *seen;
 	char buf[1024], when[64];
 
-	w = prio_writer_new(stdout, writer_mode(c->mode), PRIO_STYLE_SPRIO,
+	w = prio_writer_new(stdout, cmd_writer_mode(c->mode), PRIO_STYLE_SPRIO,
 			    check_columns, 4, !c->noheader, NULL);
 	if (!w)
 		cmd_die(c, "out of memory");

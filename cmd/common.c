@@ -98,6 +98,18 @@ void cmd_usage_error(const struct cmd_common *c, const char *usage,
 	exit(EXIT_ERROR);
 }
 
+enum prio_output_mode cmd_writer_mode(enum cmd_output mode)
+{
+	switch (mode) {
+	case CMD_OUT_PARSABLE: return PRIO_OUT_PARSABLE;
+	case CMD_OUT_PARSABLE2: return PRIO_OUT_PARSABLE2;
+	case CMD_OUT_CSV: return PRIO_OUT_CSV;
+	case CMD_OUT_JSON: return PRIO_OUT_JSON;
+	case CMD_OUT_TEXT: break;
+	}
+	return PRIO_OUT_TEXT;
+}
+
 int cmd_parse_now(const char *arg, time_t *out)
 {
 	return prio_timestamp_parse(arg, strlen(arg), out) < 0 || *out == 0 ? -1 : 0;

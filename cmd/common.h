@@ -100,6 +100,9 @@ void cmd_usage_error(const struct cmd_common *c, const char *usage,
 		     const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
 
+/* The writer's mode for an output option. */
+enum prio_output_mode cmd_writer_mode(enum cmd_output mode);
+
 /* Parse --now's value: epoch seconds or YYYY-MM-DDTHH:MM:SS (local). */
 int cmd_parse_now(const char *arg, time_t *out);
 
