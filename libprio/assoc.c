@@ -25,19 +25,11 @@
 #include <string.h>
 
 #include "assoc_build.h"
+#include "text.h"
 #include "prio/snapshot.h"
 #include "prio/timestr.h"
 
 /* --- naming ------------------------------------------------------------- */
-
-const char *assoc_quote(const char *s, size_t n, char *buf, size_t size)
-{
-	if (n > 40)
-		snprintf(buf, size, "%.40s...", s);
-	else
-		snprintf(buf, size, "%.*s", (int)n, s);
-	return buf;
-}
 
 const char *assoc_build_name(const struct prio_snapshot *snap, uint32_t i,
 			     char *buf, size_t size)

@@ -88,7 +88,5 @@ int assoc_build_all_seen(struct assoc_build *b, unsigned long line,
  * errors name the offending record's line. */
 int assoc_build_depths(struct assoc_build *b, struct prio_error *err);
 
-/* Copy of s[0..n) cut to 40 bytes with "..." for quoting bad input. */
-const char *assoc_quote(const char *s, size_t n, char *buf, size_t size);
 
 #endif

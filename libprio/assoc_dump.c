@@ -40,6 +40,7 @@
 #include <strings.h>
 
 #include "assoc_build.h"
+#include "text.h"
 #include "prio/snapshot.h"
 #include "prio/timestr.h"
 #include "prio/value.h"
@@ -251,16 +252,6 @@ static int next_logical(struct dump *d, size_t *len, struct prio_error *err)
 	return 1;
 }
 
-static void trim(const char **s, size_t *n)
-{
-	while (*n && isspace((unsigned char)**s)) {
-		(*s)++;
-		(*n)--;
-	}
-	while (*n && isspace((unsigned char)(*s)[*n - 1]))
-		(*n)--;
-}
-
 /* Split s[0..n) on ':' outside quotes.  -1 with *bad set to the item an
  * unterminated quote starts in, -2 when there are too many items. */
 static int split_items(const char *s, size_t n, struct item *items,
@@ -386,19 +377,19 @@ static int read_option(struct dump *d, enum object obj, const struct item *it,
 	char q[64], field[64];
 	long len;
 
-	trim(&s, &n);
+	text_trim(&s, &n);
 	eq = memchr(s, '=', n);
 	if (!eq)
-		return BAD(assoc_quote(s, n, field, 41),
+		return BAD(text_quote(s, n, field, 41),
 			   "expected Option=value after ':', got \"%s\"",
-			   assoc_quote(s, n, q, sizeof(q)));
+			   text_quote(s, n, q, sizeof(q)));
 	key = s;
 	klen = (size_t)(eq - s);
-	trim(&key, &klen);
+	text_trim(&key, &klen);
 	val = eq + 1;
 	vlen = (size_t)(s + n - val);
-	trim(&val, &vlen);
-	assoc_quote(key, klen, field, 41);
+	text_trim(&val, &vlen);
+	text_quote(key, klen, field, 41);
 	o = find_option(key, klen, &ambiguous);
 	if (!o)
 		return BAD(field, ambiguous
@@ -447,7 +438,7 @@ static int read_option(struct dump *d, enum object obj, const struct item *it,
 			    canon(o),
 			    "expected an unsigned integer or \"parent\", "
 			    "got \"%s\"",
-			    assoc_quote(d->val, (size_t)len, q, sizeof(q)));
+			    text_quote(d->val, (size_t)len, q, sizeof(q)));
 		break;
 	case OPT_PRIORITY:
 		if (!strcmp(d->val, "-1"))
@@ -457,7 +448,7 @@ static int read_option(struct dump *d, enum object obj, const struct item *it,
 			return BAD(
 			    canon(o),
 			    "expected an unsigned integer, got \"%s\"",
-			    assoc_quote(d->val, (size_t)len, q, sizeof(q)));
+			    text_quote(d->val, (size_t)len, q, sizeof(q)));
 		break;
 	case OPT_LIMIT_COUNT:
 	case OPT_LIMIT_MINS:
@@ -469,13 +460,13 @@ static int read_option(struct dump *d, enum object obj, const struct item *it,
 			return BAD(
 			    canon(o),
 			    "expected an unsigned integer or -1, got \"%s\"",
-			    assoc_quote(d->val, (size_t)len, q, sizeof(q)));
+			    text_quote(d->val, (size_t)len, q, sizeof(q)));
 		if (o->kind == OPT_LIMIT_MINS && strcmp(d->val, "-1") &&
 		    prio_time_str2mins(d->val, (size_t)len, &v) < 0)
 			return BAD(
 			    canon(o),
 			    "expected minutes or a time string, got \"%s\"",
-			    assoc_quote(d->val, (size_t)len, q, sizeof(q)));
+			    text_quote(d->val, (size_t)len, q, sizeof(q)));
 		if (lim_append(d, canon(o), d->val, (size_t)len) < 0)
 			return nomem(d, err);
 		break;
@@ -693,10 +684,10 @@ static int parse_line(struct dump *d, const char *s, size_t n,
 		return BAD("",
 			   "expected \"Cluster|Parent|Account|User - 'name'\", "
 			   "got \"%s\"",
-			   assoc_quote(s, n, q, sizeof(q)));
+			   text_quote(s, n, q, sizeof(q)));
 	}
 	wlen = (size_t)(dash - s);
-	trim(&word, &wlen);
+	text_trim(&word, &wlen);
 	if (prio_word_eq(word, wlen, "cluster") ||
 	    prio_word_eq(word, wlen, "machine"))
 		obj = OBJ_CLUSTER;
@@ -717,7 +708,7 @@ static int parse_line(struct dump *d, const char *s, size_t n,
 	}
 	if (obj == OBJ_UNKNOWN)
 		return BAD(
-		    assoc_quote(word, wlen, field, 41),
+		    text_quote(word, wlen, field, 41),
 		    "unknown object (expected Cluster, Parent, Account or "
 		    "User before the '-')");
 
@@ -730,9 +721,9 @@ static int parse_line(struct dump *d, const char *s, size_t n,
 		const char *is = items[bad].s, *eq;
 		size_t in = items[bad].n;
 
-		trim(&is, &in);
+		text_trim(&is, &in);
 		eq = bad ? memchr(is, '=', in) : NULL;
-		return BAD(eq ? assoc_quote(is, (size_t)(eq - is), field, 41)
+		return BAD(eq ? text_quote(is, (size_t)(eq - is), field, 41)
 			      : object_name[obj],
 			   "unterminated quote");
 	}
@@ -745,7 +736,7 @@ static int parse_line(struct dump *d, const char *s, size_t n,
 
 	name = items[0].s;
 	nlen = items[0].n;
-	trim(&name, &nlen);
+	text_trim(&name, &nlen);
 	if ((len = decode(d, name, nlen)) < 0)
 		return nomem(d, err);
 	if (len == 0)
@@ -812,7 +803,7 @@ int prio_load_assoc_dump(struct prio_snapshot *snap,
 			break;
 		if (rc > 0) {
 			s = d.buf;
-			trim(&s, &len);
+			text_trim(&s, &len);
 			if (len == 0)
 				continue;
 			rc = parse_line(&d, s, len, err);

@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "assoc_build.h"
+#include "text.h"
 #include "prio/snapshot.h"
 #include "prio/timestr.h"
 #include "prio/value.h"
@@ -153,25 +154,15 @@ static int nomem(struct sshare *s, struct prio_error *err)
 			      "out of memory");
 }
 
-static void trim(const char **p, size_t *n)
-{
-	while (*n && isspace((unsigned char)**p)) {
-		(*p)++;
-		(*n)--;
-	}
-	while (*n && isspace((unsigned char)(*p)[*n - 1]))
-		(*n)--;
-}
-
 static bool blank_line(const char *p, size_t n)
 {
-	trim(&p, &n);
+	text_trim(&p, &n);
 	return n == 0;
 }
 
 static enum col col_kind(const char *p, size_t n)
 {
-	trim(&p, &n);
+	text_trim(&p, &n);
 	for (int k = 0; k < COL_COUNT; k++)
 		if (prio_word_eq(p, n, cols[k].header))
 			return (enum col)k;
@@ -190,7 +181,7 @@ static int add_column(struct sshare *s, const char *p, size_t n,
 		return BAD(cols[k].header, "column %s appears twice",
 			   cols[k].header);
 	if (k == COL_OTHER) {
-		trim(&p, &n);
+		text_trim(&p, &n);
 		if (n == 0)
 			return BAD("",
 				   "empty column name in the header (output "
@@ -372,10 +363,10 @@ static int parse_cell(struct sshare *s, struct row *r, enum col k,
 		return BAD(cols[k].header,
 			   "\"%s\" was cut by sshare ('+'): the value is lost; "
 			   "capture with -P or a wider column",
-			   assoc_quote(p, n, q, sizeof(q)));
+			   text_quote(p, n, q, sizeof(q)));
 	}
 	if (k != COL_ACCOUNT)
-		trim(&p, &n);
+		text_trim(&p, &n);
 	r->v.present |= bit;
 	if (n == 0 && k != COL_ACCOUNT) {
 		r->v.blank |= bit;
@@ -390,7 +381,7 @@ static int parse_cell(struct sshare *s, struct row *r, enum col k,
 		r->depth = (unsigned)(d > 0xffff ? 0xffff : d);
 		p += d;
 		n -= d;
-		trim(&p, &n);
+		text_trim(&p, &n);
 		if (n == 0)
 			return BAD("Account", "empty account name");
 		r->account = prio_snapshot_intern(s->snap, p, n);
@@ -410,7 +401,7 @@ static int parse_cell(struct sshare *s, struct row *r, enum col k,
 		if (prio_parse_uint32(p, n, &r->id) < 0)
 			return BAD("ID",
 				   "expected an association id, got \"%s\"",
-				   assoc_quote(p, n, q, sizeof(q)));
+				   text_quote(p, n, q, sizeof(q)));
 		return PRIO_OK;
 	case COL_RAW_SHARES:
 		if (prio_word_eq(p, n, "parent"))
@@ -419,14 +410,14 @@ static int parse_cell(struct sshare *s, struct row *r, enum col k,
 			return BAD("RawShares",
 				   "expected an unsigned integer or "
 				   "\"parent\", got \"%s\"",
-				   assoc_quote(p, n, q, sizeof(q)));
+				   text_quote(p, n, q, sizeof(q)));
 		return PRIO_OK;
 	case COL_RAW_USAGE:
 		if (prio_parse_uint64(p, n, &r->usage) < 0)
 			return BAD("RawUsage",
 				   "expected an unsigned integer, got "
 				   "\"%s\"",
-				   assoc_quote(p, n, q, sizeof(q)));
+				   text_quote(p, n, q, sizeof(q)));
 		r->usage_known = true;
 		r->v.raw_usage = r->usage;
 		return PRIO_OK;
@@ -440,7 +431,7 @@ static int parse_cell(struct sshare *s, struct row *r, enum col k,
 		if (prio_parse_double(p, n, &v) < 0)
 			return BAD(cols[k].header,
 				   "expected a number, got \"%s\"",
-				   assoc_quote(p, n, q, sizeof(q)));
+				   text_quote(p, n, q, sizeof(q)));
 		if (k == COL_NORM_SHARES)
 			r->v.norm_shares = v;
 		else if (k == COL_NORM_USAGE)
@@ -775,7 +766,7 @@ static int read_line(struct sshare *s, const struct prio_line *pl,
 		const char *c = p + 9;
 		size_t cn = n - 9;
 
-		trim(&c, &cn);
+		text_trim(&c, &cn);
 		s->fatal = true;
 		if (s->cluster || s->mode != MODE_NONE)
 			return BAD("Cluster",

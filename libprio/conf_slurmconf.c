@@ -33,6 +33,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "text.h"
 #include "prio/conf.h"
 #include "prio/hostlist.h"
 #include "prio/snapshot.h"
@@ -148,8 +149,7 @@ struct sc_ctx {
 	unsigned long records;
 	struct sc_default pdef[PK_COUNT], ndef[NK_COUNT];
 	/* interned name -> bit 1 partition, bit 2 node (duplicates) */
-	unsigned char *seen;
-	size_t seen_size;
+	struct text_idset seen; /* per name: 1 partition, 2 node defined */
 	struct sc_pair *pairs;
 	size_t pair_cap;
 };
@@ -177,26 +177,6 @@ static int nomem(struct sc_ctx *c, const char *file, unsigned long line)
 static int record_error(struct sc_ctx *c)
 {
 	return prio_snapshot_record_error(c->snap, c->err);
-}
-
-static int seen_reserve(struct sc_ctx *c, prio_id id)
-{
-	if ((size_t)id < c->seen_size)
-		return 0;
-	{
-		size_t size = c->seen_size ? c->seen_size : 256;
-		unsigned char *p;
-
-		while (size <= (size_t)id)
-			size *= 2;
-		p = realloc(c->seen, size);
-		if (!p)
-			return -1;
-		memset(p + c->seen_size, 0, size - c->seen_size);
-		c->seen = p;
-		c->seen_size = size;
-	}
-	return 0;
 }
 
 /* --- key=value scanning --------------------------------------------------- */
@@ -543,14 +523,14 @@ static int partition_line(struct sc_ctx *c, const struct sc_pair *first,
 		r.p.oversubscribe_text = r.shared_text;
 	}
 	name = prio_snapshot_intern(snap, first->val, first->val_len);
-	if (name == PRIO_NO_ID || seen_reserve(c, name) < 0)
+	if (name == PRIO_NO_ID || text_idset_reserve(&c->seen, name) < 0)
 		return nomem(c, file, line);
-	if (c->seen[name] & 1)
+	if (c->seen.seen[name] & 1)
 		return prio_error_set(c->err, PRIO_ERR_PARSE, file, line,
 				      "PartitionName",
 				      "duplicate entry for partition %.*s%s",
 				      ECHO(first->val, first->val_len));
-	c->seen[name] |= 1;
+	c->seen.seen[name] |= 1;
 	slot = prio_snapshot_new_partition(snap);
 	if (!slot)
 		return nomem(c, file, line);
@@ -853,11 +833,11 @@ static int node_line(struct sc_ctx *c, const struct sc_pair *first,
 						    strlen(hl.names[i]));
 		struct prio_node *slot;
 
-		if (name == PRIO_NO_ID || seen_reserve(c, name) < 0) {
+		if (name == PRIO_NO_ID || text_idset_reserve(&c->seen, name) < 0) {
 			prio_arena_free(&tmp);
 			return nomem(c, file, line);
 		}
-		if (c->seen[name] & 2) {
+		if (c->seen.seen[name] & 2) {
 			prio_error_set(
 			    c->err, PRIO_ERR_PARSE, file, line, "NodeName",
 			    "Duplicated NodeName %s in the config file",
@@ -868,7 +848,7 @@ static int node_line(struct sc_ctx *c, const struct sc_pair *first,
 			}
 			continue;
 		}
-		c->seen[name] |= 2;
+		c->seen.seen[name] |= 2;
 		slot = prio_snapshot_new_node(snap);
 		if (!slot) {
 			prio_arena_free(&tmp);
@@ -1313,23 +1293,23 @@ static int ctx_seed(struct sc_ctx *c)
 	for (uint32_t i = 0; i < c->snap->partition_count; i++) {
 		prio_id id = c->snap->partitions[i].name;
 
-		if (seen_reserve(c, id) < 0)
+		if (text_idset_reserve(&c->seen, id) < 0)
 			return -1;
-		c->seen[id] |= 1;
+		c->seen.seen[id] |= 1;
 	}
 	for (uint32_t i = 0; i < c->snap->node_count; i++) {
 		prio_id id = c->snap->nodes[i].name;
 
-		if (seen_reserve(c, id) < 0)
+		if (text_idset_reserve(&c->seen, id) < 0)
 			return -1;
-		c->seen[id] |= 2;
+		c->seen.seen[id] |= 2;
 	}
 	return 0;
 }
 
 static void ctx_free(struct sc_ctx *c)
 {
-	free(c->seen);
+	text_idset_free(&c->seen);
 	free(c->pairs);
 	for (unsigned i = 0; i < c->stack_len; i++)
 		free(c->stack[i]);

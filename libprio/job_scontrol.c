@@ -32,6 +32,7 @@
 #endif
 
 #include "loadcache.h"
+#include "text.h"
 #include "prio/snapshot.h"
 #include "prio/timestr.h"
 
@@ -259,7 +260,7 @@ static int timestamp(struct sc_loader *ld, uint32_t line, const char *field,
 	return bad_value(
 	    ld, line, field,
 	    "expected a timestamp (YYYY-MM-DDTHH:MM:SS), got \"%s\"",
-	    lc_quote(v, n, q));
+	    text_quote(v, n, q, sizeof(q)));
 }
 
 /* "UserId=alice(1001)": a name and a uid. */
@@ -279,7 +280,7 @@ static int user_id(struct sc_loader *ld, uint32_t line, const char *v, size_t n)
 		if (lc_u32(lp + 1, n - un - 2, &ld->job.uid) < 0)
 			return bad_value(ld, line, "UserId",
 					 "expected name(uid), got \"%s\"",
-					 lc_quote(v, n, q));
+					 text_quote(v, n, q, sizeof(q)));
 		if (un == 6 && memcmp(v, "(null)", 6) == 0)
 			return 0;
 		if (lc_intern_t(ld->snap, &ld->t_user, v, un, &ld->job.user) <
@@ -290,7 +291,7 @@ static int user_id(struct sc_loader *ld, uint32_t line, const char *v, size_t n)
 	if (n == 0 || lp)
 		return bad_value(ld, line, "UserId",
 				 "expected name(uid), got \"%s\"",
-				 lc_quote(v, n, q));
+				 text_quote(v, n, q, sizeof(q)));
 	/* a bare name or number: keep what there is */
 	if (lc_u32(v, n, &ld->job.uid) < 0)
 		ld->job.uid = PRIO_NO_VAL;
@@ -313,7 +314,7 @@ static int time_limit(struct sc_loader *ld, uint32_t line, const char *v,
 		return bad_value(ld, line, "TimeLimit",
 				 "expected D-HH:MM:SS, UNLIMITED or "
 				 "Partition_Limit, got \"%s\"",
-				 lc_quote(v, n, q));
+				 text_quote(v, n, q, sizeof(q)));
 	ld->job.time_limit =
 	    secs == PRIO_INFINITE ? PRIO_INFINITE : (secs + 59) / 60;
 	return 0;
@@ -335,7 +336,7 @@ static int array_task(struct sc_loader *ld, uint32_t line, const char *v,
 		return bad_value(ld, line, "ArrayTaskId",
 				 "expected a task id or a range like 0-9%%2, "
 				 "got \"%s\"",
-				 lc_quote(v, n, q));
+				 text_quote(v, n, q, sizeof(q)));
 	if (lc_intern(ld->snap, &ld->l_misc, v, n, &ld->job.array_task_text) <
 	    0)
 		return nomem(ld, line);
@@ -387,7 +388,7 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 				return bad_value(
 				    ld, line, "Mem",
 				    "expected megabytes, got \"%s\"",
-				    lc_quote(v, n, q));
+				    text_quote(v, n, q, sizeof(q)));
 			ld->allocs[ld->alloc_count - 1].mem_mb = mb;
 		}
 		return 0;
@@ -398,7 +399,7 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 				return bad_value(
 				    ld, line, "Nice",
 				    "expected an integer, got \"%s\"",
-				    lc_quote(v, n, q));
+				    text_quote(v, n, q, sizeof(q)));
 		} else if (IS("TRES")) {
 			const char *why = "";
 			int rc;
@@ -411,7 +412,7 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 			if (rc < 0)
 				return bad_value(ld, line, "TRES",
 						 "%s, got \"%s\"", why,
-						 lc_quote(v, n, q));
+						 text_quote(v, n, q, sizeof(q)));
 		}
 		return 0;
 	case 5:
@@ -427,7 +428,7 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 				return bad_value(
 				    ld, line, "JobId",
 				    "expected a job id, got \"%s\"",
-				    lc_quote(v, n, q));
+				    text_quote(v, n, q, sizeof(q)));
 		} else if (IS("Nodes")) {
 			struct prio_job_alloc *a = new_alloc(ld);
 
@@ -476,7 +477,7 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 				    ld, line, "NumCPUs",
 				    "expected a count or min-max, got "
 				    "\"%s\"",
-				    lc_quote(v, n, q));
+				    text_quote(v, n, q, sizeof(q)));
 		} else if (IS("EndTime")) {
 			return timestamp(ld, line, "EndTime", v, n,
 					 &job->end_time);
@@ -484,7 +485,7 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 			if (n != 1 || (v[0] != '0' && v[0] != '1'))
 				return bad_value(ld, line, "Requeue",
 						 "expected 0 or 1, got \"%s\"",
-						 lc_quote(v, n, q));
+						 text_quote(v, n, q, sizeof(q)));
 			job->requeue = v[0] == '1';
 		} else if (IS("CPU_IDs")) {
 			if (!ld->alloc_count)
@@ -498,7 +499,7 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 				    ld, line, "CPU_IDs",
 				    "expected CPU ids like 0-3,8, got "
 				    "\"%s\"",
-				    lc_quote(v, n, q));
+				    text_quote(v, n, q, sizeof(q)));
 		}
 		return 0;
 	case 8:
@@ -509,7 +510,7 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 				    ld, line, "Priority",
 				    "expected an unsigned integer, "
 				    "got \"%s\"",
-				    lc_quote(v, n, q));
+				    text_quote(v, n, q, sizeof(q)));
 		} else if (IS("JobState")) {
 			enum prio_job_state st;
 
@@ -517,7 +518,7 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 			if (prio_job_state_parse(v, n, &st) < 0)
 				return bad_value(ld, line, "JobState",
 						 "unknown job state \"%s\"",
-						 lc_quote(v, n, q));
+						 text_quote(v, n, q, sizeof(q)));
 			job->state = (uint8_t)st;
 		} else if (IS("NumNodes")) {
 			SEEN(K_NUMNODES);
@@ -526,14 +527,14 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 				    ld, line, "NumNodes",
 				    "expected a count or min-max, got "
 				    "\"%s\"",
-				    lc_quote(v, n, q));
+				    text_quote(v, n, q, sizeof(q)));
 		} else if (IS("NumTasks")) {
 			if (lc_unset(v, n))
 				job->num_tasks = PRIO_NO_VAL;
 			else if (lc_u32(v, n, &job->num_tasks) < 0)
 				return bad_value(ld, line, "NumTasks",
 						 "expected a count, got \"%s\"",
-						 lc_quote(v, n, q));
+						 text_quote(v, n, q, sizeof(q)));
 		} else if (IS("NodeList")) {
 			if (intern_or_unset(ld, &ld->l_nodes, v, n,
 					    &job->node_list) < 0)
@@ -542,7 +543,7 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 			if (lc_u32(v, n, &u) < 0)
 				return bad_value(ld, line, "Restarts",
 						 "expected a count, got \"%s\"",
-						 lc_quote(v, n, q));
+						 text_quote(v, n, q, sizeof(q)));
 			if (u) {
 				ld->detail.restarts = u;
 				ld->has_detail = true;
@@ -552,7 +553,7 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 				return bad_value(
 				    ld, line, "HetJobId",
 				    "expected a job id, got \"%s\"",
-				    lc_quote(v, n, q));
+				    text_quote(v, n, q, sizeof(q)));
 		} else if (IS("Licenses") || IS("Features")) {
 			prio_id *id = k[0] == 'L' ? &ld->detail.licenses
 						  : &ld->detail.features;
@@ -584,7 +585,7 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 			else if (lc_u32(v, n, &u) < 0 || u > UINT16_MAX)
 				return bad_value(ld, line, "CPUs/Task",
 						 "expected a count, got \"%s\"",
-						 lc_quote(v, n, q));
+						 text_quote(v, n, q, sizeof(q)));
 			else
 				job->cpus_per_task = (uint16_t)u;
 		} else if (IS("BatchHost")) {
@@ -611,7 +612,7 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 				return bad_value(
 				    ld, line, "ArrayJobId",
 				    "expected a job id, got \"%s\"",
-				    lc_quote(v, n, q));
+				    text_quote(v, n, q, sizeof(q)));
 		}
 		return 0;
 	case 11:
@@ -641,13 +642,13 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 				    ld, line, "MinMemoryCPU",
 				    "expected a size like 1000M, got "
 				    "\"%s\"",
-				    lc_quote(v, n, q));
+				    text_quote(v, n, q, sizeof(q)));
 		} else if (IS("HetJobOffset")) {
 			if (lc_u32(v, n, &ld->detail.het_job_offset) < 0)
 				return bad_value(
 				    ld, line, "HetJobOffset",
 				    "expected a number, got \"%s\"",
-				    lc_quote(v, n, q));
+				    text_quote(v, n, q, sizeof(q)));
 			ld->has_detail = true;
 		}
 		return 0;
@@ -662,7 +663,7 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 				return bad_value(ld, line, "MinMemoryNode",
 						 "expected a size like 8G, got "
 						 "\"%s\"",
-						 lc_quote(v, n, q));
+						 text_quote(v, n, q, sizeof(q)));
 		}
 		return 0;
 	case 19:
@@ -934,7 +935,7 @@ static int load(struct sc_loader *ld, const struct prio_source *src)
 				    bad_value(ld, no, "JobId",
 					      "expected a record starting with "
 					      "JobId=, got \"%s\"",
-					      lc_quote(p, line.len, q));
+					      text_quote(p, line.len, q, sizeof(q)));
 				if (rc < 0)
 					return rc;
 				continue;

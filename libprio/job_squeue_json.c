@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "loadcache.h"
+#include "text.h"
 #include "prio/snapshot.h"
 #include "prio/timestr.h"
 
@@ -228,7 +229,7 @@ static int get_tres(struct js_loader *ld, uint32_t line, const char *key,
 				      key, "out of memory");
 	if (rc < 0)
 		return job_error(ld, line, key, "%s, got \"%s\"", why,
-				 lc_quote(s, n, q));
+				 text_quote(s, n, q, sizeof(q)));
 	return 0;
 }
 
@@ -455,7 +456,7 @@ static int on_member(struct js_loader *ld, struct prio_job *job,
 			if (prio_job_state_parse(s, n, &st) < 0)
 				return job_error(ld, line, k,
 						 "unknown job state \"%s\"",
-						 lc_quote(s, n, q));
+						 text_quote(s, n, q, sizeof(q)));
 			job->state = (uint8_t)st;
 			return 0;
 		}

@@ -452,19 +452,3 @@ int lc_count_ids(const char *s, size_t n, uint32_t *count)
 	return 0;
 }
 
-const char *lc_quote(const char *s, size_t n, char *buf)
-{
-	size_t k = n > 40 ? 40 : n;
-
-	for (size_t i = 0; i < k; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		buf[i] = ch < 0x20 || ch == 0x7f ? '?' : (char)ch;
-	}
-	if (n > 40) {
-		memcpy(buf + k, "...", 3);
-		k += 3;
-	}
-	buf[k] = '\0';
-	return buf;
-}

@@ -235,8 +235,5 @@ void lc_reader_init(struct lc_reader *r, const struct prio_source *src);
 int lc_line_next(struct lc_reader *r, struct prio_line *line,
 		 struct prio_error *err);
 
-/* Quote s[0..n) for a message: at most 40 bytes, non-printing bytes as
- * '?'.  buf must hold 48 bytes. */
-const char *lc_quote(const char *s, size_t n, char *buf);
 
 #endif

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "kvscan.h"
+#include "text.h"
 #include "prio/conf.h"
 #include "prio/snapshot.h"
 #include "prio/timestr.h"
@@ -39,8 +40,7 @@ struct pn_ctx {
 	struct kv_pair *pairs;
 	size_t count, cap;
 	unsigned long line;  /* first line of the record */
-	unsigned char *seen; /* interned name -> defined already */
-	size_t seen_size;
+	struct text_idset seen; /* interned name -> defined already */
 	unsigned long records;
 };
 
@@ -78,26 +78,6 @@ static const char *dup_val(struct pn_ctx *c, const struct kv_pair *p)
 	return prio_arena_strndup(&c->snap->arena, p->val, p->val_len);
 }
 
-static int seen_mark(struct pn_ctx *c, prio_id id)
-{
-	if ((size_t)id >= c->seen_size) {
-		size_t size = c->seen_size ? c->seen_size : 256;
-		unsigned char *p;
-
-		while (size <= (size_t)id)
-			size *= 2;
-		p = realloc(c->seen, size);
-		if (!p)
-			return -1;
-		memset(p + c->seen_size, 0, size - c->seen_size);
-		c->seen = p;
-		c->seen_size = size;
-	}
-	if (c->seen[id])
-		return 1;
-	c->seen[id] = 1;
-	return 0;
-}
 
 /* --- partitions ----------------------------------------------------------- */
 
@@ -208,7 +188,7 @@ static int partition_record(struct pn_ctx *c)
 	for (size_t i = 1; i < c->count; i++)
 		if ((rc = partition_pair(c, &p, &c->pairs[i])) < 0)
 			return rc;
-	if ((rc = seen_mark(c, p.name)) != 0)
+	if ((rc = text_idset_mark(&c->seen, p.name)) != 0)
 		return rc < 0
 			   ? nomem(c)
 			   : prio_error_set(c->err, PRIO_ERR_PARSE, c->file,
@@ -321,7 +301,7 @@ static int node_record(struct pn_ctx *c)
 
 		n.cpus_efctv = spec >= n.cpus ? 0 : n.cpus - spec;
 	}
-	if ((rc = seen_mark(c, n.name)) != 0)
+	if ((rc = text_idset_mark(&c->seen, n.name)) != 0)
 		return rc < 0 ? nomem(c)
 			      : prio_error_set(c->err, PRIO_ERR_PARSE, c->file,
 					       c->line, "NodeName",
@@ -397,11 +377,11 @@ static int load_records(struct prio_snapshot *snap,
 	/* Names from earlier loads are duplicates too. */
 	for (uint32_t i = 0;
 	     kind == PRIO_INPUT_PARTITIONS && i < snap->partition_count; i++)
-		if (seen_mark(&c, snap->partitions[i].name) < 0)
+		if (text_idset_mark(&c.seen, snap->partitions[i].name) < 0)
 			goto oom;
 	for (uint32_t i = 0; kind == PRIO_INPUT_NODES && i < snap->node_count;
 	     i++)
-		if (seen_mark(&c, snap->nodes[i].name) < 0)
+		if (text_idset_mark(&c.seen, snap->nodes[i].name) < 0)
 			goto oom;
 	prio_line_reader_init(&r, src);
 	for (;;) {
@@ -490,7 +470,7 @@ static int load_records(struct prio_snapshot *snap,
 	rc = prio_snapshot_note_loaded(snap, kind, src->name, c.records);
 out:
 	free(c.pairs);
-	free(c.seen);
+	text_idset_free(&c.seen);
 	return rc;
 oom:
 	rc = nomem(&c);

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "text.h"
 #include "prio/snapshot.h"
 #include "prio/timestr.h"
 #include "prio/value.h"
@@ -78,25 +79,6 @@ struct field {
 	prio_error_set(err, PRIO_ERR_PARSE, l->src->name, l->line, field,      \
 		       __VA_ARGS__)
 
-static void trim(const char **p, size_t *n)
-{
-	while (*n && isspace((unsigned char)**p)) {
-		(*p)++;
-		(*n)--;
-	}
-	while (*n && isspace((unsigned char)(*p)[*n - 1]))
-		(*n)--;
-}
-
-static const char *quote(const char *s, size_t n, char *buf, size_t size)
-{
-	if (n > 40)
-		snprintf(buf, size, "%.40s...", s);
-	else
-		snprintf(buf, size, "%.*s", (int)n, s);
-	return buf;
-}
-
 static int nomem(struct qos_load *l, struct prio_error *err)
 {
 	return prio_error_set(err, PRIO_ERR_NOMEM, l->src->name, l->line, "",
@@ -133,7 +115,7 @@ static int read_header(struct qos_load *l, const char *p, size_t n,
 		const char *h = p;
 		size_t hn = n;
 
-		trim(&h, &hn);
+		text_trim(&h, &hn);
 		if (!prio_word_eq(h, hn, "Name"))
 			return BAD("", "expected sacctmgr -P or -p output ('|' "
 				       "between fields)");
@@ -149,7 +131,7 @@ static int read_header(struct qos_load *l, const char *p, size_t n,
 		size_t hn = f[c].n;
 		enum qcol q = Q_OTHER;
 
-		trim(&h, &hn);
+		text_trim(&h, &hn);
 		for (int j = 0; j < Q_COUNT && q == Q_OTHER; j++)
 			if (prio_word_eq(h, hn, qcol_names[j][0]) ||
 			    (qcol_names[j][1] &&
@@ -179,7 +161,7 @@ static int read_secs(struct qos_load *l, enum qcol c, const char *p, size_t n,
 		return BAD(qcol_names[c][0],
 			   "expected a time (such as 00:00:20), "
 			   "got \"%s\"",
-			   quote(p, n, q, sizeof(q)));
+			   text_quote(p, n, q, sizeof(q)));
 	return PRIO_OK;
 }
 
@@ -202,7 +184,7 @@ static int read_preempt(struct qos_load *l, struct prio_qos *q, const char *p,
 			continue;
 		e = p + start;
 		en = i - start;
-		trim(&e, &en);
+		text_trim(&e, &en);
 		start = i + 1;
 		if (en == 0)
 			return BAD("Preempt",
@@ -229,7 +211,7 @@ static int read_flags(struct qos_load *l, struct prio_qos *q, const char *p,
 			continue;
 		e = p + start;
 		en = i - start;
-		trim(&e, &en);
+		text_trim(&e, &en);
 		start = i + 1;
 		if (prio_word_eq(e, en, "NoDecay"))
 			q->flags |= PRIO_QOS_FLAG_NO_DECAY;
@@ -245,7 +227,7 @@ static int read_field(struct qos_load *l, struct prio_qos *q, enum qcol c,
 {
 	char b[64];
 
-	trim(&p, &n);
+	text_trim(&p, &n);
 	switch (c) {
 	case Q_NAME:
 		if (n == 0)
@@ -255,14 +237,14 @@ static int read_field(struct qos_load *l, struct prio_qos *q, enum qcol c,
 	case Q_ID:
 		if (n && prio_parse_uint32(p, n, &q->id) < 0)
 			return BAD("ID", "expected a QOS id, got \"%s\"",
-				   quote(p, n, b, sizeof(b)));
+				   text_quote(p, n, b, sizeof(b)));
 		return PRIO_OK;
 	case Q_PRIORITY:
 		if (n && prio_parse_uint32(p, n, &q->priority) < 0)
 			return BAD("Priority",
 				   "expected an unsigned integer, got "
 				   "\"%s\"",
-				   quote(p, n, b, sizeof(b)));
+				   text_quote(p, n, b, sizeof(b)));
 		return PRIO_OK;
 	case Q_GRACE_TIME:
 		return n ? read_secs(l, c, p, n, &q->grace_time, err) : PRIO_OK;
@@ -278,7 +260,7 @@ static int read_field(struct qos_load *l, struct prio_qos *q, enum qcol c,
 			return PRIO_OK;
 		if (n >= sizeof(b))
 			return BAD("PreemptMode", "unknown PreemptMode \"%s\"",
-				   quote(p, n, b, sizeof(b)));
+				   text_quote(p, n, b, sizeof(b)));
 		memcpy(b, p, n);
 		b[n] = '\0';
 		if (prio_preempt_mode_parse(b, &q->preempt_mode, &why) < 0)
@@ -296,7 +278,7 @@ static int read_field(struct qos_load *l, struct prio_qos *q, enum qcol c,
 		if (prio_parse_double(p, n, &v) < 0 || !(v >= 0) || isinf(v))
 			return BAD(qcol_names[c][0],
 				   "expected a non-negative number, got \"%s\"",
-				   quote(p, n, b, sizeof(b)));
+				   text_quote(p, n, b, sizeof(b)));
 		if (c == Q_USAGE_THRES)
 			q->usage_threshold = v;
 		else
@@ -379,7 +361,7 @@ int prio_load_qos(struct prio_snapshot *snap, const struct prio_source *src,
 		if (rc > 0) {
 			p = pl.text;
 			n = pl.len;
-			trim(&p, &n);
+			text_trim(&p, &n);
 			if (n == 0)
 				continue;
 			/* Keep the fields' own spaces: trim only for the

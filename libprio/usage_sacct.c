@@ -36,6 +36,7 @@
 #endif
 
 #include "loadcache.h"
+#include "text.h"
 #include "prio/snapshot.h"
 #include "prio/timestr.h"
 
@@ -186,7 +187,7 @@ static int header(struct sa_loader *ld, const struct prio_line *l)
 		    ld->err, PRIO_ERR_PARSE, ld->name, l->number, "JobID",
 		    "expected a header line naming a JobID "
 		    "column (sacct -P without -n), got \"%s\"",
-		    lc_quote(l->text, l->len, q));
+		    text_quote(l->text, l->len, q, sizeof(q)));
 	}
 	ld->last_is_text = ld->kind[ld->ncols - 1] == C_TEXT;
 	return 0;
@@ -518,7 +519,7 @@ static int row(struct sa_loader *ld, const struct prio_line *l)
 				    ld, line, ld->col_name[i],
 				    "expected %s, got \"%s\"",
 				    expectation(ld->kind[i]),
-				    lc_quote(p + start, pos - start, q));
+				    text_quote(p + start, pos - start, q, sizeof(q)));
 		}
 		if (pos >= len)
 			break;
