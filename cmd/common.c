@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "common.h"
+#include "live.h"
 
 const struct option cmd_common_long_options[] = {
 	{ "snapshot", required_argument, NULL, OPT_SNAPSHOT },
@@ -33,6 +34,8 @@ const struct option cmd_common_long_options[] = {
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ "set", required_argument, NULL, OPT_SET },
 	{ "what-if", required_argument, NULL, OPT_WHAT_IF },
+	{ "live", no_argument, NULL, OPT_LIVE },
+	{ "cluster", required_argument, NULL, OPT_CLUSTER },
 };
 
 static char config_path_buf[4096];
@@ -52,6 +55,26 @@ struct whatif_set {
 };
 static struct whatif_set *whatif_sets;
 static unsigned whatif_count;
+
+/* The config file's live section. */
+static const char *const live_keys[] = { "scontrol", "sshare", "sacctmgr", "squeue",
+					 "sacct", "sinfo", "cluster", "prio-snap" };
+#define LIVE_KEY_COUNT (sizeof(live_keys) / sizeof(live_keys[0]))
+static char *live_values[LIVE_KEY_COUNT];
+static long live_min_interval = 30;
+
+const char *cmd_live_setting(const char *key)
+{
+	for (size_t i = 0; i < LIVE_KEY_COUNT; i++)
+		if (!strcmp(live_keys[i], key))
+			return live_values[i];
+	return NULL;
+}
+
+long cmd_live_min_interval(void)
+{
+	return live_min_interval;
+}
 
 void cmd_warn(const struct cmd_common *c, const char *fmt, ...)
 {
@@ -175,13 +198,14 @@ static void read_config_file(const struct cmd_common *c)
 		CFG_END()
 	};
 	cfg_opt_t live_opts[] = {
-		CFG_STR("scontrol", "scontrol", CFGF_NONE),
-		CFG_STR("sshare", "sshare", CFGF_NONE),
-		CFG_STR("sacctmgr", "sacctmgr", CFGF_NONE),
-		CFG_STR("squeue", "squeue", CFGF_NONE),
-		CFG_STR("sacct", "sacct", CFGF_NONE),
-		CFG_STR("sinfo", "sinfo", CFGF_NONE),
+		CFG_STR("scontrol", NULL, CFGF_NONE),
+		CFG_STR("sshare", NULL, CFGF_NONE),
+		CFG_STR("sacctmgr", NULL, CFGF_NONE),
+		CFG_STR("squeue", NULL, CFGF_NONE),
+		CFG_STR("sacct", NULL, CFGF_NONE),
+		CFG_STR("sinfo", NULL, CFGF_NONE),
 		CFG_STR("cluster", NULL, CFGF_NONE),
+		CFG_STR("prio-snap", NULL, CFGF_NONE),
 		CFG_INT("min-interval", 30, CFGF_NONE),
 		CFG_END()
 	};
@@ -241,6 +265,18 @@ static void read_config_file(const struct cmd_common *c)
 		for (unsigned k = 0; k < ws->count; k++)
 			if (!(ws->sets[k] = strdup(cfg_getnstr(w, "set", k))))
 				cmd_die(c, "out of memory");
+	}
+	sec = cfg_getsec(cfg, "live");
+	if (sec) {
+		for (size_t i = 0; i < LIVE_KEY_COUNT; i++) {
+			const char *v = cfg_getstr(sec, live_keys[i]);
+
+			if (v && !(live_values[i] = strdup(v)))
+				cmd_die(c, "out of memory");
+		}
+		live_min_interval = cfg_getint(sec, "min-interval");
+		if (live_min_interval < 1)
+			cmd_die(c, "%s: live: min-interval must be at least 1 second", config_path);
 	}
 	sec = cfg_getsec(cfg, "sources");
 	if (sec) {
@@ -332,6 +368,12 @@ int cmd_common_option(struct cmd_common *c, int opt, const char *arg)
 		add_set(c, arg, "--set");
 		return 1;
 	case OPT_WHAT_IF: add_what_if(c, arg); return 1;
+	case OPT_LIVE: c->live = true; return 1;
+	case OPT_CLUSTER:
+		if (!*arg)
+			cmd_die(c, "--cluster: expected a cluster name");
+		c->cluster = arg;
+		return 1;
 	case OPT_CSV: c->mode = CMD_OUT_CSV; return 1;
 	case OPT_JSON: c->mode = CMD_OUT_JSON; return 1;
 	}
@@ -349,6 +391,8 @@ void cmd_common_help(FILE *out)
 	      "      --sacct=FILE       'sacct -a -P -X' output\n"
 	      "      --nodes=FILE       'scontrol show node' output\n"
 	      "      --partitions=FILE  'scontrol show partition' output\n"
+	      "      --live             ask the running cluster (runs prio-snap(1))\n"
+	      "      --cluster=NAME     with --live, that cluster (Slurm's -M)\n"
 	      "      --now=TIME         the clock: Unix seconds or YYYY-MM-DDTHH:MM:SS\n"
 	      "      --keep-going       report malformed records as warnings and go on\n"
 	      "What if:\n"
@@ -369,12 +413,21 @@ void cmd_common_help(FILE *out)
 void cmd_load_snapshot(struct cmd_common *c, struct prio_snapshot *snap)
 {
 	struct prio_error err;
+	int rc;
 	const char *paths[PRIO_ROLE_COUNT];
 	const char *dir = c->snapshot_dir;
 	bool any = dir != NULL;
-	char default_conf[4096];
+	char default_conf[4096], live_dir[4096] = "";
 
 	prio_error_clear(&err);
+	if (c->live) {
+		if (dir)
+			cmd_die(c, "--live and --snapshot cannot be combined");
+		/* explicit source files still override what the cluster says */
+		cmd_live_capture(c, live_dir, sizeof(live_dir));
+		dir = live_dir;
+		any = true;
+	}
 	for (int r = 0; r < PRIO_ROLE_COUNT; r++) {
 		paths[r] = c->paths[r];
 		any = any || paths[r];
@@ -409,7 +462,10 @@ void cmd_load_snapshot(struct cmd_common *c, struct prio_snapshot *snap)
 		snap->now = c->now;
 		snap->now_known = true;
 	}
-	if (prio_snapshot_load_sources(snap, dir, paths, &err) < 0)
+	rc = prio_snapshot_load_sources(snap, dir, paths, &err);
+	if (*live_dir)
+		cmd_live_cleanup(live_dir);
+	if (rc < 0)
 		cmd_die_error(c, &err);
 	for (unsigned i = 0; i < c->set_count; i++)
 		if (prio_snapshot_set(snap, c->sets[i], c->set_origins[i], &err) < 0)

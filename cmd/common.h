@@ -48,12 +48,16 @@ enum cmd_common_opt {
 	OPT_VERSION,
 	OPT_SET,
 	OPT_WHAT_IF,
+	OPT_LIVE,
+	OPT_CLUSTER,
 	OPT_COMMON_LAST,
 };
 
 struct cmd_common {
 	const char *prog;
 	const char *snapshot_dir;
+	bool live;                /* --live: ask the cluster (prio-snap) */
+	const char *cluster;      /* --cluster / -M, for --live */
 	const char *paths[PRIO_ROLE_COUNT];
 	bool now_set;
 	time_t now;
@@ -71,7 +75,7 @@ struct cmd_common {
 };
 
 /* The long options above, to be appended to a command's own table. */
-#define CMD_COMMON_LONG_OPTION_COUNT 16
+#define CMD_COMMON_LONG_OPTION_COUNT 18
 extern const struct option cmd_common_long_options[CMD_COMMON_LONG_OPTION_COUNT];
 
 /* Initialise from the environment and the config file. */
@@ -105,6 +109,12 @@ enum prio_output_mode cmd_writer_mode(enum cmd_output mode);
 
 /* Parse --now's value: epoch seconds or YYYY-MM-DDTHH:MM:SS (local). */
 int cmd_parse_now(const char *arg, time_t *out);
+
+/* A value of the config file's live section ("scontrol", "cluster",
+ * "prio-snap", ...), NULL when unset. */
+const char *cmd_live_setting(const char *key);
+/* The live section's min-interval (seconds) for repeated captures. */
+long cmd_live_min_interval(void);
 
 /* The toolkit config file path in effect (NULL when none). */
 const char *cmd_config_path(void);

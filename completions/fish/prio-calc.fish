@@ -7,6 +7,8 @@ complete -c prio-calc -l jobs -r -F -d 'scontrol show job or squeue --json outpu
 complete -c prio-calc -l sacct -r -F -d 'sacct -P output'
 complete -c prio-calc -l nodes -r -F -d 'scontrol show node output'
 complete -c prio-calc -l partitions -r -F -d 'scontrol show partition output'
+complete -c prio-calc -l live -d 'ask the running cluster (runs prio-snap)'
+complete -c prio-calc -l cluster -x -d 'with --live, that cluster'
 complete -c prio-calc -l now -x -d 'the clock: epoch or YYYY-MM-DDTHH:MM:SS'
 complete -c prio-calc -l keep-going -d 'report malformed records as warnings'
 complete -c prio-calc -l set -x -d 'change one value before computing: Key=Value'
