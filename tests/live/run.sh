@@ -1,0 +1,177 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The live test: a real Slurm 22.05 cluster on loopback (tests/live/cluster.sh)
+# judges our numbers.  Each run draws a tree, weights, flags and jobs from a
+# seed it prints (replay one with PRIO_LIVE_SEED=n), makes real usage with
+# real jobs run as several Unix users, queues pending jobs, then in the same
+# second captures Slurm's own sprio/sshare/sacct and runs our tools with
+# --live, and compares.  Prints "live: N passed, N failed" last.
+#
+# Environment: PRIO_LIVE_SEED (default: from the clock), PRIO_LIVE_KEEP=1
+# keeps the folder with every capture and log, top_builddir/top_srcdir as
+# for the other tests.  Needs root.  Bounded: every wait has a timeout, the
+# whole run takes about 6 minutes; traffic stays on 127.0.0.1.
+set -u
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+# shellcheck source=cluster.sh
+. "$top_srcdir/tests/live/cluster.sh"
+export PATH="$top_builddir:$top_builddir/scripts:$PATH" TZ=UTC LC_ALL=C
+export PRIO_TOOLS_CONF=/dev/null
+
+[ "$(id -u)" = 0 ] || { echo "live: needs root (daemons, useradd)"; echo "live: 0 passed, 1 failed"; exit 1; }
+seed=${PRIO_LIVE_SEED:-$(($(date +%s) % 100000))}
+echo "live: seed $seed (replay with PRIO_LIVE_SEED=$seed)"
+RANDOM=$seed
+pick() { local a=("$@"); echo "${a[RANDOM % ${#a[@]}]}"; }
+
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "live: ok $*"; }
+bad() { failed=$((failed + 1)); echo "live: FAIL $*"; }
+
+base=$(mktemp -d /tmp/prio-live.XXXXXX)
+chmod 755 "$base"
+cleanup() {
+	live_stop
+	if [ -n "${PRIO_LIVE_KEEP:-}" ]; then echo "live: kept $base"; else rm -rf "$base"; fi
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+live_install
+live_users pllive1 pllive2 pllive3 pllive4 pllive5 pllive6
+
+# ---- the draw -------------------------------------------------------------
+flags=$(pick "" "" "NO_FAIR_TREE" "DEPTH_OBLIVIOUS" "MAX_TRES" "SMALL_RELATIVE_TO_TIME")
+favor=$(pick NO NO YES)
+w_age=$(pick 0 500 1000 3000)
+w_fs=$(pick 5000 10000 20000)
+w_js=$(pick 0 1000 2000)
+w_part=$(pick 0 1000 3000)
+w_qos=$(pick 0 2000 5000)
+w_assoc=$(pick 0 500)
+tres_w=$(pick "" "CPU=700,Mem=300" "CPU=1000")
+jf_batch=$(pick 1 10 20)
+jf_short=$(pick 1 30 50)
+echo "live: draw flags='$flags' favor=$favor weights age=$w_age fs=$w_fs js=$w_js part=$w_part qos=$w_qos assoc=$w_assoc tres='$tres_w'"
+{
+	echo "AccountingStorageTRES=cpu,mem,node,billing"
+	echo "PriorityType=priority/multifactor"
+	echo "PriorityDecayHalfLife=0-00:05:00"
+	echo "PriorityCalcPeriod=1"
+	echo "PriorityMaxAge=0-00:10:00"
+	echo "PriorityFavorSmall=$favor"
+	echo "PriorityWeightAge=$w_age"
+	echo "PriorityWeightFairshare=$w_fs"
+	echo "PriorityWeightJobSize=$w_js"
+	echo "PriorityWeightPartition=$w_part"
+	echo "PriorityWeightQOS=$w_qos"
+	echo "PriorityWeightAssoc=$w_assoc"
+	[ -n "$tres_w" ] && echo "PriorityWeightTRES=$tres_w"
+	[ -n "$flags" ] && echo "PriorityFlags=$flags"
+	echo "PartitionName=batch Nodes=@NODES@ Default=YES MaxTime=INFINITE State=UP PriorityJobFactor=$jf_batch PriorityTier=1 TRESBillingWeights=CPU=1.0,Mem=0.25G"
+	echo "PartitionName=short Nodes=@NODES@ MaxTime=02:00:00 State=UP PriorityJobFactor=$jf_short PriorityTier=1 TRESBillingWeights=CPU=2.0,Mem=0.5G"
+} >"$base/scenario.conf"
+
+port=$((30000 + (seed % 500) * 40))
+live_start "$base" 4 8 16000 "$port"
+
+# ---- accounts, users, QOS ---------------------------------------------------
+sh_a=$(pick 10 30 50) sh_b=$(pick 10 20 40) sh_c=$(pick 5 10)
+sacctmgr -i add qos high priority=100 >/dev/null
+sacctmgr -i add qos low priority=1 >/dev/null
+sacctmgr -i modify qos normal set priority=10 >/dev/null
+sacctmgr -i add account acca parent=root fairshare="$sh_a" priority=20 >/dev/null
+sacctmgr -i add account accb parent=root fairshare="$sh_b" >/dev/null
+sacctmgr -i add account accb1 parent=accb fairshare="$(pick 1 2 3)" >/dev/null
+sacctmgr -i add account accb2 parent=accb fairshare="$(pick 1 2 3)" >/dev/null
+sacctmgr -i add account accc parent=root fairshare="$sh_c" >/dev/null
+add_user() { # user account fairshare
+	sacctmgr -i add user "$1" account="$2" fairshare="$3" qos=normal,high,low \
+		defaultqos=normal >/dev/null || live_die "sacctmgr add user $1 $2"
+}
+add_user pllive1 acca "$(pick 1 2)"
+add_user pllive2 acca "$(pick 1 3)"
+add_user pllive3 accb1 1
+add_user pllive4 accb2 "$(pick 1 2)"
+add_user pllive5 accb2 parent
+add_user pllive6 accc 1
+add_user pllive1 accc 1
+echo "live: tree acca=$sh_a accb=$sh_b accc=$sh_c"
+
+sub() { local u=$1; shift; runuser -u "$u" -- sbatch --parsable --chdir=/tmp -o /dev/null "$@"; }
+
+# ---- usage: real jobs for two minutes ---------------------------------------
+start_usage=$(date +%s)
+for spec in "pllive1 acca batch 4" "pllive2 acca short 2" "pllive3 accb1 batch 6" \
+	"pllive4 accb2 short 3" "pllive5 accb2 batch 1" "pllive6 accc batch 2" \
+	"pllive1 accc short 1"; do
+	set -- $spec
+	n=$(( $4 + RANDOM % 3 ))
+	sub "$1" -A "$2" -p "$3" -n "$n" -t 10 --wrap "sleep $((60 + RANDOM % 60))" >/dev/null ||
+		live_die "sbatch as $1 failed"
+done
+live_wait 60 "usage jobs to run" sh -c '[ "$(squeue -h -t R | wc -l)" -ge 5 ]'
+sleep 75
+
+# ---- the queue: blockers fill the cluster, then pending jobs ----------------
+for i in 1 2 3 4; do
+	sub "$(pick pllive1 pllive3 pllive6)" -A "$(pick acca accc)" -p batch -n 8 -t 30 \
+		--wrap 'sleep 900' >/dev/null 2>&1 || true
+done
+# accounts each user may use
+acct_of() { case $1 in pllive1) pick acca accc ;; pllive2) echo acca ;; pllive3) echo accb1 ;;
+	pllive4|pllive5) echo accb2 ;; pllive6) echo accc ;; esac; }
+for i in $(seq 12); do
+	u=$(pick pllive1 pllive2 pllive3 pllive4 pllive5 pllive6)
+	args=(-A "$(acct_of "$u")" -p "$(pick batch short batch,short)" -n "$(pick 1 2 4 8 12)"
+		-t "$(pick 10 30 60)" --qos "$(pick normal normal high low)")
+	[ $((RANDOM % 5)) = 0 ] && args+=(--nice=$((100 * (1 + RANDOM % 5))))
+	[ $((RANDOM % 6)) = 0 ] && args+=(-N 2)
+	sub "$u" "${args[@]}" --wrap 'sleep 600' >/dev/null || live_log "sbatch ${args[*]} refused"
+done
+# one held job and one array, as real queues have
+sub pllive2 -A acca -H -n 1 -t 10 --wrap 'sleep 60' >/dev/null
+sub pllive6 -A accc --array=0-2 -n 1 -t 10 --wrap 'sleep 60' >/dev/null
+# wait for a priority recalculation after the last submission
+sleep 65
+
+# ---- capture Slurm and ourselves, in the same second -------------------------
+cap=$base/capture
+mkdir -p "$cap"
+date +%s >"$cap/NOW"
+sprio -l >"$cap/sprio_l.txt" 2>&1
+sshare -a -l -P >"$cap/sshare_a_l_P.txt" 2>&1
+squeue -h -t PD -o '%i' | wc -l >"$cap/pending_count"
+prio-calc --live --check -P >"$cap/ours_check.txt" 2>"$cap/ours_check.err"
+rc=$?
+prio-snap "$cap/snap" 2>"$cap/snap.err" || bad "prio-snap: $(cat "$cap/snap.err")"
+sacct -a -P -X -S 2020-01-01 -E now --format=JobID,JobIDRaw,User,Account,Partition,QOS,Submit,Eligible,Start,End,Elapsed,ElapsedRaw,Suspended,State,AllocTRES,ReqTRES,NNodes,NCPUS,TimelimitRaw \
+	>"$cap/sacct.txt" 2>&1
+
+# ---- comparisons --------------------------------------------------------------
+if [ $rc = 0 ]; then
+	ok "prio-calc --live --check loads the live cluster"
+else
+	bad "prio-calc --live --check exit $rc: $(head -3 "$cap/ours_check.err")"
+fi
+want=$(cat "$cap/pending_count")
+if grep -qx "jobs|PENDING|$want|" "$cap/ours_check.txt"; then
+	ok "pending jobs: $want, as squeue says"
+else
+	bad "pending jobs: squeue says $want, we say $(grep 'jobs|PENDING' "$cap/ours_check.txt")"
+fi
+for f in "$top_srcdir"/tests/live/compare-*.sh; do
+	[ -e "$f" ] || continue
+	# each comparison prints "ok ..." / "FAIL ..." lines
+	while IFS= read -r line; do
+		case $line in
+		ok\ *) ok "${line#ok }" ;;
+		FAIL\ *) bad "${line#FAIL }" ;;
+		*) echo "live:   $line" ;;
+		esac
+	done < <(cap="$cap" base="$base" bash "$f" 2>&1)
+done
+
+echo "live: $passed passed, $failed failed (seed $seed)"
+[ "$failed" = 0 ]
