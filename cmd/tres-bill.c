@@ -608,6 +608,9 @@ static int word(const char *s, const char *const *names, const unsigned *min)
 	int hit = -1;
 
 	for (int i = 0; names[i]; i++)
+		if (strcasecmp(s, names[i]) == 0)
+			return i;
+	for (int i = 0; names[i]; i++)
 		if (n >= min[i] && n <= strlen(names[i]) && strncasecmp(s, names[i], n) == 0) {
 			if (hit >= 0)
 				return -2;
