@@ -167,7 +167,7 @@ static uint32_t hash_key(uint32_t bucket, prio_id account, prio_id user)
 static int grow_slots(struct prio_rollup *r)
 {
 	uint32_t size = r->slot_mask ? (r->slot_mask + 1) * 2 : 1024;
-	uint32_t *slots = calloc(size, sizeof(*slots));
+	struct prio_rollup_slot *slots = calloc(size, sizeof(*slots));
 
 	if (!slots)
 		return -1;
@@ -175,9 +175,9 @@ static int grow_slots(struct prio_rollup *r)
 		const struct prio_rollup_entry *e = &r->entries[i];
 		uint32_t h = hash_key(e->bucket, e->account, e->user) & (size - 1);
 
-		while (slots[h])
+		while (slots[h].index)
 			h = (h + 1) & (size - 1);
-		slots[h] = i + 1;
+		slots[h] = (struct prio_rollup_slot){ e->bucket, e->account, e->user, i + 1 };
 	}
 	free(r->slots);
 	r->slots = slots;
@@ -195,9 +195,10 @@ static void repoint(struct prio_rollup *r)
 	}
 }
 
-static struct prio_rollup_entry *entry(struct prio_rollup *r, bool decayed,
-				       uint32_t bucket, prio_id account,
-				       prio_id user)
+/* The sums of (bucket, account, user): [tres_count] TRES-seconds, and the
+ * decayed ones in *dec when decayed. */
+static uint64_t *entry(struct prio_rollup *r, bool decayed, uint32_t bucket,
+		       prio_id account, prio_id user, double **dec)
 {
 	uint32_t h;
 	struct prio_rollup_entry *e;
@@ -205,10 +206,15 @@ static struct prio_rollup_entry *entry(struct prio_rollup *r, bool decayed,
 	if ((r->entry_count + 1) * 2 > r->slot_mask + 1 && grow_slots(r) < 0)
 		return NULL;
 	h = hash_key(bucket, account, user) & r->slot_mask;
-	while (r->slots[h]) {
-		e = &r->entries[r->slots[h] - 1];
-		if (e->bucket == bucket && e->account == account && e->user == user)
-			return e;
+	while (r->slots[h].index) {
+		const struct prio_rollup_slot *sl = &r->slots[h];
+
+		if (sl->bucket == bucket && sl->account == account && sl->user == user) {
+			size_t at = (size_t)(sl->index - 1) * r->tres_count;
+
+			*dec = decayed ? r->decayed_pool + at : NULL;
+			return r->secs_pool + at;
+		}
 		h = (h + 1) & r->slot_mask;
 	}
 	if (r->entry_count == r->entry_capacity) {
@@ -238,7 +244,6 @@ static struct prio_rollup_entry *entry(struct prio_rollup *r, bool decayed,
 	e->bucket = bucket;
 	e->account = account;
 	e->user = user;
-	e->jobs = 0;
 	e->secs = r->secs_pool + (size_t)r->entry_count * r->tres_count;
 	memset(e->secs, 0, r->tres_count * sizeof(*e->secs));
 	e->decayed = NULL;
@@ -246,8 +251,9 @@ static struct prio_rollup_entry *entry(struct prio_rollup *r, bool decayed,
 		e->decayed = r->decayed_pool + (size_t)r->entry_count * r->tres_count;
 		memset(e->decayed, 0, r->tres_count * sizeof(*e->decayed));
 	}
-	r->slots[h] = ++r->entry_count;
-	return e;
+	r->slots[h] = (struct prio_rollup_slot){ bucket, account, user, ++r->entry_count };
+	*dec = e->decayed;
+	return e->secs;
 }
 
 /* The first bucket whose end is after t (binary search). */
@@ -314,19 +320,17 @@ static int add_record(struct prio_rollup *r, const struct prio_snapshot *snap,
 		return 0;
 	for (uint32_t b = bucket_of(r, whole.start); b < r->bucket_count; b++) {
 		struct prio_usage_span sp;
-		struct prio_rollup_entry *e;
-		uint64_t *alloc = r->alloc + (size_t)b * r->tres_count;
-		double scale = 0.0, billable = 0.0, uf = 1.0;
+		uint64_t *secs, *alloc = r->alloc + (size_t)b * r->tres_count;
+		double scale = 0.0, billable = 0.0, uf = 1.0, *dec = NULL;
 		uint64_t run;
 
 		if (r->bounds[b] >= whole.end)
 			break;
 		if (!prio_usage_span(rec, r->bounds[b], r->bounds[b + 1], o->now, &sp))
 			continue;
-		e = entry(r, o->decayed, b, rec->account, rec->user);
-		if (!e)
+		secs = entry(r, o->decayed, b, rec->account, rec->user, &dec);
+		if (!secs)
 			return -1;
-		e->jobs++;
 		used = true;
 		run = (uint64_t)(sp.end - sp.start);
 		for (uint32_t i = 0; i < rec->alloc_tres.count; i++) {
@@ -336,7 +340,7 @@ static int add_record(struct prio_rollup *r, const struct prio_snapshot *snap,
 
 			if (t >= r->tres_count)
 				continue;
-			e->secs[t] += v;
+			secs[t] += v;
 			alloc[t] += v;
 		}
 		if (!o->decayed)
@@ -365,10 +369,10 @@ static int add_record(struct prio_rollup *r, const struct prio_snapshot *snap,
 			if (t >= r->tres_count || t == PRIO_TRES_BILLING)
 				continue;
 			v = (double)rec->alloc_tres.items[i].count * scale * uf;
-			e->decayed[t] += v;
+			dec[t] += v;
 			r->alloc_decayed[(size_t)b * r->tres_count + t] += v;
 		}
-		e->decayed[PRIO_TRES_BILLING] += billable * scale * uf;
+		dec[PRIO_TRES_BILLING] += billable * scale * uf;
 		r->alloc_decayed[(size_t)b * r->tres_count + PRIO_TRES_BILLING] +=
 		    billable * scale * uf;
 	}

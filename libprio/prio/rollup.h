@@ -78,7 +78,6 @@ struct prio_rollup_entry {
 	prio_id account, user;
 	uint64_t *secs;      /* [tres_count] TRES-seconds */
 	double *decayed;     /* [tres_count], NULL unless opts.decayed */
-	uint64_t jobs;       /* job records with usage in the bucket */
 };
 
 struct prio_rollup {
@@ -94,8 +93,13 @@ struct prio_rollup {
 	uint64_t *planned_cpu;   /* [bucket] CPU-seconds waited (unclamped) */
 	uint64_t records;        /* job records read (steps excluded) */
 	uint64_t records_used;   /* of those, with usage in the window */
-	/* private */
-	uint32_t *slots;
+	/* private: the key is kept in the slot so that a lookup touches one
+	 * slot and the entry's sums, not the entry */
+	struct prio_rollup_slot {
+		uint32_t bucket;
+		prio_id account, user;
+		uint32_t index; /* entry + 1, 0 empty */
+	} *slots;
 	uint32_t slot_mask, entry_capacity;
 	uint64_t *secs_pool;
 	double *decayed_pool;
