@@ -62,7 +62,8 @@ static void help(void)
 	       "      --mem-per-cpu=SIZE memory per CPU\n"
 	       "      --gres=LIST        generic resources per node, gpu:2,gpu:tesla:1\n"
 	       "      --rate=PRICE       price of one billing-hour, for the cost per hour\n"
-	       "Every job of a queue: give --jobs=FILE or --snapshot=DIR and no shape.\n"
+	       "Every job of a queue: give --jobs=FILE or --snapshot=DIR and no shape\n"
+	       "(-p: only that partition's rows).\n"
 	       "      --verify           recompute billing= of every sacct and scontrol\n"
 	       "                         record; exit 1 if any differs\n"
 	       "Reports (sreport words: cluster Utilization | AccountUtilizationByUser |\n"
@@ -402,7 +403,10 @@ static int calculator(struct cmd_common *c, struct prio_snapshot *snap,
 
 /* ---- every job of a queue ---------------------------------------------- */
 
-static int queue(struct cmd_common *c, struct prio_snapshot *snap)
+/* Every job of the queue, one row per job and partition (-p: only that
+ * partition's rows). */
+static int queue(struct cmd_common *c, struct prio_snapshot *snap,
+		 const char *only)
 {
 	static const struct prio_column cols[] = {
 		{ "job_id", "JobID", 12, false, PRIO_NUMFMT_PLAIN, NULL },
@@ -422,6 +426,10 @@ static int queue(struct cmd_common *c, struct prio_snapshot *snap)
 	if (!(snap->roles_loaded & (1u << PRIO_ROLE_JOBS)))
 		cmd_usage_error(c, USAGE, "nothing to do: give a job shape (--tres or -N/-n), "
 			       "--jobs FILE, --verify or a report");
+	prio_id only_id = only ? prio_intern_find(&snap->strings, only, strlen(only)) : 0;
+
+	if (only && !only_id)
+		cmd_die(c, "-p %s: no job or partition of that name", only);
 	w = writer(c, cols, sizeof(cols) / sizeof(cols[0]));
 	for (uint32_t i = 0; i < snap->job_count; i++) {
 		const struct prio_job *job = &snap->jobs[i];
@@ -437,6 +445,8 @@ static int queue(struct cmd_common *c, struct prio_snapshot *snap)
 			struct prio_billing_detail d;
 			char id[64], tres[512];
 
+			if (only && (!job->partition_count || job->partitions[k] != only_id))
+				continue;
 			if (need > cap) {
 				free(terms);
 				cap = need;
@@ -998,7 +1008,7 @@ int main(int argc, char **argv)
 	else if (shape_given(&shape))
 		rc = calculator(&c, &snap, &shape);
 	else
-		rc = queue(&c, &snap);
+		rc = queue(&c, &snap, shape.partition);
 	prio_snapshot_free(&snap);
 	return rc;
 }

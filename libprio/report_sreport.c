@@ -810,7 +810,7 @@ static uint32_t size_bin(const uint32_t *bounds, uint32_t nb, uint32_t cpus)
 
 /* The job report needs job sizes, which the roll-up entries do not keep:
  * one more pass over the records (the roll-up's clipping rule). */
-static int job_sizes(struct builder *b, const struct ctx *c, size_t first_size_col,
+static int job_sizes(struct builder *b, const struct ctx *c,
 		     const uint32_t *bounds, uint32_t nb)
 {
 	const struct prio_snapshot *snap = c->snap;
@@ -820,7 +820,6 @@ static int job_sizes(struct builder *b, const struct ctx *c, size_t first_size_c
 	double *cluster_total;
 	int rc = -1;
 
-	(void)first_size_col;
 	if (tree_build(&t, c) == -1) {
 		tree_free(&t);
 		return -1;
@@ -1066,15 +1065,11 @@ int prio_sreport_build(const struct prio_snapshot *snap,
 	case PRIO_SREPORT_JOB_SIZES: {
 		uint32_t bounds[64], nb = 0;
 
-		if (o->individual) {
-			/* one column per size: bin k holds sizes[k] exactly */
-			for (uint32_t k = 1; k < nsizes; k++)
-				bounds[nb++] = sizes[k];
-		} else {
-			for (uint32_t k = 1; k < nsizes; k++)
-				bounds[nb++] = sizes[k];
-		}
-		rc = job_sizes(&b, &c, 0, bounds, nb);
+		/* column k holds sizes[k] up to sizes[k+1]; with individual
+		 * sizes that is exactly one size */
+		for (uint32_t k = 1; k < nsizes; k++)
+			bounds[nb++] = sizes[k];
+		rc = job_sizes(&b, &c, bounds, nb);
 		break;
 	}
 	}
