@@ -4,10 +4,22 @@
  * (slurm-facts §5).  Weights lists are short (a handful of TRES), so the
  * "last weight wins" rule is a look-ahead over the list rather than a
  * per-call scratch array.
+ *
+ * A node's own billing (CfgTRES billing=, and what sreport counts as the
+ * cluster's Reported billing) is the largest of its partitions' billing of
+ * the node's TRES, each truncated: tests/oracle/fairtree-basic nodes of 8
+ * CPUs and 16000 MB in batch (CPU=1,Mem=0.25G: 11.9), short (CPU=2,
+ * Mem=0.5G: 23.8) and big (CPU=0.5,Mem=1G,Node=4: 23.6) show billing=23,
+ * and sreport-final's ft cluster reports 5 x 23 = 115 billing per second;
+ * sreport(1) -T says the same in words.
  */
 #include "config.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "prio/billing.h"
+#include "prio/snapshot.h"
 
 /* Whether weight i is overridden by a later weight of the same TRES. */
 static bool overridden(const struct prio_tres_weights *w, uint32_t i)
@@ -81,4 +93,107 @@ uint64_t prio_billing_truncate(double billing)
 	if (billing >= 18446744073709551615.0)
 		return UINT64_MAX;
 	return (uint64_t)billing;
+}
+
+double prio_billing_explain(const struct prio_tres_table *t,
+			    const struct prio_tres_list *list,
+			    const struct prio_tres_weights *w, bool max_tres,
+			    struct prio_billing_term *terms,
+			    struct prio_billing_detail *d)
+{
+	double sum = 0.0, max = -1.0, top = -1.0;
+
+	memset(d, 0, sizeof(*d));
+	d->dominant = -1;
+	d->max_tres = max_tres;
+	if (!w || !w->count) {
+		terms[0] = (struct prio_billing_term){
+			.tres = PRIO_TRES_CPU,
+			.count = prio_tres_list_get(list, PRIO_TRES_CPU, 0),
+			.weight = 1.0,
+			.node_tres = true,
+			.counted = true,
+		};
+		terms[0].value = (double)terms[0].count;
+		d->nterms = 1;
+		d->dominant = 0;
+		d->billing = terms[0].value;
+		d->truncated = prio_billing_truncate(d->billing);
+		return d->billing;
+	}
+	d->weighted = true;
+	for (uint32_t i = 0; i < w->count; i++) {
+		struct prio_billing_term *term = &terms[d->nterms];
+		uint32_t tres = w->items[i].tres;
+
+		if (tres == PRIO_TRES_BILLING || overridden(w, i))
+			continue;
+		term->tres = tres;
+		term->count = prio_tres_list_get(list, tres, 0);
+		term->weight = w->items[i].weight;
+		term->value = (double)term->count * term->weight;
+		term->node_tres = prio_tres_is_node_tres(t, tres);
+		term->counted = !max_tres || !term->node_tres;
+		if (max_tres && term->node_tres) {
+			if (term->value > max) {
+				max = term->value;
+				d->dominant = (int)d->nterms;
+			}
+		} else {
+			sum += term->value;
+			if (!max_tres && term->value > top) {
+				top = term->value;
+				d->dominant = (int)d->nterms;
+			}
+		}
+		d->nterms++;
+	}
+	if (max_tres && d->dominant >= 0)
+		terms[d->dominant].counted = true;
+	d->node_max = max > 0 ? max : 0.0;
+	d->others = sum;
+	d->billing = sum + d->node_max;
+	d->truncated = prio_billing_truncate(d->billing);
+	return d->billing;
+}
+
+void prio_billing_nodes(const struct prio_snapshot *snap, uint64_t *out)
+{
+	bool max_tres = snap->conf.priority_flags & PRIO_FLAG_MAX_TRES;
+	uint32_t n = snap->tres.count;
+	uint64_t *cnt = calloc(n ? n : 1, sizeof(*cnt));
+	bool *seen = calloc(snap->node_count ? snap->node_count : 1, sizeof(*seen));
+
+	for (uint32_t i = 0; i < snap->node_count; i++)
+		out[i] = snap->nodes[i].cpus;
+	if (!cnt || !seen) {
+		free(cnt);
+		free(seen);
+		return;
+	}
+	for (uint32_t p = 0; p < snap->partition_count; p++) {
+		const struct prio_partition *part = &snap->partitions[p];
+
+		for (uint32_t k = 0; k < part->node_count; k++) {
+			uint32_t idx = part->nodes[k];
+			const struct prio_node *node = &snap->nodes[idx];
+			uint64_t b;
+
+			memset(cnt, 0, n * sizeof(*cnt));
+			cnt[PRIO_TRES_CPU] = node->cpus;
+			cnt[PRIO_TRES_MEM] = node->real_memory;
+			cnt[PRIO_TRES_NODE] = 1;
+			for (uint32_t g = 0; g < node->gres_tres.count; g++)
+				if (node->gres_tres.items[g].tres < n)
+					cnt[node->gres_tres.items[g].tres] +=
+					    node->gres_tres.items[g].count;
+			b = prio_billing_truncate(prio_billing_counts(
+			    &snap->tres, cnt, n, &part->billing_weights, max_tres));
+			if (!seen[idx] || b > out[idx])
+				out[idx] = b;
+			seen[idx] = true;
+		}
+	}
+	free(cnt);
+	free(seen);
 }

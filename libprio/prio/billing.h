@@ -35,4 +35,50 @@ double prio_billing_list(const struct prio_tres_table *t,
 /* Slurm stores billing= as an integer: truncated, clamped to uint64. */
 uint64_t prio_billing_truncate(double billing);
 
+/* One TRES's part of a billing value, for showing how it was reached. */
+struct prio_billing_term {
+	uint32_t tres;
+	uint64_t count;
+	double weight;  /* per unit (per MB for mem) after the unit divisor */
+	double value;   /* count * weight */
+	bool node_tres; /* cpu, mem, node or gres: MAX_TRES takes their max */
+	bool counted;   /* part of the result (under MAX_TRES only the largest
+			   node TRES is) */
+};
+
+struct prio_billing_detail {
+	double billing;   /* unrounded, as fairshare usage takes it */
+	uint64_t truncated; /* as billing= shows it */
+	bool weighted;    /* false: no weights, billing is the CPU count */
+	bool max_tres;
+	double node_max;  /* MAX_TRES: the largest node TRES value */
+	double others;    /* MAX_TRES: the sum of the other TRES */
+	int dominant;     /* index in terms of the largest value among the
+			     node TRES (MAX_TRES) or among all (SUM); -1 none */
+	uint32_t nterms;
+};
+
+/*
+ * prio_billing_list() with its working: one term per weighted TRES (the
+ * billing TRES and overridden weights left out), in the order of the
+ * weights.  terms must hold w->count entries (1 when w is empty: the CPU
+ * term).  Returns the unrounded billing.
+ */
+double prio_billing_explain(const struct prio_tres_table *t,
+			    const struct prio_tres_list *list,
+			    const struct prio_tres_weights *w, bool max_tres,
+			    struct prio_billing_term *terms,
+			    struct prio_billing_detail *d);
+
+struct prio_snapshot;
+/*
+ * The billing TRES of every node (out[node_count]), as slurmctld counts it
+ * for the cluster's TRES (CfgTRES billing=, sreport's Reported billing):
+ * the largest, over the partitions the node is in, of that partition's
+ * billing of the node's own TRES (cpu, mem, node=1, gres), each truncated;
+ * the CPU count for a node in no partition or in partitions without
+ * weights.
+ */
+void prio_billing_nodes(const struct prio_snapshot *snap, uint64_t *out);
+
 #endif

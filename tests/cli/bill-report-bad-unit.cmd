@@ -1,0 +1,1 @@
+tres-bill --snapshot samples/site -t fortnights cluster utilization
