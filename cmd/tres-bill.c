@@ -44,7 +44,6 @@ enum {
 	OPT_DECAYED,
 	OPT_BY,
 	OPT_UP_SINCE,
-	OPT_CLUSTER,
 };
 
 static void help(void)
@@ -892,7 +891,6 @@ int main(int argc, char **argv)
 		{ "decayed", no_argument, NULL, OPT_DECAYED },
 		{ "by", required_argument, NULL, OPT_BY },
 		{ "up-since", required_argument, NULL, OPT_UP_SINCE },
-		{ "cluster", required_argument, NULL, OPT_CLUSTER },
 		{ "parsable", no_argument, NULL, 'P' },
 		{ "noheader", no_argument, NULL, 'h' },
 	};
@@ -902,7 +900,7 @@ int main(int argc, char **argv)
 	struct prio_snapshot snap;
 	struct shape shape;
 	bool do_verify = false, decayed = false;
-	const char *tres_names = NULL, *up_since = NULL, *cluster = NULL;
+	const char *tres_names = NULL, *up_since = NULL;
 	enum prio_sreport_unit unit = PRIO_UNIT_MINUTES;
 	enum prio_bucket_by by = PRIO_BY_NONE;
 	int opt, rc, u;
@@ -968,7 +966,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_UP_SINCE: up_since = optarg; break;
 		case 'M':
-		case OPT_CLUSTER: cluster = optarg; break;
+			/* the same as the shared --cluster: --live asks that cluster */
+			c.cluster = optarg;
+			break;
 		case 't':
 			u = prio_sreport_unit_parse(optarg);
 			if (u < 0)
@@ -1002,7 +1002,7 @@ int main(int argc, char **argv)
 	cmd_load_snapshot(&c, &snap);
 	if (optind < argc)
 		rc = report(&c, &snap, argc - optind, argv + optind, tres_names, unit, decayed,
-			    by, up_since, cluster);
+			    by, up_since, c.cluster);
 	else if (do_verify)
 		rc = verify(&c, &snap);
 	else if (shape_given(&shape))

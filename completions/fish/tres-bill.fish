@@ -36,3 +36,4 @@ complete -c tres-bill -n '__fish_use_subcommand' -a 'cluster user job' -d 'repor
 complete -c tres-bill -n '__fish_seen_subcommand_from cluster' -a 'Utilization AccountUtilizationByUser UserUtilizationByAccount'
 complete -c tres-bill -n '__fish_seen_subcommand_from user' -a 'TopUsage'
 complete -c tres-bill -n '__fish_seen_subcommand_from job' -a 'SizesByAccount'
+complete -c tres-bill -l live -d 'ask the running cluster (runs prio-snap)'
