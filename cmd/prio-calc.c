@@ -544,14 +544,19 @@ static int print_table(struct calc_opts *o)
 
 /* ---- --rank -------------------------------------------------------------- */
 
+/* Laid out like sprio's own columns: justified in a width, one space
+ * between. */
 static const struct prio_column rank_columns[] = {
-    {.id = "rank", .header = "RANK", .width = 7, .right = true},
-    {.id = "partition", .header = "PARTITION", .width = 9, .right = false},
-    {.id = "part_rank", .header = "PART_RANK", .width = 9, .right = true},
-    {.id = "tier", .header = "TIER", .width = 5, .right = true},
-    {.id = "job_id", .header = "JOBID", .width = 15, .right = true},
-    {.id = "user", .header = "USER", .width = 8, .right = true},
-    {.id = "priority", .header = "PRIORITY", .width = 10, .right = true},
+    {.id = "rank", .header = "RANK", .width = 7, .right = true, .suffix = " "},
+    {.id = "partition", .header = "PARTITION", .width = 9, .suffix = " "},
+    {.id = "part_rank", .header = "PART_RANK", .width = 9, .right = true,
+     .suffix = " "},
+    {.id = "tier", .header = "TIER", .width = 5, .right = true, .suffix = " "},
+    {.id = "job_id", .header = "JOBID", .width = 15, .right = true,
+     .suffix = " "},
+    {.id = "user", .header = "USER", .width = 8, .right = true, .suffix = " "},
+    {.id = "priority", .header = "PRIORITY", .width = 10, .right = true,
+     .suffix = " "},
     {.id = "submit", .header = "SUBMIT", .width = 19, .right = true},
 };
 
@@ -640,7 +645,7 @@ int main(int argc, char **argv)
 	struct option longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN + 1];
 	struct calc_opts o;
 	struct cmd_common *c = &o.c;
-	int opt, actions;
+	int opt, actions, rc;
 
 	memset(&o, 0, sizeof(o));
 	cmd_common_init(c, "prio-calc");
@@ -714,18 +719,21 @@ int main(int argc, char **argv)
 					  "assignments (--set or --what-if)");
 	if (o.check) {
 		struct prio_snapshot snap;
-		int rc;
 
 		cmd_load_snapshot(c, &snap);
 		rc = cmd_check_report(c, &snap);
 		prio_snapshot_free(&snap);
-		return rc;
+	} else if (o.explain) {
+		rc = calc_explain(&o);
+	} else if (o.compare) {
+		rc = calc_compare(&o);
+	} else if (o.rank) {
+		rc = print_rank(&o);
+	} else {
+		rc = print_table(&o);
 	}
-	if (o.explain)
-		return calc_explain(&o);
-	if (o.compare)
-		return calc_compare(&o);
-	if (o.rank)
-		return print_rank(&o);
-	return print_table(&o);
+	/* what cmd_common_option() collected */
+	free(c->sets);
+	free(c->set_origins);
+	return rc;
 }
