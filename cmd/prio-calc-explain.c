@@ -23,7 +23,7 @@ static const struct prio_column explain_columns[] = {
     {.id = "section", .header = "SECTION"},
     {.id = "partition", .header = "PARTITION"},
     {.id = "item", .header = "ITEM"},
-    {.id = "value", .header = "VALUE", .numfmt = PRIO_NUMFMT_PLAIN},
+    {.id = "value", .header = "VALUE", .numfmt = PRIO_NUMFMT_FIXED7},
     {.id = "weight", .header = "WEIGHT", .numfmt = PRIO_NUMFMT_PLAIN},
     {.id = "points", .header = "POINTS", .numfmt = PRIO_NUMFMT_FIXED2},
     {.id = "detail", .header = "DETAIL"},
@@ -59,12 +59,19 @@ static void say(struct out *out, const char *section, const char *partition,
 	const char *detail = text;
 	while (*detail == ' ')
 		detail++;
+	if (!*detail && isnan(value) && isnan(weight) && isnan(points))
+		return; /* a blank line of the text */
+	/* whole numbers (ids, ranks, seconds) print as integers */
+#define NUM(v)                                                                 \
+	(isnan(v)		     ? prio_cell_blank()                               \
+	 : fabs(v) < 9e15 && (v) == floor(v) ? prio_cell_int((int64_t)(v))             \
+					     : prio_cell_double(v))
 	struct prio_cell cells[7] = {
 	    prio_cell_str(section),
 	    partition ? prio_cell_str(partition) : prio_cell_blank(),
 	    item ? prio_cell_str(item) : prio_cell_blank(),
-	    isnan(value) ? prio_cell_blank() : prio_cell_double(value),
-	    isnan(weight) ? prio_cell_blank() : prio_cell_double(weight),
+	    NUM(value),
+	    NUM(weight),
 	    isnan(points) ? prio_cell_blank() : prio_cell_double(points),
 	    *detail ? prio_cell_str(detail) : prio_cell_blank(),
 	};
@@ -452,9 +459,9 @@ static void explain_text(struct out *out, const struct prio_explain *x)
 		if (xp->ahead) {
 			say(out, "ahead", pname, "job", xp->ahead->job_id, NAN,
 			    NAN,
-			    "  3. Against job %u (%s), just ahead with priority "
-			    "%u:",
-			    xp->ahead->job_id, str(out, xp->ahead->user),
+			    "  3. Against job %u (%s), just ahead in %s with "
+			    "priority %u:",
+			    xp->ahead->job_id, str(out, xp->ahead->user), pname,
 			    xp->ahead_terms.row.priority);
 			diff_lines(out, pname, "ahead", xp->ahead_diff,
 				   xp->ahead_ndiff);
@@ -462,6 +469,30 @@ static void explain_text(struct out *out, const struct prio_explain *x)
 				say(out, "ahead", pname, NULL, NAN, NAN, NAN,
 				    "       same priority: it was submitted "
 				    "earlier");
+		}
+		if (xp->ahead_all) {
+			const struct prio_partition *ap =
+			    &snap->partitions[xp->ahead_all_partition];
+			const struct prio_partition *mp =
+			    &snap->partitions[xp->partition];
+
+			say(out, "ahead_all", pname, "job",
+			    xp->ahead_all->job_id, NAN, NAN,
+			    "     Against job %u (%s), just ahead in the whole "
+			    "queue (%s) with priority %u:",
+			    xp->ahead_all->job_id,
+			    str(out, xp->ahead_all->user), str(out, ap->name),
+			    xp->ahead_all_terms.row.priority);
+			if (ap->tier != mp->tier)
+				say(out, "ahead_all", pname, "tier", ap->tier,
+				    NAN, NAN,
+				    "       %s has PriorityTier %u, above %u: its "
+				    "jobs come first whatever their priority",
+				    str(out, ap->name), ap->tier, mp->tier);
+			else
+				diff_lines(out, pname, "ahead_all",
+					   xp->ahead_all_diff,
+					   xp->ahead_all_ndiff);
 		}
 		if (xp->top) {
 			say(out, "top", pname, "job", xp->top->job_id, NAN, NAN,
@@ -475,11 +506,12 @@ static void explain_text(struct out *out, const struct prio_explain *x)
 		if (xp->queued && !xp->ahead)
 			say(out, "ahead", pname, NULL, NAN, NAN, NAN,
 			    "  3. No pending job is ahead of it in %s.", pname);
-		/* 4: the largest term against the job ahead, else its own */
-		enum prio_factor big = PRIO_FACTOR_COUNT;
+		/* 4: the largest term against the job ahead in the partition
+		 * and in the whole queue, else its own largest term */
+		enum prio_factor big = PRIO_FACTOR_COUNT, big_all = PRIO_FACTOR_COUNT;
 		if (xp->ahead_ndiff && xp->ahead_diff[0].points < 0)
 			big = xp->ahead_diff[0].factor;
-		else {
+		else if (!xp->ahead) {
 			double best = 0;
 			for (uint32_t i = 0; i < xp->terms.n; i++)
 				if (fabs(xp->terms.t[i].points) > best) {
@@ -487,11 +519,24 @@ static void explain_text(struct out *out, const struct prio_explain *x)
 					big = xp->terms.t[i].factor;
 				}
 		}
-		if (big != PRIO_FACTOR_COUNT) {
+		if (xp->ahead_all && xp->ahead_all_ndiff &&
+		    xp->ahead_all_diff[0].points < 0 &&
+		    snap->partitions[xp->ahead_all_partition].tier ==
+			snap->partitions[xp->partition].tier)
+			big_all = xp->ahead_all_diff[0].factor;
+		if (big_all == big)
+			big_all = PRIO_FACTOR_COUNT;
+		for (int pass = 0; pass < 2; pass++) {
+			enum prio_factor f = pass ? big_all : big;
+
+			if (f == PRIO_FACTOR_COUNT)
+				continue;
 			say(out, "why", pname, NULL, NAN, NAN, NAN,
-			    "  4. Behind the %s term:",
-			    prio_factor_info(big)->name);
-			why_lines(out, x, xp, pname, big);
+			    "  %s Behind the %s term%s:",
+			    pass && big != PRIO_FACTOR_COUNT ? "  " : "4.",
+			    prio_factor_info(f)->name,
+			    pass ? " (against the whole queue)" : "");
+			why_lines(out, x, xp, pname, f);
 		}
 		change_lines(out, x, xp, pname);
 	}

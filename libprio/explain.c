@@ -470,10 +470,9 @@ static void alternatives(const struct prio_engine *e,
 			      prio_weighted(e, PRIO_FACTOR_QOS, f);
 			prio = stored_priority(e, job, sum);
 			place = place_in(e, q, x->job_index, prio, xp->partition);
-			if (place < xp->part_rank)
-				add_alt(xp, (struct prio_explain_alt){
-						PRIO_ALT_QOS, i, xp->partition,
-						prio, place});
+			add_alt(xp, (struct prio_explain_alt){
+					PRIO_ALT_QOS, i, xp->partition, prio,
+					place});
 		}
 	}
 	/* other partitions open to its account and QOS */
@@ -485,17 +484,18 @@ static void alternatives(const struct prio_engine *e,
 
 		for (uint32_t k = 0; k < x->nparts; k++)
 			asked = asked || x->parts[k].partition == p;
-		if (asked || (pp->allow_accounts &&
+		if (asked ||
+		    (pp->job_factor <= part->job_factor &&
+		     pp->tier <= part->tier) ||
+		    (pp->allow_accounts &&
 			      !in_list(pp->allow_accounts, account)) ||
 		    (pp->allow_qos && !in_list(pp->allow_qos, qname)) ||
 		    (pp->state && strcmp(pp->state, "UP") != 0))
 			continue;
 		prio_explain_terms_of(e, job, &x->jf, p, &t);
 		place = place_in(e, q, x->job_index, t.row.priority, p);
-		if (place < xp->part_rank || pp->tier > part->tier)
-			add_alt(xp, (struct prio_explain_alt){
-					PRIO_ALT_PARTITION, p, p,
-					t.row.priority, place});
+		add_alt(xp, (struct prio_explain_alt){PRIO_ALT_PARTITION, p, p,
+						      t.row.priority, place});
 	}
 }
 
@@ -560,7 +560,7 @@ static int explain_part(const struct prio_engine *e,
 	const struct prio_queue_entry *en =
 	    prio_queue_find(q, x->job_index, xp->partition);
 	const struct prio_queue_entry *ah, *top;
-	struct prio_job_factors jf_ah, jf_top;
+	struct prio_job_factors jf_ah, jf_top, jf_all;
 	struct pair pr;
 
 	prio_explain_terms_of(e, x->job, &x->jf, xp->partition, &xp->terms);
@@ -574,6 +574,17 @@ static int explain_part(const struct prio_engine *e,
 	xp->part_rank = en->part_rank;
 	alternatives(e, q, x, xp);
 	ah = prio_queue_ahead(q, en);
+	if (en > q->entries && (!ah || en[-1].job != ah->job)) {
+		const struct prio_queue_entry *all = &en[-1];
+
+		xp->ahead_all = &snap->jobs[all->job];
+		xp->ahead_all_partition = all->partition;
+		prio_job_factors(e, xp->ahead_all, &jf_all);
+		prio_explain_terms_of(e, xp->ahead_all, &jf_all, all->partition,
+				      &xp->ahead_all_terms);
+		xp->ahead_all_ndiff = diff_terms(&xp->terms, &xp->ahead_all_terms,
+						 xp->ahead_all_diff);
+	}
 	if (!ah)
 		return PRIO_OK;
 	xp->ahead = &snap->jobs[ah->job];

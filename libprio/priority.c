@@ -207,14 +207,14 @@ const char *prio_job_unlisted_reason(const struct prio_engine *e,
 	if (job->state != PRIO_JOB_PENDING &&
 	    !flag(e, PRIO_FLAG_CALCULATE_RUNNING))
 		return "not pending (PriorityFlags has no CALCULATE_RUNNING)";
+	if (job->priority == 0)
+		return "held (priority 0)";
 	if (since == 0)
 		return job->dependency != PRIO_NO_ID
 			   ? "not eligible yet (unsatisfied dependency)"
 			   : "not eligible yet (no begin time)";
 	if (since > e->now)
 		return "not eligible yet (begin time in the future)";
-	if (job->priority == 0)
-		return "held (priority 0)";
 	return NULL;
 }
 

@@ -71,7 +71,8 @@ struct prio_explain_fs_level {
 
 enum prio_explain_alt_kind { PRIO_ALT_QOS, PRIO_ALT_PARTITION };
 
-/* A QOS or partition the job may use that would rank it better. */
+/* A QOS of higher priority or a partition of higher PriorityJobFactor or
+ * PriorityTier that the job may use, and where it would stand there. */
 struct prio_explain_alt {
 	enum prio_explain_alt_kind kind;
 	uint32_t index;      /* snapshot QOS or partition index */
@@ -90,13 +91,19 @@ struct prio_explain_part {
 	uint32_t part_total;   /* entries queued in the partition */
 	struct prio_explain_terms terms;
 
-	/* 3: the job just ahead and the top job (NULL when first). */
-	const struct prio_job *ahead, *top;
-	struct prio_explain_terms ahead_terms, top_terms;
+	/* 3: the job just ahead in the partition, the top job of the
+	 * partition, and the entry just ahead in the whole queue when it is
+	 * another job (partitions sharing nodes compete in one queue); NULL
+	 * when there is none. */
+	const struct prio_job *ahead, *top, *ahead_all;
+	uint32_t ahead_all_partition;
+	struct prio_explain_terms ahead_terms, top_terms, ahead_all_terms;
 	struct prio_explain_diff ahead_diff[PRIO_EXPLAIN_MAX_TERMS];
 	uint32_t ahead_ndiff;
 	struct prio_explain_diff top_diff[PRIO_EXPLAIN_MAX_TERMS];
 	uint32_t top_ndiff;
+	struct prio_explain_diff ahead_all_diff[PRIO_EXPLAIN_MAX_TERMS];
+	uint32_t ahead_all_ndiff;
 
 	/* 5: what would change it, against the job ahead. */
 	bool age_helps;        /* waiting alone passes the job ahead */

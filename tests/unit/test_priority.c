@@ -329,7 +329,7 @@ Test(priority, which_jobs_sprio_lists)
 	build(NULL, jobs, NULL, NOW);
 	cr_assert(prio_job_listed(&eng, job(1)));
 	cr_assert_str_eq(prio_job_unlisted_reason(&eng, job(2)),
-			 "not eligible yet (no begin time)");
+			 "held (priority 0)");
 	cr_assert_str_eq(prio_job_unlisted_reason(&eng, job(3)),
 			 "not eligible yet (begin time in the future)");
 	cr_assert_not(prio_job_listed(&eng, job(4)));
