@@ -266,17 +266,32 @@ void cmd_common_init(struct cmd_common *c, const char *prog)
 	read_config_file(c);
 }
 
+/* The assignment lists live as long as the process, like the option
+ * strings they point to; freed at exit. */
+static const char **set_list, **set_origin_list;
+
+static void free_sets(void)
+{
+	free(set_list);
+	free(set_origin_list);
+}
+
 static void add_set(struct cmd_common *c, const char *set, const char *origin)
 {
 	if (c->set_count == c->set_capacity) {
 		unsigned cap = c->set_capacity ? c->set_capacity * 2 : 8;
-		const char **s = realloc(c->sets, cap * sizeof(*s));
-		const char **o = s ? realloc(c->set_origins, cap * sizeof(*o)) : NULL;
+		const char **s;
 
-		if (!s || !o)
+		if (!set_list && atexit(free_sets) != 0)
 			cmd_die(c, "out of memory");
-		c->sets = s;
-		c->set_origins = o;
+		s = realloc(c->sets, cap * sizeof(*s));
+		if (!s)
+			cmd_die(c, "out of memory");
+		c->sets = set_list = s;
+		s = realloc(c->set_origins, cap * sizeof(*s));
+		if (!s)
+			cmd_die(c, "out of memory");
+		c->set_origins = set_origin_list = s;
 		c->set_capacity = cap;
 	}
 	c->sets[c->set_count] = set;

@@ -159,6 +159,18 @@ static void diff_lines(struct out *out, const char *pname, const char *section,
 	}
 }
 
+/* 3: one job to compare with, then the terms that differ. */
+static void against(struct out *out, const char *pname, const char *section,
+		    const char *lead, const struct prio_job *other,
+		    const char *where, const struct prio_explain_terms *terms,
+		    const struct prio_explain_diff *d, uint32_t n)
+{
+	say(out, section, pname, "job", other->job_id, NAN, NAN,
+	    "%s Against job %u (%s), %s with priority %u:", lead,
+	    other->job_id, str(out, other->user), where, terms->row.priority);
+	diff_lines(out, pname, section, d, n);
+}
+
 /* 4: the reasons behind one factor. */
 static void why_lines(struct out *out, const struct prio_explain *x,
 		      const struct prio_explain_part *xp, const char *pname,
@@ -415,7 +427,7 @@ static void explain_text(struct out *out, const struct prio_explain *x)
 	const struct prio_snapshot *snap = out->snap;
 	const struct prio_job *job = x->job;
 	const char *reason = str(out, job->reason);
-	char b1[64], b2[64], flags[256];
+	char b1[64], b2[64], flags[256], where[128];
 
 	say(out, "job", NULL, "job", (double)job->job_id, NAN, NAN,
 	    "Job %u (user %s, account %s, QOS %s) is %s, reason %s%s%s.",
@@ -457,14 +469,10 @@ static void explain_text(struct out *out, const struct prio_explain *x)
 		    xp->terms.row.priority);
 		terms_lines(out, pname, &xp->terms);
 		if (xp->ahead) {
-			say(out, "ahead", pname, "job", xp->ahead->job_id, NAN,
-			    NAN,
-			    "  3. Against job %u (%s), just ahead in %s with "
-			    "priority %u:",
-			    xp->ahead->job_id, str(out, xp->ahead->user), pname,
-			    xp->ahead_terms.row.priority);
-			diff_lines(out, pname, "ahead", xp->ahead_diff,
-				   xp->ahead_ndiff);
+			snprintf(where, sizeof(where), "just ahead in %s", pname);
+			against(out, pname, "ahead", "  3.", xp->ahead, where,
+				&xp->ahead_terms, xp->ahead_diff,
+				xp->ahead_ndiff);
 			if (!xp->ahead_ndiff)
 				say(out, "ahead", pname, NULL, NAN, NAN, NAN,
 				    "       same priority: it was submitted "
@@ -475,33 +483,26 @@ static void explain_text(struct out *out, const struct prio_explain *x)
 			    &snap->partitions[xp->ahead_all_partition];
 			const struct prio_partition *mp =
 			    &snap->partitions[xp->partition];
+			bool tiers = ap->tier != mp->tier;
 
-			say(out, "ahead_all", pname, "job",
-			    xp->ahead_all->job_id, NAN, NAN,
-			    "     Against job %u (%s), just ahead in the whole "
-			    "queue (%s) with priority %u:",
-			    xp->ahead_all->job_id,
-			    str(out, xp->ahead_all->user), str(out, ap->name),
-			    xp->ahead_all_terms.row.priority);
-			if (ap->tier != mp->tier)
+			snprintf(where, sizeof(where),
+				 "just ahead in the whole queue (%s)",
+				 str(out, ap->name));
+			against(out, pname, "ahead_all", "    ", xp->ahead_all,
+				where, &xp->ahead_all_terms,
+				xp->ahead_all_diff,
+				tiers ? 0 : xp->ahead_all_ndiff);
+			if (tiers)
 				say(out, "ahead_all", pname, "tier", ap->tier,
 				    NAN, NAN,
 				    "       %s has PriorityTier %u, above %u: its "
 				    "jobs come first whatever their priority",
 				    str(out, ap->name), ap->tier, mp->tier);
-			else
-				diff_lines(out, pname, "ahead_all",
-					   xp->ahead_all_diff,
-					   xp->ahead_all_ndiff);
 		}
 		if (xp->top) {
-			say(out, "top", pname, "job", xp->top->job_id, NAN, NAN,
-			    "     Against job %u (%s), first in %s with "
-			    "priority %u:",
-			    xp->top->job_id, str(out, xp->top->user), pname,
-			    xp->top_terms.row.priority);
-			diff_lines(out, pname, "top", xp->top_diff,
-				   xp->top_ndiff);
+			snprintf(where, sizeof(where), "first in %s", pname);
+			against(out, pname, "top", "    ", xp->top, where,
+				&xp->top_terms, xp->top_diff, xp->top_ndiff);
 		}
 		if (xp->queued && !xp->ahead)
 			say(out, "ahead", pname, NULL, NAN, NAN, NAN,

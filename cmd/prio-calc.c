@@ -463,6 +463,7 @@ static int print_table(struct calc_opts *o)
 	if (prio_sprio_table_init(&to.t, format, invalid_letter, c, why,
 				  sizeof(why)) < 0)
 		cmd_usage_error(c, USAGE, "-o: %s", why);
+	to.t.exact = c->mode == CMD_OUT_JSON;
 
 	parts = malloc((size_t)e.max_job_partitions * sizeof(*parts));
 	if (!parts)
@@ -717,6 +718,10 @@ int main(int argc, char **argv)
 	if (o.compare && !c->set_count)
 		cmd_usage_error(c, USAGE, "--compare needs what-if "
 					  "assignments (--set or --what-if)");
+	/* Priorities never use job history: leave a folder's sacct.txt unread
+	 * (--check reports everything; an explicit --sacct is still read). */
+	if (!o.check)
+		c->folder_roles &= ~(1u << PRIO_ROLE_SACCT);
 	if (o.check) {
 		struct prio_snapshot snap;
 
@@ -732,8 +737,5 @@ int main(int argc, char **argv)
 	} else {
 		rc = print_table(&o);
 	}
-	/* what cmd_common_option() collected */
-	free(c->sets);
-	free(c->set_origins);
 	return rc;
 }

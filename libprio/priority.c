@@ -96,6 +96,63 @@ static int setup_tres(struct prio_engine *e, struct prio_error *err)
 	return PRIO_OK;
 }
 
+static double assoc_factor(const struct prio_engine *e, uint32_t assoc);
+static double fairshare_factor(const struct prio_engine *e, uint32_t assoc);
+
+/* The per-association factors, and users' single associations by id. */
+static int setup_assocs(struct prio_engine *e, struct prio_error *err)
+{
+	const struct prio_snapshot *snap = e->snap;
+	uint32_t n = snap->assoc_count, slots = 0;
+
+	if (!n)
+		return PRIO_OK;
+	for (uint32_t i = 0; i < n; i++)
+		if (snap->assocs[i].is_user && snap->assocs[i].user >= slots)
+			slots = snap->assocs[i].user + 1;
+	e->assoc_factors = malloc((size_t)n * sizeof(*e->assoc_factors));
+	e->user_assoc = calloc(slots ? slots : 1, sizeof(*e->user_assoc));
+	if (!e->assoc_factors || !e->user_assoc)
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
+	e->user_slots = slots;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct prio_assoc *a = &snap->assocs[i];
+		struct prio_user_assoc *u;
+
+		e->assoc_factors[i].assoc = assoc_factor(e, i);
+		e->assoc_factors[i].fairshare = fairshare_factor(e, i);
+		if (!a->is_user || a->partition != PRIO_NO_ID)
+			continue;
+		u = &e->user_assoc[a->user];
+		if (u->account == PRIO_NO_ID && u->assoc == 0) {
+			u->account = a->account;
+			u->assoc = i + 1;
+		} else {
+			u->account = PRIO_NO_ID; /* several: ask the index */
+			u->assoc = UINT32_MAX;
+		}
+	}
+	return PRIO_OK;
+}
+
+/* The job's association without partition associations: the user's only
+ * one when it matches, else the snapshot's index. */
+static uint32_t job_assoc_fast(const struct prio_engine *e,
+			       const struct prio_job *job)
+{
+	if (job->user < e->user_slots) {
+		const struct prio_user_assoc *u = &e->user_assoc[job->user];
+
+		if (u->account == job->account && u->assoc)
+			return u->assoc - 1;
+		if (u->assoc == 0)
+			return PRIO_ASSOC_NONE; /* no association at all */
+	}
+	return prio_snapshot_assoc(e->snap, job->account, job->user,
+				   PRIO_NO_ID);
+}
+
 int prio_engine_init(struct prio_engine *e, const struct prio_snapshot *snap,
 		     time_t now, struct prio_error *err)
 {
@@ -127,9 +184,11 @@ int prio_engine_init(struct prio_engine *e, const struct prio_snapshot *snap,
 	for (uint32_t i = 0; i < snap->qos_count; i++)
 		if (snap->qos[i].priority > e->qos_max)
 			e->qos_max = snap->qos[i].priority;
-	for (uint32_t i = 0; i < snap->assoc_count; i++)
+	for (uint32_t i = 0; i < snap->assoc_count; i++) {
 		if (snap->assocs[i].priority_eff > e->assoc_max)
 			e->assoc_max = snap->assocs[i].priority_eff;
+		e->partition_assocs |= snap->assocs[i].partition != PRIO_NO_ID;
+	}
 	e->nodes = snap->node_count;
 	for (uint32_t i = 0; i < snap->node_count; i++)
 		e->cluster_cpus += snap->nodes[i].cpus_efctv;
@@ -153,6 +212,8 @@ int prio_engine_init(struct prio_engine *e, const struct prio_snapshot *snap,
 		if (rc < 0)
 			goto fail;
 	}
+	if ((rc = setup_assocs(e, err)) < 0)
+		goto fail;
 	return PRIO_OK;
 fail:
 	prio_engine_free(e);
@@ -166,6 +227,10 @@ void prio_engine_free(struct prio_engine *e)
 	free(e->fs);
 	free(e->tres);
 	free(e->tres_weight);
+	free(e->assoc_factors);
+	free(e->user_assoc);
+	e->assoc_factors = NULL;
+	e->user_assoc = NULL;
 	e->fs = NULL;
 	e->tres = NULL;
 	e->tres_weight = NULL;
@@ -407,13 +472,15 @@ void prio_job_factors(const struct prio_engine *e, const struct prio_job *job,
 		if (p)
 			first = (uint32_t)(p - snap->partitions);
 	}
-	jf->assoc_index =
-	    snap->assoc_count
-		? prio_snapshot_job_assoc(snap, job,
-					  job->partition_count
-					      ? job->partitions[0]
-					      : PRIO_NO_ID)
-		: PRIO_ASSOC_NONE;
+	/* Without partition associations one lookup does (most sites). */
+	if (!snap->assoc_count || job->user == PRIO_NO_ID)
+		jf->assoc_index = PRIO_ASSOC_NONE;
+	else if (!e->partition_assocs)
+		jf->assoc_index = job_assoc_fast(e, job);
+	else
+		jf->assoc_index = prio_snapshot_job_assoc(
+		    snap, job,
+		    job->partition_count ? job->partitions[0] : PRIO_NO_ID);
 	jf->accrue_time = prio_job_accrue_time(e, job);
 	jf->cpus = job_size_cpus(job);
 	if (e->weight[PRIO_FACTOR_AGE])
@@ -421,8 +488,10 @@ void prio_job_factors(const struct prio_engine *e, const struct prio_job *job,
 	if (e->weight[PRIO_FACTOR_JOBSIZE])
 		jf->jobsize = job_size_factor(e, job, first);
 	jf->qos = qos_factor(e, job);
-	jf->assoc = assoc_factor(e, jf->assoc_index);
-	jf->fairshare = fairshare_factor(e, jf->assoc_index);
+	if (jf->assoc_index != PRIO_ASSOC_NONE) {
+		jf->assoc = e->assoc_factors[jf->assoc_index].assoc;
+		jf->fairshare = e->assoc_factors[jf->assoc_index].fairshare;
+	}
 	jf->nice = job->nice;
 	jf->site = 0; /* site_factor/none: Slurm 22.05 sets nothing */
 }

@@ -14,6 +14,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,6 +214,54 @@ static char *col_buf(struct prio_sprio_table *t, size_t i, size_t len)
 	return t->bufs[i];
 }
 
+/*
+ * v as "%.0f" prints it, without printf: rounded to nearest, ties to even
+ * (nearbyint in the default rounding mode is exactly printf's rule, since
+ * both round the exact binary value), "-0" for small negatives.  Returns
+ * false for values beyond int64 or not finite: then use printf.
+ */
+static bool fixed0(double v, int64_t *out, bool *neg_zero)
+{
+	double r;
+
+	if (!(v > -9.2e18 && v < 9.2e18))
+		return false;
+	r = nearbyint(v);
+	*out = (int64_t)r;
+	*neg_zero = *out == 0 && signbit(v);
+	return true;
+}
+
+/* Decimal digits of v at p (room for 21); returns the length. */
+static size_t put_i64(char *p, int64_t v, bool neg_zero)
+{
+	char tmp[24];
+	size_t n = 0, k = 0;
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0 || neg_zero)
+		p[k++] = '-';
+	while (n)
+		p[k++] = tmp[--n];
+	return k;
+}
+
+/* A weighted factor's cell: an integer that prints as "%.0f" would. */
+static struct prio_cell weighted_cell(const struct prio_sprio_table *t,
+				      double v)
+{
+	int64_t i;
+	bool nz;
+
+	if (t->exact || !fixed0(v, &i, &nz) || nz)
+		return prio_cell_double(v);
+	return prio_cell_int(i);
+}
+
 /* "cpu=70,mem=15" (weighted, %.0f) or "cpu=0.10,mem=0.05" (normalised). */
 static const char *tres_text(struct prio_sprio_table *t, size_t col,
 			     const struct prio_engine *e, bool norm)
@@ -227,12 +276,25 @@ static const char *tres_text(struct prio_sprio_table *t, size_t col,
 		double w = t->tres_factor[k] * e->tres_weight[k];
 		const char *name = e->snap->tres.names[e->tres[k]];
 		char num[400];
+		int64_t iv;
+		bool nz;
 		int m;
 
 		if (w == 0.0)
 			continue;
-		m = snprintf(num, sizeof(num), norm ? "%s=%.2f" : "%s=%.0f",
-			     name, norm ? w / e->tres_weight[k] : w);
+		if (!norm && strlen(name) < sizeof(num) - 24 &&
+		    fixed0(w, &iv, &nz)) {
+			size_t nl = strlen(name);
+
+			memcpy(num, name, nl);
+			num[nl] = '=';
+			m = (int)(nl + 1 + put_i64(num + nl + 1, iv, nz));
+			num[m] = '\0';
+		} else {
+			m = snprintf(num, sizeof(num),
+				     norm ? "%s=%.2f" : "%s=%.0f", name,
+				     norm ? w / e->tres_weight[k] : w);
+		}
 		if (m < 0)
 			continue;
 		if (!(b = col_buf(t, col, len + 1 + (size_t)m)))
@@ -279,8 +341,9 @@ int prio_sprio_row_cells(struct prio_sprio_table *t,
 							  : row->partition_factor;
 			double w = prio_weighted(e, f, v);
 
-			*c = prio_cell_double(
-			    l >= 'a' ? norm_of(w, conf_weight(conf, f)) : w);
+			*c = l >= 'a' ? prio_cell_double(
+					    norm_of(w, conf_weight(conf, f)))
+				      : weighted_cell(t, w);
 			continue;
 		}
 		switch (l) {

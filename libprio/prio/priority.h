@@ -72,6 +72,19 @@ struct prio_engine {
 	double *tres_weight;
 	/* The most partitions any job lists (buffers for prio_job_partitions). */
 	uint32_t max_job_partitions;
+	bool partition_assocs; /* some association is a partition's */
+	/* Per association, the factors jobs of it get (unweighted), in one
+	 * small array so a million jobs do not walk the tree's records. */
+	struct prio_assoc_factors {
+		double assoc, fairshare;
+	} *assoc_factors;
+	/* A user's association when the user has one (account, index),
+	 * by user id (< user_slots): the common case needs no hashing. */
+	struct prio_user_assoc {
+		prio_id account; /* PRIO_NO_ID: none, or several accounts */
+		uint32_t assoc;
+	} *user_assoc;
+	uint32_t user_slots;
 };
 
 /* Set up the engine for `now` (snap->now is the capture time: jobs whose

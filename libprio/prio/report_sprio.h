@@ -52,6 +52,10 @@ struct prio_sprio_table {
 	char **bufs;              /* per-column text of TRES cells */
 	size_t *buf_sizes;
 	double *tres_factor;      /* scratch, one per engine TRES */
+	/* Cells keep weighted factors as unrounded doubles (for JSON);
+	 * otherwise they are integers rounded as "%.0f" rounds them, which
+	 * prints the same and costs no printf. */
+	bool exact;
 };
 
 /*

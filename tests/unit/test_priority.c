@@ -58,12 +58,14 @@ static const char *base_assoc_dump =
 
 static const char *base_qos = "Name|Priority\nnormal|10\nhigh|100\nidle|0\n";
 
-/* A pending job line with the given extra/overriding fields first. */
-#define JOB(id, user, rest)                                                    \
+/* A pending job line accruing since `accrue`, submitted at `submit`, with
+ * the given extra fields. */
+#define JOB_AT(id, user, submit, accrue, rest)                                 \
 	"JobId=" #id " JobName=j UserId=" user "(100" #id ") Priority=100 "     \
 	"Nice=0 Account=acc QOS=normal JobState=PENDING Reason=Priority "        \
-	"SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T03:00:00 "      \
-	"AccrueTime=2026-11-22T03:25:30 TimeLimit=01:00:00 " rest "\n"
+	"SubmitTime=2026-11-22T" submit " EligibleTime=2026-11-22T" submit     \
+	" AccrueTime=2026-11-22T" accrue " TimeLimit=01:00:00 " rest "\n"
+#define JOB(id, user, rest) JOB_AT(id, user, "03:00:00", "03:25:30", rest)
 
 static struct prio_snapshot snap;
 static struct prio_engine eng;
@@ -545,8 +547,15 @@ Test(priority, sprio_rows_and_weights_row)
 	cr_assert_eq(t.cells[0].u, 1);
 	cr_assert_eq(t.cells[1].i, 6512);
 	cr_assert_float_eq(t.cells[2].d, r.sum / 4294967295.0, 1e-20);
-	cr_assert_float_eq(t.cells[3].d, 500.0, EPS);
+	/* weighted factors: integers rounded as "%.0f" does, or, for JSON,
+	 * the unrounded value */
+	cr_assert_eq(t.cells[3].kind, PRIO_CELL_INT);
+	cr_assert_eq(t.cells[3].i, 500);
 	cr_assert_float_eq(t.cells[4].d, 0.5, EPS);
+	t.exact = true;
+	cr_assert_eq(prio_sprio_row_cells(&t, &eng, job(1), &jf, &r), 0);
+	cr_assert_eq(t.cells[3].kind, PRIO_CELL_DOUBLE);
+	cr_assert_float_eq(t.cells[3].d, 500.0, EPS);
 	cr_assert_str_eq(t.cells[5].s, "cpu=125");
 	cr_assert_str_eq(t.cells[6].s, "cpu=0.12");
 	cr_assert_eq(prio_sprio_weights_cells(&t, &snap.conf), 0);
@@ -612,17 +621,10 @@ Test(priority, explain_terms_add_up_and_age_wait_is_exact)
 	struct prio_queue q;
 	struct prio_explain x;
 	const char *jobs =
-	    /* job 1 accrued 50 of 60 minutes; job 2 only 10, but better fs */
-	    "JobId=1 JobName=j UserId=u1(1001) Priority=100 Nice=0 Account=acc "
-	    "QOS=normal JobState=PENDING Reason=Priority Dependency=(null) "
-	    "SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T03:00:00 "
-	    "AccrueTime=2026-11-22T03:05:30 TimeLimit=01:00:00 Partition=a "
-	    "NumNodes=1 NumCPUs=1 TRES=cpu=1\n"
-	    "JobId=2 JobName=j UserId=u1(1002) Priority=100 Nice=0 Account=acc "
-	    "QOS=normal JobState=PENDING Reason=Priority Dependency=(null) "
-	    "SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T03:00:00 "
-	    "AccrueTime=2026-11-22T03:45:30 TimeLimit=01:00:00 Partition=a "
-	    "NumNodes=1 NumCPUs=1 TRES=cpu=1\n";
+	    JOB_AT(1, "u1", "03:00:00", "03:05:30", "Partition=a NumNodes=1 "
+						     "NumCPUs=1 TRES=cpu=1")
+	    JOB_AT(2, "u1", "03:00:00", "03:45:30", "Partition=a NumNodes=1 "
+						     "NumCPUs=1 TRES=cpu=1");
 
 	/* job 1: age 50 of 60 min but nice 700; job 2: age 10 min */
 	build(NULL, jobs, (const char *const[]){"job:1.Nice=700", NULL}, NOW);
@@ -651,18 +653,12 @@ Test(priority, explain_age_wait_passes_at_the_first_second)
 {
 	struct prio_queue q;
 	struct prio_explain x;
+	/* job 1: capped already; job 2: 10 of 60 minutes */
 	const char *jobs =
-	    /* job 1: capped already; job 2: 10 of 60 minutes, 100 behind */
-	    "JobId=1 JobName=j UserId=u1(1001) Priority=100 Nice=0 Account=acc "
-	    "QOS=normal JobState=PENDING Reason=Priority Dependency=(null) "
-	    "SubmitTime=2026-11-22T01:00:00 EligibleTime=2026-11-22T01:00:00 "
-	    "AccrueTime=2026-11-22T01:00:00 TimeLimit=01:00:00 Partition=a "
-	    "NumNodes=1 NumCPUs=1 TRES=cpu=1\n"
-	    "JobId=2 JobName=j UserId=u1(1002) Priority=100 Nice=0 Account=acc "
-	    "QOS=normal JobState=PENDING Reason=Priority Dependency=(null) "
-	    "SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T03:00:00 "
-	    "AccrueTime=2026-11-22T03:45:30 TimeLimit=01:00:00 Partition=a "
-	    "NumNodes=1 NumCPUs=1 TRES=cpu=1\n";
+	    JOB_AT(1, "u1", "01:00:00", "01:00:00", "Partition=a NumNodes=1 "
+						     "NumCPUs=1 TRES=cpu=1")
+	    JOB_AT(2, "u1", "03:00:00", "03:45:30", "Partition=a NumNodes=1 "
+						     "NumCPUs=1 TRES=cpu=1");
 
 	build(NULL, jobs, (const char *const[]){"job:2.Nice=-700", NULL}, NOW);
 	cr_assert_eq(prio_queue_build(&eng, &q, &err), 0);
