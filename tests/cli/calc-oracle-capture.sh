@@ -7,7 +7,7 @@
 # Δt / PriorityMaxAge (weight × Δt / PriorityMaxAge weighted, plus 1 for the
 # rounding of each side), and PRIORITY by exactly that much (within the
 # rounding of the columns).  Classic and DEPTH_OBLIVIOUS keep the FAIRSHARE
-# tolerance of calc-oracle-exact.sh (Slurm's one-cycle lag).
+# tolerance of calc-oracle-lag.sh (Slurm's one-cycle lag).
 set -u
 . tests/cli/calc-oracle.lib
 tmp=$(mktemp -d) || exit 2
@@ -22,9 +22,8 @@ for s in $CALC_SCENARIOS; do
 	max_age=$(calc_max_age "$s")
 	age_tol=$(awk -v d=$((cap - last)) -v m="$max_age" 'BEGIN { printf "%.10f", d / m }')
 	tols="AGE=$age_tol"
-	case $s in
-	classic | depth-oblivious) tols="$tols,FAIRSHARE=0.02" ;;
-	esac
+	lag=$(calc_tolerances "$s")
+	[ -z "$lag" ] || tols="$tols,$lag"
 	pc="prio-calc --snapshot $tmp/$s --now $cap"
 	weights=$(calc_weights $pc)
 	o=tests/oracle/$s
