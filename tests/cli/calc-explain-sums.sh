@@ -8,10 +8,7 @@
 # (fairtree-basic) or prio-calc -l prints (samples).
 set -u
 . tests/cli/calc-oracle.lib
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-export TZ=UTC
-status=0
+calc_setup
 calc_snapshot fairtree-basic "$tmp/ftb" || exit 2
 now=$(calc_last_calc fairtree-basic) || exit 2
 

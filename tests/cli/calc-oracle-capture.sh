@@ -10,10 +10,7 @@
 # tolerance of calc-oracle-lag.sh (Slurm's one-cycle lag).
 set -u
 . tests/cli/calc-oracle.lib
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-status=0
-export TZ=UTC
+calc_setup
 
 for s in $CALC_SCENARIOS; do
 	calc_snapshot "$s" "$tmp/$s" || { echo "$s: cannot build the snapshot"; exit 2; }

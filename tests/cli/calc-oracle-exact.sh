@@ -7,10 +7,7 @@
 # PriorityFlags scenarios are in calc-oracle-flags.sh.
 set -u
 . tests/cli/calc-oracle.lib
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-export TZ=UTC
-status=0
+calc_setup
 for s in fairtree-basic fairtree-restart seed-hierarchy; do
 	calc_exact "$s" "$tmp" || status=1
 done

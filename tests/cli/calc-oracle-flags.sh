@@ -8,10 +8,7 @@
 # running jobs are not listed without CALCULATE_RUNNING (billing-max-tres).
 set -u
 . tests/cli/calc-oracle.lib
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-export TZ=UTC
-status=0
+calc_setup
 for s in flags-favor-small flags-no-normal-all flags-max-tres; do
 	calc_exact "$s" "$tmp" || status=1
 done

@@ -12,10 +12,7 @@
 # nothing else may differ.
 set -u
 . tests/cli/calc-oracle.lib
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-export TZ=UTC
-status=0
+calc_setup
 for s in classic depth-oblivious; do
 	calc_exact "$s" "$tmp" || status=1
 done
