@@ -1,74 +1,741 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * prio-calc: the multifactor priority of pending jobs, as sprio prints it.
- * This version loads and checks snapshots (--check); the priority table
- * itself comes with the priority engine.
+ * prio-calc: the multifactor priority of pending jobs, computed offline from
+ * a snapshot and printed exactly as sprio 22.05 prints it (slurm-facts §6):
+ * the same options (-l -n -w -o -S -u -j -p -h, SPRIO_FORMAT), the same
+ * default formats, the same messages.  Beyond sprio: -P/--csv/--json, the
+ * shared --now and --set, --at (later clock: age grows, usage decays),
+ * --explain JOBID, --compare (what-if ranks) and --rank (scheduling order).
+ *
+ * Like sprio's source, the command is split by role: options and the table
+ * here, the explanation in prio-calc-explain.c, the what-if comparison in
+ * prio-calc-compare.c; the table itself (letters, formats, rows, sort keys)
+ * is libprio's report_sprio, shared with prio-top.
  */
 #include "config.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
-#include "common.h"
+#include "prio-calc.h"
+#include "prio/advance.h"
 
-#define USAGE "prio-calc [--snapshot DIR | --conf F --assoc F --jobs F ...] --check [-P|--csv|--json] [-h]"
+#define USAGE                                                                  \
+	"prio-calc [SOURCES] [-l] [-n] [-w] [-o FORMAT] [-S SORT] [-u USERS] "  \
+	"[-j[JOBS]] [-p PARTITIONS] [-h] [-P|--csv|--json] [--now T] [--at T] " \
+	"[--set K=V] [--explain JOBID | --compare | --rank | --check]"
 
-enum { OPT_CHECK = OPT_COMMON_LAST + 1 };
+enum {
+	OPT_CHECK = OPT_COMMON_LAST + 1,
+	OPT_AT,
+	OPT_EXPLAIN,
+	OPT_COMPARE,
+	OPT_RANK,
+	OPT_USAGE,
+};
 
 static void help(void)
 {
-	printf("Usage: %s\n\n"
-	       "Compute, explain and audit Slurm multifactor job priorities from files.\n\n"
-	       "      --check            load the inputs, report what they hold and every\n"
-	       "                         problem (exit 0 clean, 2 on errors)\n",
-	       USAGE);
+	printf(
+	    "Usage: %s\n\n"
+	    "The multifactor priority of pending jobs, as sprio prints it, from "
+	    "files.\n\n"
+	    "sprio's options:\n"
+	    "  -l, --long             long format (every factor)\n"
+	    "  -n, --norm             normalised factors instead of weighted "
+	    "ones\n"
+	    "  -w, --weights          print the weights instead of jobs\n"
+	    "  -o, --format=FORMAT    sprio format: %%[.][width]letter..., "
+	    "letters:\n"
+	    "                         i r u c Y y S a A b B f F j J N p P q Q "
+	    "t T\n"
+	    "  -S, --sort=SORT        sort keys (c i N r u a A f F j J p P q Q "
+	    "t T y Y),\n"
+	    "                         '-' before a key for descending; default "
+	    "i\n"
+	    "  -u, --user=USERS       only these users (names or uids, comma "
+	    "list)\n"
+	    "      --users=USERS      the same\n"
+	    "  -j[JOBS]               only these job ids (comma list; -j alone "
+	    "takes the\n"
+	    "                         next argument)\n"
+	    "  -p, --partition=PARTS  only rows of these partitions (comma "
+	    "list)\n"
+	    "  -h, --noheader         no header line\n"
+	    "  -V                     the version, then exit\n"
+	    "Beyond sprio:\n"
+	    "      --at=TIME          compute at a later time: age grows, usage "
+	    "decays and\n"
+	    "                         running jobs keep charging usage\n"
+	    "      --explain=JOBID    why the job waits: rank, terms, the job "
+	    "ahead, what\n"
+	    "                         would change it\n"
+	    "      --compare          with --set: which jobs move in each "
+	    "partition\n"
+	    "      --rank             the scheduling order: ranks overall and "
+	    "per partition\n"
+	    "      --check            load the inputs, report what they hold and "
+	    "every\n"
+	    "                         problem (exit 0 clean, 2 on errors)\n"
+	    "      --usage            a short usage line, then exit\n",
+	    USAGE);
 	cmd_common_help(stdout);
-	printf("\nExit status: 0 success, 1 the answer is no, 2 usage or input error.\n"
+	printf("\nEnvironment: SPRIO_FORMAT, the format when neither -o nor -l "
+	       "is given.\n"
+	       "Exit status: 0 success, 1 the answer is no (no job matches -j, "
+	       "no priority/multifactor), 2 usage or input error.\n"
 	       "See prio-calc(1) and prio-tools(7).\n");
+}
+
+/* ---- filters ------------------------------------------------------------- */
+
+static size_t count_items(const char *list)
+{
+	size_t n = 1;
+
+	for (const char *p = list; *p; p++)
+		n += *p == ',';
+	return n;
+}
+
+/* Next comma-separated item of *p into buf; false at the end. */
+static bool next_item(const char **p, char *buf, size_t size)
+{
+	const char *s = *p, *e;
+	size_t n;
+
+	while (*s == ',')
+		s++;
+	if (!*s)
+		return false;
+	e = strchr(s, ',');
+	n = e ? (size_t)(e - s) : strlen(s);
+	*p = s + n;
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return true;
+}
+
+static bool parse_u32(const char *s, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!isdigit((unsigned char)*s))
+		return false;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v == 0 || v > UINT32_MAX)
+		return false;
+	*out = (uint32_t)v;
+	return true;
+}
+
+void calc_filter_init(struct calc_filter *f, const struct calc_opts *o,
+		      const struct prio_snapshot *snap)
+{
+	const struct cmd_common *c = &o->c;
+	char item[256];
+	const char *p;
+
+	memset(f, 0, sizeof(*f));
+	if (o->jobs) {
+		size_t n = count_items(o->jobs);
+
+		f->job_ids = calloc(n, sizeof(*f->job_ids));
+		f->task_ids = calloc(n, sizeof(*f->task_ids));
+		if (!f->job_ids || !f->task_ids)
+			cmd_die(c, "out of memory");
+		for (p = o->jobs; next_item(&p, item, sizeof(item));) {
+			char *us = strchr(item, '_');
+			uint32_t id, task = PRIO_NO_VAL;
+
+			if (us)
+				*us = '\0';
+			if (!parse_u32(item, &id) ||
+			    (us && !parse_u32(us + 1, &task) &&
+			     strcmp(us + 1, "0") != 0)) {
+				if (us)
+					*us = '_';
+				cmd_usage_error(c, USAGE, "Invalid job id: %s",
+						item);
+			}
+			if (us && strcmp(us + 1, "0") == 0)
+				task = 0;
+			f->job_ids[f->njobs] = id;
+			f->task_ids[f->njobs++] = task;
+		}
+	}
+	if (o->users) {
+		size_t n = count_items(o->users);
+
+		f->users_given = true;
+		f->users = calloc(n, sizeof(*f->users));
+		f->uids = calloc(n, sizeof(*f->uids));
+		if (!f->users || !f->uids)
+			cmd_die(c, "out of memory");
+		for (p = o->users; next_item(&p, item, sizeof(item));) {
+			uint32_t uid;
+			prio_id id = prio_intern_find(&snap->strings, item,
+						      strlen(item));
+
+			if (id != PRIO_NO_ID)
+				f->users[f->nusers++] = id;
+			else if (parse_u32(item, &uid) || strcmp(item, "0") == 0)
+				f->uids[f->nuids++] =
+				    strcmp(item, "0") == 0 ? 0 : uid;
+			else
+				cmd_warn(c, "error: Invalid user: %s", item);
+		}
+	}
+	if (o->partitions) {
+		size_t n = count_items(o->partitions);
+
+		f->partitions = calloc(n, sizeof(*f->partitions));
+		if (!f->partitions)
+			cmd_die(c, "out of memory");
+		for (p = o->partitions; next_item(&p, item, sizeof(item));) {
+			if (!(f->partitions[f->nparts++] = strdup(item)))
+				cmd_die(c, "out of memory");
+		}
+	}
+}
+
+void calc_filter_free(struct calc_filter *f)
+{
+	for (size_t i = 0; i < f->nparts; i++)
+		free((char *)f->partitions[i]);
+	free(f->partitions);
+	free(f->job_ids);
+	free(f->task_ids);
+	free(f->users);
+	free(f->uids);
+	memset(f, 0, sizeof(*f));
+}
+
+bool calc_filter_job(const struct calc_filter *f, const struct prio_job *job)
+{
+	if (f->job_ids) {
+		bool hit = false;
+
+		for (size_t i = 0; i < f->njobs && !hit; i++) {
+			if (f->task_ids[i] == PRIO_NO_VAL)
+				hit = job->job_id == f->job_ids[i] ||
+				      job->array_job_id == f->job_ids[i];
+			else
+				hit = job->array_job_id == f->job_ids[i] &&
+				      (job->array_task_id == f->task_ids[i] ||
+				       job->array_task_id == PRIO_NO_VAL);
+		}
+		if (!hit)
+			return false;
+	}
+	if (f->users_given) {
+		bool hit = false;
+
+		for (size_t i = 0; i < f->nusers && !hit; i++)
+			hit = job->user == f->users[i];
+		for (size_t i = 0; i < f->nuids && !hit; i++)
+			hit = job->uid == f->uids[i];
+		if (!hit)
+			return false;
+	}
+	return true;
+}
+
+bool calc_filter_partition(const struct calc_filter *f, const char *name)
+{
+	if (!f->partitions)
+		return true;
+	for (size_t i = 0; i < f->nparts; i++)
+		if (strcmp(f->partitions[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* ---- loading ------------------------------------------------------------- */
+
+/* A weight the inputs cannot serve is an input error, not a silent 0. */
+static void check_inputs(const struct calc_opts *o,
+			 const struct prio_snapshot *snap,
+			 const struct prio_engine *e)
+{
+	const struct cmd_common *c = &o->c;
+	bool any = false;
+
+	for (uint32_t i = 0; i < snap->job_count && !any; i++)
+		any = prio_job_listed(e, &snap->jobs[i]);
+	if (!any)
+		return;
+	if (!snap->assoc_count && e->weight[PRIO_FACTOR_FAIRSHARE])
+		cmd_die(c, "PriorityWeightFairshare is %u but no associations "
+			   "were loaded: give --assoc",
+			e->weight[PRIO_FACTOR_FAIRSHARE]);
+	if (!snap->assoc_count && e->weight[PRIO_FACTOR_ASSOC])
+		cmd_die(c, "PriorityWeightAssoc is %u but no associations were "
+			   "loaded: give --assoc",
+			e->weight[PRIO_FACTOR_ASSOC]);
+	if (!snap->qos_count && e->weight[PRIO_FACTOR_QOS])
+		cmd_die(c, "PriorityWeightQOS is %u but no QOS were loaded: "
+			   "give --qos",
+			e->weight[PRIO_FACTOR_QOS]);
+	if (!snap->node_count &&
+	    (e->weight[PRIO_FACTOR_JOBSIZE] || e->tres_count))
+		cmd_die(c, "job size and TRES factors need the nodes: give "
+			   "--conf with NodeName lines or --nodes");
+	if (snap->assoc_count && e->weight[PRIO_FACTOR_FAIRSHARE] &&
+	    !snap->assocs[0].usage_known)
+		cmd_warn(c, "warning: no RawUsage in the association input: "
+			    "fairshare assumes no usage at all");
+}
+
+void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
+	       struct prio_engine *e, bool with_sets)
+{
+	struct prio_error err;
+	unsigned saved = o->c.set_count;
+	time_t now;
+
+	prio_error_clear(&err);
+	if (!with_sets)
+		o->c.set_count = 0;
+	cmd_load_snapshot(&o->c, snap);
+	o->c.set_count = saved;
+	now = snap->now;
+	if (o->at_set) {
+		if (prio_snapshot_advance(snap, o->at, &err) < 0)
+			cmd_die_error(&o->c, &err);
+		now = o->at;
+	}
+	if (!snap->conf.priority_type ||
+	    strcmp(snap->conf.priority_type, "priority/multifactor") != 0) {
+		fprintf(stderr,
+			"%s: You are not running a supported priority plugin\n"
+			"(%s).\nOnly 'priority/multifactor' is supported.\n",
+			o->c.prog,
+			snap->conf.priority_type ? snap->conf.priority_type
+						 : "(null)");
+		exit(EXIT_NO);
+	}
+	if (prio_engine_init(e, snap, now, &err) < 0)
+		cmd_die_error(&o->c, &err);
+	check_inputs(o, snap, e);
+}
+
+/* ---- the sprio table ----------------------------------------------------- */
+
+static void invalid_letter(char letter, void *ctx)
+{
+	const struct cmd_common *c = ctx;
+
+	cmd_warn(c, "error: Invalid job format specification: %c", letter);
+}
+
+static const char *pick_format(const struct calc_opts *o,
+			       const struct prio_config *conf, char *buf,
+			       size_t size)
+{
+	const char *env = getenv("SPRIO_FORMAT");
+
+	if (o->format)
+		return o->format;
+	if (!o->long_format && env && *env)
+		return env;
+	return prio_sprio_default_format(conf, o->long_format, o->norm,
+					 o->users != NULL, buf, size);
+}
+
+/* Job indices in ascending job id order (the default sort); NULL when the
+ * snapshot already is. */
+static uint32_t *job_id_order(const struct prio_snapshot *snap, bool *sorted)
+{
+	uint32_t *ix;
+
+	*sorted = true;
+	for (uint32_t i = 1; i < snap->job_count && *sorted; i++)
+		*sorted = snap->jobs[i - 1].job_id <= snap->jobs[i].job_id;
+	if (*sorted)
+		return NULL;
+	ix = malloc((size_t)snap->job_count * sizeof(*ix));
+	if (!ix)
+		return NULL;
+	for (uint32_t i = 0; i < snap->job_count; i++)
+		ix[i] = i;
+	return ix;
+}
+
+static int cmp_job_id(const void *a, const void *b, void *ctx)
+{
+	const struct prio_snapshot *snap = ctx;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint32_t jx = snap->jobs[x].job_id, jy = snap->jobs[y].job_id;
+
+	if (jx != jy)
+		return jx < jy ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+struct table_out {
+	struct calc_opts *o;
+	struct prio_sprio_table t;
+	struct prio_writer *w;
+	const struct prio_engine *e;
+	unsigned long rows;
+};
+
+static void emit(struct table_out *to, const struct prio_job *job,
+		 const struct prio_job_factors *jf, const struct prio_row *row)
+{
+	if (prio_sprio_row_cells(&to->t, to->e, job, jf, row) < 0)
+		cmd_die(&to->o->c, "out of memory");
+	if (prio_writer_row(to->w, to->t.cells) < 0)
+		cmd_die(&to->o->c, "write error: %s", strerror(errno));
+	to->rows++;
+}
+
+/* Stream the rows of one job (every partition it may run in). */
+static int job_rows(struct table_out *to, const struct calc_filter *f,
+		    const struct prio_job *job, uint32_t *parts,
+		    struct prio_sprio_rec *recs, size_t *nrecs)
+{
+	const struct prio_engine *e = to->e;
+	const struct prio_snapshot *snap = e->snap;
+	struct prio_job_factors jf;
+	uint32_t np;
+
+	if (!prio_job_listed(e, job) || !calc_filter_job(f, job))
+		return 0;
+	np = prio_job_partitions(e, job, parts);
+	if (!np)
+		return 0;
+	prio_job_factors(e, job, &jf);
+	for (uint32_t k = 0; k < np; k++) {
+		struct prio_row row;
+
+		if (!calc_filter_partition(
+			f, prio_snapshot_str(snap, snap->partitions[parts[k]].name)))
+			continue;
+		prio_row_compute(e, job, &jf, parts[k], &row);
+		if (recs) {
+			recs[*nrecs].job = job;
+			recs[*nrecs].jf = jf;
+			recs[(*nrecs)++].row = row;
+		} else {
+			emit(to, job, &jf, &row);
+		}
+	}
+	return 0;
+}
+
+static int print_table(struct calc_opts *o)
+{
+	struct cmd_common *c = &o->c;
+	struct prio_snapshot snap;
+	struct prio_engine e;
+	struct calc_filter f;
+	struct prio_sprio_sort sort;
+	struct table_out to;
+	char fmtbuf[512], why[512];
+	const char *format;
+	uint32_t *parts, *order = NULL;
+	struct prio_sprio_rec *recs = NULL;
+	size_t nrecs = 0;
+	bool sorted = true, dflt_sort;
+
+	if (prio_sprio_sort_parse(o->sort ? o->sort : "i", &sort, why,
+				  sizeof(why)) < 0)
+		cmd_usage_error(c, USAGE, "%s", why);
+	dflt_sort = prio_sprio_sort_is_job_id(&sort);
+
+	calc_load(o, &snap, &e, true);
+	calc_filter_init(&f, o, &snap);
+
+	memset(&to, 0, sizeof(to));
+	to.o = o;
+	to.e = &e;
+	format = pick_format(o, &snap.conf, fmtbuf, sizeof(fmtbuf));
+	if (prio_sprio_table_init(&to.t, format, invalid_letter, c, why,
+				  sizeof(why)) < 0)
+		cmd_usage_error(c, USAGE, "-o: %s", why);
+	to.t.exact = c->mode == CMD_OUT_JSON;
+
+	parts = malloc((size_t)e.max_job_partitions * sizeof(*parts));
+	if (!parts)
+		cmd_die(c, "out of memory");
+	if (!o->weights) {
+		if (dflt_sort) {
+			order = job_id_order(&snap, &sorted);
+			if (!sorted && !order)
+				cmd_die(c, "out of memory");
+			if (order)
+				qsort_r(order, snap.job_count, sizeof(*order),
+					cmp_job_id, &snap);
+		} else {
+			/* rows are kept to be sorted: at most one per job
+			 * and partition */
+			size_t cap = 0;
+
+			for (uint32_t i = 0; i < snap.job_count; i++)
+				cap += snap.jobs[i].partition_count;
+			recs = malloc((cap ? cap : 1) * sizeof(*recs));
+			if (!recs)
+				cmd_die(c, "out of memory");
+		}
+	}
+
+	/* -j that matches nothing: sprio's message instead of a table */
+	if (o->jobs && !o->weights) {
+		bool any = false;
+
+		for (uint32_t i = 0; i < snap.job_count && !any; i++)
+			any = prio_job_listed(&e, &snap.jobs[i]) &&
+			      calc_filter_job(&f, &snap.jobs[i]);
+		if (!any) {
+			printf("Unable to find jobs matching user/id(s) "
+			       "specified\n");
+			free(parts);
+			prio_sprio_table_free(&to.t);
+			calc_filter_free(&f);
+			prio_engine_free(&e);
+			prio_snapshot_free(&snap);
+			return EXIT_NO;
+		}
+	}
+
+	to.w = prio_writer_new(stdout, cmd_writer_mode(c->mode),
+			       PRIO_STYLE_SPRIO, to.t.cols, to.t.ncols,
+			       !c->noheader, to.t.prefix);
+	if (!to.w)
+		cmd_die(c, "cannot start the table: %s", strerror(errno));
+
+	if (o->weights) {
+		prio_sprio_weights_cells(&to.t, &snap.conf);
+		if (prio_writer_row(to.w, to.t.cells) < 0)
+			cmd_die(c, "write error: %s", strerror(errno));
+	} else {
+		for (uint32_t k = 0; k < snap.job_count; k++) {
+			uint32_t i = order ? order[k] : k;
+
+			job_rows(&to, &f, &snap.jobs[i], parts, recs, &nrecs);
+		}
+		if (recs) {
+			prio_sprio_sort_recs(&e, &sort, recs, nrecs);
+			for (size_t k = 0; k < nrecs; k++)
+				emit(&to, recs[k].job, &recs[k].jf,
+				     &recs[k].row);
+		}
+	}
+	if (prio_writer_finish(to.w) < 0)
+		cmd_die(c, "write error: %s", strerror(errno));
+	free(recs);
+	free(order);
+	free(parts);
+	prio_sprio_table_free(&to.t);
+	calc_filter_free(&f);
+	prio_engine_free(&e);
+	prio_snapshot_free(&snap);
+	return EXIT_OK;
+}
+
+/* ---- --rank -------------------------------------------------------------- */
+
+/* Laid out like sprio's own columns: justified in a width, one space
+ * between. */
+static const struct prio_column rank_columns[] = {
+    {.id = "rank", .header = "RANK", .width = 7, .right = true, .suffix = " "},
+    {.id = "partition", .header = "PARTITION", .width = 9, .suffix = " "},
+    {.id = "part_rank", .header = "PART_RANK", .width = 9, .right = true,
+     .suffix = " "},
+    {.id = "tier", .header = "TIER", .width = 5, .right = true, .suffix = " "},
+    {.id = "job_id", .header = "JOBID", .width = 15, .right = true,
+     .suffix = " "},
+    {.id = "user", .header = "USER", .width = 8, .right = true, .suffix = " "},
+    {.id = "priority", .header = "PRIORITY", .width = 10, .right = true,
+     .suffix = " "},
+    {.id = "submit", .header = "SUBMIT", .width = 19, .right = true},
+};
+
+static int print_rank(struct calc_opts *o)
+{
+	struct cmd_common *c = &o->c;
+	struct prio_snapshot snap;
+	struct prio_engine e;
+	struct prio_queue q;
+	struct prio_error err;
+	struct calc_filter f;
+	struct prio_writer *w;
+	const size_t ncols = sizeof(rank_columns) / sizeof(rank_columns[0]);
+
+	calc_load(o, &snap, &e, true);
+	calc_filter_init(&f, o, &snap);
+	if (prio_queue_build(&e, &q, &err) < 0)
+		cmd_die_error(c, &err);
+	w = prio_writer_new(stdout, cmd_writer_mode(c->mode), PRIO_STYLE_SPRIO,
+			    rank_columns, ncols, !c->noheader, NULL);
+	if (!w)
+		cmd_die(c, "cannot start the table: %s", strerror(errno));
+	for (uint32_t k = 0; k < q.count; k++) {
+		const struct prio_queue_entry *en = &q.entries[k];
+		const struct prio_job *job = &snap.jobs[en->job];
+		const struct prio_partition *p = &snap.partitions[en->partition];
+		const char *pname = prio_snapshot_str(&snap, p->name);
+		struct prio_cell cells[8];
+		char when[32];
+
+		if (!calc_filter_job(&f, job) || !calc_filter_partition(&f, pname))
+			continue;
+		cells[0] = prio_cell_uint(en->rank);
+		cells[1] = prio_cell_str(pname);
+		cells[2] = prio_cell_uint(en->part_rank);
+		cells[3] = prio_cell_uint(p->tier);
+		cells[4] = prio_cell_uint(job->job_id);
+		cells[5] = prio_cell_str(prio_snapshot_str(&snap, job->user));
+		cells[6] = prio_cell_uint(en->priority);
+		cells[7] = prio_cell_str(
+		    prio_timestamp_format(job->submit_time, when, sizeof(when)));
+		if (prio_writer_row(w, cells) < 0)
+			cmd_die(c, "write error: %s", strerror(errno));
+	}
+	if (prio_writer_finish(w) < 0)
+		cmd_die(c, "write error: %s", strerror(errno));
+	prio_queue_free(&q);
+	calc_filter_free(&f);
+	prio_engine_free(&e);
+	prio_snapshot_free(&snap);
+	return EXIT_OK;
+}
+
+/* ---- main ---------------------------------------------------------------- */
+
+static uint32_t parse_job_id(struct calc_opts *o, const char *s)
+{
+	uint32_t id;
+
+	if (!parse_u32(s, &id))
+		cmd_usage_error(&o->c, USAGE, "Invalid job id: %s", s);
+	return id;
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option own[] = {
-		{ "check", no_argument, NULL, OPT_CHECK },
-		{ "parsable", no_argument, NULL, 'P' },
-		{ "noheader", no_argument, NULL, 'h' },
+	    {"check", no_argument, NULL, OPT_CHECK},
+	    {"parsable", no_argument, NULL, 'P'},
+	    {"noheader", no_argument, NULL, 'h'},
+	    {"long", no_argument, NULL, 'l'},
+	    {"norm", no_argument, NULL, 'n'},
+	    {"weights", no_argument, NULL, 'w'},
+	    {"format", required_argument, NULL, 'o'},
+	    {"sort", required_argument, NULL, 'S'},
+	    {"user", required_argument, NULL, 'u'},
+	    {"users", required_argument, NULL, 'u'},
+	    {"partition", required_argument, NULL, 'p'},
+	    {"at", required_argument, NULL, OPT_AT},
+	    {"explain", required_argument, NULL, OPT_EXPLAIN},
+	    {"compare", no_argument, NULL, OPT_COMPARE},
+	    {"rank", no_argument, NULL, OPT_RANK},
+	    {"usage", no_argument, NULL, OPT_USAGE},
 	};
-	struct option longopts[CMD_COMMON_LONG_OPTION_COUNT + 4];
-	struct cmd_common c;
-	struct prio_snapshot snap;
-	bool check = false;
-	int opt, rc;
+	enum { NOWN = sizeof(own) / sizeof(own[0]) };
+	struct option longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN + 1];
+	struct calc_opts o;
+	struct cmd_common *c = &o.c;
+	int opt, actions, rc;
 
-	cmd_common_init(&c, "prio-calc");
+	memset(&o, 0, sizeof(o));
+	cmd_common_init(c, "prio-calc");
 	memcpy(longopts, cmd_common_long_options,
 	       sizeof(cmd_common_long_options));
 	memcpy(longopts + CMD_COMMON_LONG_OPTION_COUNT, own, sizeof(own));
-	memset(&longopts[CMD_COMMON_LONG_OPTION_COUNT + 3], 0, sizeof(longopts[0]));
+	memset(&longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN], 0,
+	       sizeof(longopts[0]));
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":Ph", longopts, NULL)) != -1) {
-		if (cmd_common_option(&c, opt, optarg))
+	while ((opt = getopt_long(argc, argv, ":hj::lno:S:p:u:VwP", longopts,
+				  NULL)) != -1) {
+		if (cmd_common_option(c, opt, optarg))
 			continue;
 		switch (opt) {
-		case OPT_CHECK: check = true; break;
-		case 'P': c.mode = CMD_OUT_PARSABLE2; break;
-		case 'h': c.noheader = true; break;
+		case OPT_CHECK: o.check = true; break;
+		case 'P': c->mode = CMD_OUT_PARSABLE2; break;
+		case 'h': c->noheader = true; break;
+		case 'l': o.long_format = true; break;
+		case 'n': o.norm = true; break;
+		case 'w': o.weights = true; break;
+		case 'o': o.format = optarg; break;
+		case 'S': o.sort = optarg; break;
+		case 'u': o.users = optarg; break;
+		case 'p': o.partitions = optarg; break;
+		case 'j':
+			o.jobs_given = true;
+			o.jobs = optarg;
+			break;
+		case OPT_AT:
+			if (cmd_parse_now(optarg, &o.at) < 0)
+				cmd_usage_error(c, USAGE,
+						"--at: expected Unix seconds or "
+						"YYYY-MM-DDTHH:MM:SS, got \"%s\"",
+						optarg);
+			o.at_set = true;
+			break;
+		case OPT_EXPLAIN: o.explain = parse_job_id(&o, optarg); break;
+		case OPT_COMPARE: o.compare = true; break;
+		case OPT_RANK: o.rank = true; break;
+		case OPT_USAGE: printf("Usage: %s\n", USAGE); return EXIT_OK;
 		case OPT_HELP: help(); return EXIT_OK;
-		case OPT_VERSION: printf("prio-calc (prio-tools) %s\n", PACKAGE_VERSION); return EXIT_OK;
+		case 'V':
+		case OPT_VERSION:
+			printf("prio-calc (prio-tools) %s\n", PACKAGE_VERSION);
+			return EXIT_OK;
 		case ':':
-			cmd_usage_error(&c, USAGE, "option '%s' needs a value", argv[optind - 1]);
+			cmd_usage_error(c, USAGE, "option '%s' needs a value",
+					argv[optind - 1]);
 		default:
-			cmd_usage_error(&c, USAGE, "unknown option '%s'", argv[optind - 1]);
+			cmd_usage_error(c, USAGE, "unknown option '%s'",
+					argv[optind - 1]);
 		}
 	}
+	/* sprio's bare -j takes the next argument as its list */
+	if (o.jobs_given && !o.jobs && optind < argc)
+		o.jobs = argv[optind++];
 	if (optind < argc)
-		cmd_usage_error(&c, USAGE, "unexpected argument '%s'", argv[optind]);
-	if (!check)
-		cmd_usage_error(&c, USAGE, "nothing to do: this version offers --check only");
-	cmd_load_snapshot(&c, &snap);
-	rc = cmd_check_report(&c, &snap);
-	prio_snapshot_free(&snap);
+		cmd_usage_error(c, USAGE, "unexpected argument '%s'",
+				argv[optind]);
+	if (o.long_format && o.format)
+		cmd_usage_error(c, USAGE,
+				"Options -o(--format) and -l(--long) are "
+				"mutually exclusive. Please remove one and "
+				"retry.");
+	actions = o.check + (o.explain != 0) + o.compare + o.rank;
+	if (actions > 1)
+		cmd_usage_error(c, USAGE, "--check, --explain, --compare and "
+					  "--rank exclude each other");
+	if (o.compare && !c->set_count)
+		cmd_usage_error(c, USAGE, "--compare needs what-if "
+					  "assignments (--set or --what-if)");
+	/* Priorities never use job history: leave a folder's sacct.txt unread
+	 * (--check reports everything; an explicit --sacct is still read). */
+	if (!o.check)
+		c->folder_roles &= ~(1u << PRIO_ROLE_SACCT);
+	if (o.check) {
+		struct prio_snapshot snap;
+
+		cmd_load_snapshot(c, &snap);
+		rc = cmd_check_report(c, &snap);
+		prio_snapshot_free(&snap);
+	} else if (o.explain) {
+		rc = calc_explain(&o);
+	} else if (o.compare) {
+		rc = calc_compare(&o);
+	} else if (o.rank) {
+		rc = print_rank(&o);
+	} else {
+		rc = print_table(&o);
+	}
 	return rc;
 }

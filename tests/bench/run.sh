@@ -47,4 +47,12 @@ for size in $sizes; do
 	measure "prio-calc --jobs --check" "$calc" --jobs "$dir/jobs.txt" --check
 	measure "prio-calc --sacct --check" "$calc" --sacct "$dir/sacct.txt" --check
 	measure "prio-calc --snapshot --check" "$calc" --snapshot "$dir" --check
+	# the sprio table (sacct.txt is left unread by prio-calc)
+	jobs_bytes=$(stat -c %s "$dir/jobs.txt")
+	for args in "-l" "-l -n" "-S -y"; do
+		# shellcheck disable=SC2086
+		measure "prio-calc $args" "$calc" --snapshot "$dir" $args
+		awk -v b="$jobs_bytes" -v s="$secs" -v r="$rss" -v j="$(wc -l <"$dir/jobs.txt")" 'BEGIN {
+			if (s > 0) printf "  %-34s %8.0f MB/s of jobs.txt, %.0f bytes/job of RSS over the input\n", "", b / s / 1e6, (r * 1024 - b) / j }'
+	done
 done

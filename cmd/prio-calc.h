@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * prio-calc's pieces: the sprio table (prio-calc.c), --explain
+ * (prio-calc-explain.c) and --compare (prio-calc-compare.c) share the
+ * parsed options and the job filters.
+ */
+#ifndef PRIO_CMD_PRIO_CALC_H
+#define PRIO_CMD_PRIO_CALC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common.h"
+#include "prio/order.h"
+#include "prio/priority.h"
+#include "prio/report_sprio.h"
+
+struct calc_opts {
+	struct cmd_common c;
+	bool long_format, norm, weights;
+	const char *format;    /* -o */
+	const char *sort;      /* -S */
+	const char *jobs;      /* -j list */
+	bool jobs_given;       /* -j, with or without a list */
+	const char *users;     /* -u list */
+	const char *partitions; /* -p list */
+	bool check;
+	bool at_set;           /* --at */
+	time_t at;
+	uint32_t explain;      /* --explain JOBID, 0 none */
+	bool compare;
+	bool rank;             /* --rank: scheduling order */
+};
+
+/* The -j, -u and -p filters, parsed against a snapshot. */
+struct calc_filter {
+	uint32_t *job_ids;
+	uint32_t *task_ids; /* PRIO_NO_VAL: the whole job */
+	size_t njobs;
+	prio_id *users;     /* interned names */
+	uint32_t *uids;
+	size_t nusers, nuids;
+	bool users_given;
+	const char **partitions;
+	size_t nparts;
+};
+
+void calc_filter_init(struct calc_filter *f, const struct calc_opts *o,
+		      const struct prio_snapshot *snap);
+void calc_filter_free(struct calc_filter *f);
+bool calc_filter_job(const struct calc_filter *f, const struct prio_job *job);
+bool calc_filter_partition(const struct calc_filter *f, const char *name);
+
+/* Load the snapshot (with --at applied) and set the engine up; exits 2 on
+ * error.  with_sets=false loads it without the what-if assignments. */
+void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
+	       struct prio_engine *e, bool with_sets);
+
+/* --explain JOBID: exit status. */
+int calc_explain(struct calc_opts *o);
+/* --compare: exit status. */
+int calc_compare(struct calc_opts *o);
+
+#endif

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Usage at a later time (slurm-facts §4): what Slurm's decay thread does to
+ * RawUsage between the snapshot and `at`, with the cycles counted from the
+ * snapshot's clock every PriorityCalcPeriod and a last, shorter cycle
+ * ending at `at`.
+ *
+ * Each cycle multiplies every usage by d^Δ (Δ the cycle's length, so the
+ * whole interval decays by d^(at - now) however it is cut), then adds each
+ * running job's new usage L·d^L·billing·UsageFactor, L the part of the
+ * cycle it ran.  A job that ends inside a cycle adds its last part at its
+ * end, and that part is decayed by the cycle it fell in.  Runs of whole
+ * cycles are summed as a geometric series, so a month ahead costs no more
+ * than a minute ahead.
+ */
+#include "config.h"
+
+#include <float.h>
+#include <math.h>
+
+#include "prio/advance.h"
+#include "prio/billing.h"
+
+struct cycles {
+	double base, at, period; /* seconds */
+	double m;                /* number of cycles; the last ends at `at` */
+	double d;                /* decay per second */
+};
+
+/* End of cycle k (1-based); cycle 0 ends at the snapshot's clock. */
+static double cycle_end(const struct cycles *c, double k)
+{
+	return k >= c->m ? c->at : c->base + k * c->period;
+}
+
+static double decay(const struct cycles *c, double secs)
+{
+	return c->d == 1.0 ? 1.0 : pow(c->d, secs);
+}
+
+/* Usage a job running from s to e (e may be +inf) adds by `at`, per unit of
+ * billing. */
+static double job_usage(const struct cycles *c, double s, double e)
+{
+	double total = 0.0;
+	double k;
+
+	if (s < c->base)
+		s = c->base;
+	if (e <= s || s >= c->at)
+		return 0.0;
+	k = floor((s - c->base) / c->period) + 1.0;
+	if (k > c->m)
+		k = c->m;
+	while (k <= c->m) {
+		double start = cycle_end(c, k - 1.0), end = cycle_end(c, k);
+		double lo = s > start ? s : start;
+
+		if (e < end) { /* ends inside: added at its end */
+			double len = e - lo;
+			if (len > 0)
+				total += len * decay(c, len) *
+					 decay(c, c->at - start);
+			break;
+		}
+		if (lo == start && k < c->m) {
+			/* whole cycles k..kf, each P·d^P decayed to `at` */
+			double last = e < c->at ? e : c->at;
+			double kf = floor((last - c->base) / c->period);
+			double r, cnt, sum;
+
+			if (kf > c->m - 1.0)
+				kf = c->m - 1.0;
+			cnt = kf - k + 1.0;
+			r = decay(c, c->period);
+			sum = r == 1.0 ? cnt : (1.0 - pow(r, cnt)) / (1.0 - r);
+			total += c->period * r * decay(c, c->at - cycle_end(c, kf)) *
+				 sum;
+			k = kf + 1.0;
+			continue;
+		}
+		total += (end - lo) * decay(c, end - lo) * decay(c, c->at - end);
+		k += 1.0;
+	}
+	return total;
+}
+
+int prio_snapshot_advance(struct prio_snapshot *snap, time_t at,
+			  struct prio_error *err)
+{
+	const struct prio_config *conf = &snap->conf;
+	struct cycles c;
+	double all;
+
+	if (at < snap->now)
+		return prio_error_set(err, PRIO_ERR_USAGE, "", 0, "--at",
+				      "%lld is before the snapshot's clock "
+				      "(%lld)",
+				      (long long)at, (long long)snap->now);
+	if (at == snap->now || snap->assoc_count == 0)
+		return PRIO_OK;
+	c.base = (double)snap->now;
+	c.at = (double)at;
+	c.period = conf->calc_period ? (double)conf->calc_period : 300.0;
+	c.m = ceil((c.at - c.base) / c.period);
+	c.d = conf->decay_half_life
+		  ? 1.0 - 0.693 / (double)conf->decay_half_life
+		  : 1.0;
+	all = decay(&c, c.at - c.base);
+	if (all < DBL_MIN)
+		all = DBL_MIN;
+	for (uint32_t i = 0; i < snap->assoc_count; i++)
+		snap->assocs[i].usage_raw *= all;
+
+	for (uint32_t j = 0; j < snap->job_count; j++) {
+		const struct prio_job *job = &snap->jobs[j];
+		const struct prio_partition *p;
+		const struct prio_qos *q;
+		uint32_t a;
+		double billing, add;
+
+		if (job->state != PRIO_JOB_RUNNING || !job->partition_count ||
+		    !job->start_time)
+			continue;
+		p = prio_snapshot_partition(snap, job->partitions[0]);
+		a = prio_snapshot_job_assoc(snap, job, job->partitions[0]);
+		if (!p || a == PRIO_ASSOC_NONE)
+			continue;
+		billing = prio_billing_list(
+		    &snap->tres,
+		    job->tres_alloc.count ? &job->tres_alloc : &job->tres_req,
+		    &p->billing_weights,
+		    (conf->priority_flags & PRIO_FLAG_MAX_TRES) != 0);
+		q = job->qos != PRIO_NO_ID ? prio_snapshot_qos(snap, job->qos)
+					   : NULL;
+		if (q && q->usage_factor >= 0)
+			billing *= q->usage_factor;
+		add = billing * job_usage(&c, (double)job->start_time,
+					  job->end_time ? (double)job->end_time
+							: INFINITY);
+		if (add <= 0)
+			continue;
+		for (; a != PRIO_ASSOC_NONE; a = snap->assocs[a].parent)
+			snap->assocs[a].usage_raw += add;
+	}
+	return PRIO_OK;
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scheduling order and ranks (slurm-facts §1.6, sort_job_queue2 in
+ * src/slurmctld/job_scheduler.c): one pass computes every pending job's
+ * priority per partition with the priority engine, one sort orders the
+ * queue, one pass numbers the entries overall and per partition.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "prio/order.h"
+
+void prio_queue_free(struct prio_queue *q)
+{
+	if (!q)
+		return;
+	free(q->entries);
+	free(q->part_count);
+	memset(q, 0, sizeof(*q));
+}
+
+static bool has_reservation(const struct prio_job *job)
+{
+	return job->detail && job->detail->reservation != PRIO_NO_ID;
+}
+
+static uint32_t sort_job_id(const struct prio_job *job)
+{
+	return job->array_job_id ? job->array_job_id : job->job_id;
+}
+
+int prio_queue_compare(const struct prio_snapshot *snap,
+		       const struct prio_queue_entry *a,
+		       const struct prio_queue_entry *b)
+{
+	const struct prio_job *ja = &snap->jobs[a->job];
+	const struct prio_job *jb = &snap->jobs[b->job];
+	uint16_t ta = snap->partitions[a->partition].tier;
+	uint16_t tb = snap->partitions[b->partition].tier;
+	bool ra = has_reservation(ja), rb = has_reservation(jb);
+
+	if (ra != rb)
+		return ra ? -1 : 1;
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
+	if (a->priority != b->priority)
+		return a->priority > b->priority ? -1 : 1;
+	if (ja->submit_time != jb->submit_time)
+		return ja->submit_time < jb->submit_time ? -1 : 1;
+	if (sort_job_id(ja) != sort_job_id(jb))
+		return sort_job_id(ja) < sort_job_id(jb) ? -1 : 1;
+	if (ja->array_task_id != jb->array_task_id)
+		return ja->array_task_id < jb->array_task_id ? -1 : 1;
+	if (a->job != b->job)
+		return a->job < b->job ? -1 : 1;
+	return a->partition < b->partition ? -1 : a->partition > b->partition;
+}
+
+static int cmp_entries(const void *pa, const void *pb, void *ctx)
+{
+	return prio_queue_compare(ctx, pa, pb);
+}
+
+int prio_queue_build(const struct prio_engine *e, struct prio_queue *q,
+		     struct prio_error *err)
+{
+	const struct prio_snapshot *snap = e->snap;
+	uint32_t *parts = NULL, cap = 0, n = 0;
+	int rc = PRIO_OK;
+
+	memset(q, 0, sizeof(*q));
+	q->partition_count = snap->partition_count;
+	q->part_count = calloc(snap->partition_count ? snap->partition_count : 1,
+			       sizeof(*q->part_count));
+	parts = malloc((size_t)e->max_job_partitions * sizeof(*parts));
+	if (!q->part_count || !parts)
+		goto nomem;
+	for (uint32_t i = 0; i < snap->job_count; i++) {
+		const struct prio_job *job = &snap->jobs[i];
+		struct prio_job_factors jf;
+		uint32_t np;
+
+		if (job->state != PRIO_JOB_PENDING || !prio_job_listed(e, job))
+			continue;
+		np = prio_job_partitions(e, job, parts);
+		if (!np)
+			continue;
+		prio_job_factors(e, job, &jf);
+		if (n + np > cap) {
+			uint32_t ncap = cap ? cap : 1024;
+			while (ncap < n + np)
+				ncap *= 2;
+			void *p = realloc(q->entries, (size_t)ncap * sizeof(*q->entries));
+			if (!p)
+				goto nomem;
+			q->entries = p;
+			cap = ncap;
+		}
+		for (uint32_t k = 0; k < np; k++) {
+			struct prio_row row;
+			struct prio_queue_entry *en = &q->entries[n++];
+
+			prio_row_compute(e, job, &jf, parts[k], &row);
+			en->job = i;
+			en->partition = parts[k];
+			en->priority = row.priority;
+		}
+	}
+	q->count = n;
+	if (n)
+		qsort_r(q->entries, n, sizeof(*q->entries), cmp_entries,
+			(void *)snap);
+	for (uint32_t k = 0; k < n; k++) {
+		struct prio_queue_entry *en = &q->entries[k];
+
+		en->rank = k + 1;
+		en->part_rank = ++q->part_count[en->partition];
+	}
+	free(parts);
+	return rc;
+nomem:
+	free(parts);
+	prio_queue_free(q);
+	return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
+}
+
+const struct prio_queue_entry *prio_queue_find(const struct prio_queue *q,
+					       uint32_t job, uint32_t partition)
+{
+	for (uint32_t k = 0; k < q->count; k++)
+		if (q->entries[k].job == job &&
+		    q->entries[k].partition == partition)
+			return &q->entries[k];
+	return NULL;
+}
+
+const struct prio_queue_entry *prio_queue_ahead(const struct prio_queue *q,
+						const struct prio_queue_entry *at)
+{
+	for (const struct prio_queue_entry *en = at; en > q->entries;) {
+		en--;
+		if (en->partition == at->partition)
+			return en;
+	}
+	return NULL;
+}
+
+const struct prio_queue_entry *prio_queue_top(const struct prio_queue *q,
+					      uint32_t partition)
+{
+	for (uint32_t k = 0; k < q->count; k++)
+		if (q->entries[k].partition == partition)
+			return &q->entries[k];
+	return NULL;
+}

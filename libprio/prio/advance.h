@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Move a snapshot forward in time for "what will it be at TIME" questions
+ * (prio-calc --at): association usage decays as Slurm's decay thread
+ * decays it, and running jobs keep charging their billable TRES until they
+ * end, cycle by cycle (slurm-facts §4).  Age grows by itself: the priority
+ * engine computes it at the later clock.
+ */
+#ifndef PRIO_ADVANCE_H
+#define PRIO_ADVANCE_H
+
+#include <time.h>
+
+#include "error.h"
+#include "snapshot.h"
+
+/*
+ * Advance the usage of every association of snap (a finished snapshot) from
+ * snap->now to `at` (at >= snap->now), PriorityCalcPeriod by
+ * PriorityCalcPeriod, the cycles counted from snap->now:
+ *  - every usage is multiplied by d^Δ per cycle, d = 1 - 0.693/half-life
+ *    (no decay when PriorityDecayHalfLife is 0);
+ *  - a running job adds, per cycle it runs in, Δ·d^Δ·billing·UsageFactor
+ *    to its association and every ancestor up to root, where Δ is the
+ *    part of the cycle it ran and billing its TRES billing in its
+ *    partition; a job ending inside a cycle adds its last part at its end
+ *    (EndTime; a job without one runs on).
+ * snap->now is left alone: the engine takes `at` as its clock.  Returns 0,
+ * or PRIO_ERR_USAGE when at is before the snapshot's clock.
+ */
+int prio_snapshot_advance(struct prio_snapshot *snap, time_t at,
+			  struct prio_error *err);
+
+#endif

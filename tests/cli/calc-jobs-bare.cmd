@@ -1,0 +1,1 @@
+prio-calc --snapshot samples/site -h -j 44,40 -o "%i %r %Y"

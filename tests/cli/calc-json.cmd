@@ -1,0 +1,1 @@
+prio-calc --snapshot samples/site --json -l -j30,31

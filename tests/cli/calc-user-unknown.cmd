@@ -1,0 +1,1 @@
+prio-calc --snapshot samples/site -u nobody,1009 -o "%i %u"

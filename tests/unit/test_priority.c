@@ -1,0 +1,694 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The priority engine, the scheduling order, sprio's table and --at, on
+ * small snapshots written here: the edge cases the oracle scenarios do not
+ * reach (slurm-facts §1: FavorSmall wrap-around, SMALL_RELATIVE_TO_TIME,
+ * NO_NORMAL_*, clamps, INCR_ONLY, ACCRUE_ALWAYS, CALCULATE_RUNNING,
+ * multi-partition jobs, no slurmdbd).
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "prio/advance.h"
+#include "prio/explain.h"
+#include "prio/order.h"
+#include "prio/priority.h"
+#include "prio/report_sprio.h"
+#include "testutil.h"
+
+#define NOW 1795319730L /* 2026-11-22T03:55:30Z */
+
+/* Cluster: 4 nodes of 8 CPUs (C = 32, N = 4); partition a (job factor 10,
+ * tier 1, all nodes), b (20, tier 2, two nodes), c (5, tier 1, MaxTime 2h). */
+static const char *base_conf =
+    "ClusterName=t\n"
+    "AccountingStorageType=accounting_storage/slurmdbd\n"
+    "AccountingStorageTRES=cpu,mem,node,billing\n"
+    "PriorityType=priority/multifactor\n"
+    "PriorityMaxAge=0-01:00:00\n"
+    "PriorityDecayHalfLife=0-00:10:00\n"
+    "PriorityCalcPeriod=1\n"
+    "PriorityWeightAge=1000\n"
+    "PriorityWeightFairshare=10000\n"
+    "PriorityWeightJobSize=1000\n"
+    "PriorityWeightPartition=1000\n"
+    "PriorityWeightQOS=1000\n"
+    "PriorityWeightAssoc=100\n"
+    "PriorityWeightTRES=CPU=1000\n"
+    "NodeName=n[1-4] CPUs=8 RealMemory=1000\n"
+    "PartitionName=a Nodes=n[1-4] PriorityJobFactor=10 PriorityTier=1 Default=YES\n"
+    "PartitionName=b Nodes=n[1-2] PriorityJobFactor=20 PriorityTier=2\n"
+    "PartitionName=c Nodes=n[1-4] PriorityJobFactor=5 PriorityTier=1 MaxTime=02:00:00\n";
+
+static const char *base_assoc =
+    "Account|User|RawShares|RawUsage\n"
+    "root|||1000\n"
+    " acc||1|1000\n"
+    "  acc|u1|1|800\n"
+    "  acc|u2|1|200\n";
+
+static const char *base_assoc_dump =
+    "Cluster - 't':Fairshare=1:QOS='normal'\n"
+    "Parent - 'root'\n"
+    "Account - 'acc':Fairshare=1:Priority=50\n"
+    "Parent - 'acc'\n"
+    "User - 'u1':DefaultAccount='acc':Fairshare=1:Priority=100:QOS='normal,high'\n"
+    "User - 'u2':DefaultAccount='acc':Fairshare=1\n";
+
+static const char *base_qos = "Name|Priority\nnormal|10\nhigh|100\nidle|0\n";
+
+/* A pending job line accruing since `accrue`, submitted at `submit`, with
+ * the given extra fields. */
+#define JOB_AT(id, user, submit, accrue, rest)                                 \
+	"JobId=" #id " JobName=j UserId=" user "(100" #id ") Priority=100 "     \
+	"Nice=0 Account=acc QOS=normal JobState=PENDING Reason=Priority "        \
+	"SubmitTime=2026-11-22T" submit " EligibleTime=2026-11-22T" submit     \
+	" AccrueTime=2026-11-22T" accrue " TimeLimit=01:00:00 " rest "\n"
+#define JOB(id, user, rest) JOB_AT(id, user, "03:00:00", "03:25:30", rest)
+
+static struct prio_snapshot snap;
+static struct prio_engine eng;
+static struct prio_error err;
+static bool have_eng;
+
+static void setup(void)
+{
+	setenv("TZ", "UTC", 1);
+	tzset();
+	cr_assert_eq(prio_snapshot_init(&snap), 0);
+	snap.now = NOW;
+	snap.now_known = true;
+	have_eng = false;
+}
+
+static void teardown(void)
+{
+	if (have_eng)
+		prio_engine_free(&eng);
+	prio_snapshot_free(&snap);
+}
+
+TestSuite(priority, .init = setup, .fini = teardown);
+
+static void load(int (*loader)(struct prio_snapshot *,
+			       const struct prio_source *, struct prio_error *),
+		 const char *name, const char *text)
+{
+	struct prio_source src;
+	char msg[1024];
+
+	test_source(&src, name, text);
+	cr_assert_eq(loader(&snap, &src, &err), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+}
+
+/* Load conf (+ extra lines), the tree, QOS and jobs, apply sets, finish,
+ * and set the engine up at `now`. */
+static void build(const char *extra_conf, const char *jobs,
+		  const char *const *sets, time_t now)
+{
+	char conf[4096], msg[1024];
+
+	snprintf(conf, sizeof(conf), "%s%s", base_conf,
+		 extra_conf ? extra_conf : "");
+	load(prio_load_slurmconf_source, "slurm.conf", conf);
+	load(prio_load_assoc_dump, "assoc.cfg", base_assoc_dump);
+	load(prio_load_sshare, "sshare.txt", base_assoc);
+	load(prio_load_qos, "qos.txt", base_qos);
+	load(prio_load_jobs_scontrol, "jobs.txt", jobs);
+	for (; sets && *sets; sets++)
+		cr_assert_eq(prio_snapshot_set(&snap, *sets, "--set", &err), 0,
+			     "%s", prio_error_format(&err, msg, sizeof(msg)));
+	cr_assert_eq(prio_snapshot_finish(&snap, &err), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+	cr_assert_eq(prio_engine_init(&eng, &snap, now, &err), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+	have_eng = true;
+}
+
+static const struct prio_job *job(uint32_t id)
+{
+	const struct prio_job *j = prio_snapshot_find_job(&snap, id);
+	cr_assert_not_null(j, "job %u", id);
+	return j;
+}
+
+static uint32_t part(const char *name)
+{
+	const struct prio_partition *p = prio_snapshot_partition(
+	    &snap, prio_intern_find(&snap.strings, name, strlen(name)));
+	cr_assert_not_null(p);
+	return (uint32_t)(p - snap.partitions);
+}
+
+static struct prio_row row_of(uint32_t id, const char *partition,
+			      struct prio_job_factors *jf)
+{
+	struct prio_row row;
+
+	prio_job_factors(&eng, job(id), jf);
+	prio_row_compute(&eng, job(id), jf, part(partition), &row);
+	return row;
+}
+
+#define EPS 1e-12
+
+Test(priority, factors_and_weighted_sum)
+{
+	struct prio_job_factors jf;
+	struct prio_row r;
+
+	build(NULL,
+	      JOB(1, "u1", "Partition=a NumNodes=1 NumCPUs=4 "
+			   "TRES=cpu=4,mem=100M,node=1"),
+	      NULL, NOW);
+	r = row_of(1, "a", &jf);
+	/* accrued 30 min of a 60 min maximum */
+	cr_assert_float_eq(jf.age, 0.5, EPS);
+	/* (1/4 + 4/32) / 2 */
+	cr_assert_float_eq(jf.jobsize, (0.25 + 0.125) / 2, EPS);
+	/* job factor 10 of the highest 20 */
+	cr_assert_float_eq(r.partition_factor, 0.5, EPS);
+	/* QOS normal 10 of 100 */
+	cr_assert_float_eq(jf.qos, 0.1, EPS);
+	/* u1's own Priority=100 is the highest */
+	cr_assert_float_eq(jf.assoc, 1.0, EPS);
+	/* Fair Tree: u2 (less usage) first, u1 rank 1 of 2 */
+	cr_assert_float_eq(jf.fairshare, 0.5, EPS);
+	/* 4 of the partition's 32 CPUs, weight 1000 */
+	cr_assert_float_eq(r.tres_sum, 125.0, EPS);
+	cr_assert_float_eq(r.sum, 500 + 100 + 5000 + 187.5 + 500 + 100 + 125.0,
+			   1e-9);
+	cr_assert_eq(r.priority, 6512);
+	/* the same job in b: factor 20/20, 4 of 16 CPUs */
+	r = row_of(1, "b", &jf);
+	cr_assert_float_eq(r.partition_factor, 1.0, EPS);
+	cr_assert_float_eq(r.tres_sum, 250.0, EPS);
+}
+
+Test(priority, weights_zero_give_zero_factors_and_no_slurmdbd_drops_age_fs)
+{
+	struct prio_job_factors jf;
+
+	build("AccountingStorageType=accounting_storage/none\n",
+	      JOB(1, "u1", "Partition=a NumNodes=1 NumCPUs=4 TRES=cpu=4"),
+	      NULL, NOW);
+	cr_assert(eng.no_dbd);
+	cr_assert_eq(eng.weight[PRIO_FACTOR_AGE], 0);
+	cr_assert_eq(eng.weight[PRIO_FACTOR_FAIRSHARE], 0);
+	row_of(1, "a", &jf);
+	cr_assert_eq(jf.age, 0.0);
+	cr_assert_eq(jf.fairshare, 0.0);
+	cr_assert_gt(jf.jobsize, 0.0);
+}
+
+Test(priority, favor_small_and_requests_beyond_the_cluster)
+{
+	struct prio_job_factors jf;
+
+	build("PriorityFavorSmall=YES\n",
+	      JOB(1, "u1", "Partition=a NumNodes=1 NumCPUs=4 TRES=cpu=4")
+	      JOB(2, "u1", "Partition=a NumNodes=8 NumCPUs=64 TRES=cpu=64"),
+	      NULL, NOW);
+	row_of(1, "a", &jf);
+	cr_assert_float_eq(jf.jobsize, (3.0 / 4 + 28.0 / 32) / 2, EPS);
+	/* unsigned subtraction wraps: Slurm clamps the result to 1 */
+	row_of(2, "a", &jf);
+	cr_assert_float_eq(jf.jobsize, 1.0, EPS);
+}
+
+Test(priority, default_size_is_clamped_for_oversized_requests)
+{
+	struct prio_job_factors jf;
+
+	build(NULL, JOB(1, "u1", "Partition=a NumNodes=8 NumCPUs=64 TRES=cpu=64"),
+	      NULL, NOW);
+	row_of(1, "a", &jf);
+	cr_assert_float_eq(jf.jobsize, 1.0, EPS);
+}
+
+Test(priority, small_relative_to_time)
+{
+	struct prio_job_factors jf;
+
+	build("PriorityFlags=SMALL_RELATIVE_TO_TIME\n",
+	      JOB(1, "u1", "Partition=a NumNodes=1 NumCPUs=4 TRES=cpu=4")
+	      JOB(2, "u1", "Partition=a NumNodes=1 NumCPUs=16 TRES=cpu=16"),
+	      NULL, NOW);
+	/* max(1 node × 32/4 CPUs, 4) = 8 CPUs over 60 minutes over 32 */
+	row_of(1, "a", &jf);
+	cr_assert_float_eq(jf.jobsize, 8.0 / 60 / 32, EPS);
+	row_of(2, "a", &jf);
+	cr_assert_float_eq(jf.jobsize, 16.0 / 60 / 32, EPS);
+}
+
+Test(priority, small_relative_to_time_with_favor_small)
+{
+	struct prio_job_factors jf;
+
+	build("PriorityFlags=SMALL_RELATIVE_TO_TIME\nPriorityFavorSmall=YES\n",
+	      JOB(1, "u1", "Partition=a NumNodes=1 NumCPUs=4 TRES=cpu=4"),
+	      NULL, NOW);
+	row_of(1, "a", &jf);
+	cr_assert_float_eq(jf.jobsize, 1.0 - 8.0 / 60 / 32, EPS);
+}
+
+Test(priority, no_normal_flags_use_raw_values)
+{
+	struct prio_job_factors jf;
+	struct prio_row r;
+
+	build("PriorityFlags=NO_NORMAL_ALL\n",
+	      JOB(1, "u1", "Partition=a NumNodes=1 NumCPUs=4 TRES=cpu=4"),
+	      NULL, NOW);
+	r = row_of(1, "a", &jf);
+	cr_assert_float_eq(r.partition_factor, 10.0, EPS);
+	cr_assert_float_eq(jf.qos, 10.0, EPS);
+	cr_assert_float_eq(jf.assoc, 100.0, EPS);
+	cr_assert_float_eq(r.tres_sum, 4.0 * 1000, EPS);
+}
+
+Test(priority, age_rules)
+{
+	struct prio_job_factors jf;
+
+	build("PriorityMaxAge=0\n",
+	      JOB(1, "u1", "Partition=a NumNodes=1 NumCPUs=1 TRES=cpu=1"),
+	      NULL, NOW);
+	/* PriorityMaxAge=0: every accruing job has the full age factor */
+	row_of(1, "a", &jf);
+	cr_assert_float_eq(jf.age, 1.0, EPS);
+}
+
+Test(priority, accrue_always_counts_from_submit_and_lists_dependent_jobs)
+{
+	struct prio_job_factors jf;
+	const char *jobs =
+	    "JobId=5 JobName=j UserId=u1(1005) Priority=100 Nice=0 Account=acc "
+	    "QOS=normal JobState=PENDING Reason=Dependency "
+	    "Dependency=afterok:1(unfulfilled) SubmitTime=2026-11-22T03:25:30 "
+	    "EligibleTime=Unknown AccrueTime=Unknown TimeLimit=01:00:00 "
+	    "Partition=a NumNodes=1 NumCPUs=1 TRES=cpu=1\n";
+
+	build(NULL, jobs, NULL, NOW);
+	cr_assert_not(prio_job_listed(&eng, job(5)));
+	cr_assert_str_eq(prio_job_unlisted_reason(&eng, job(5)),
+			 "not eligible yet (unsatisfied dependency)");
+	row_of(5, "a", &jf);
+	cr_assert_eq(jf.age, 0.0);
+	prio_engine_free(&eng);
+	have_eng = false;
+	snap.conf.priority_flags |= PRIO_FLAG_ACCRUE_ALWAYS;
+	cr_assert_eq(prio_engine_init(&eng, &snap, NOW, &err), 0);
+	have_eng = true;
+	cr_assert(prio_job_listed(&eng, job(5)));
+	row_of(5, "a", &jf);
+	cr_assert_float_eq(jf.age, 0.5, EPS);
+}
+
+Test(priority, which_jobs_sprio_lists)
+{
+	const char *jobs =
+	    JOB(1, "u1", "Partition=a NumNodes=1 NumCPUs=1 TRES=cpu=1")
+	    "JobId=2 JobName=j UserId=u1(1002) Priority=0 Nice=0 Account=acc "
+	    "QOS=normal JobState=PENDING Reason=JobHeldUser Dependency=(null) "
+	    "SubmitTime=2026-11-22T03:00:00 EligibleTime=Unknown "
+	    "AccrueTime=Unknown TimeLimit=01:00:00 Partition=a NumNodes=1 "
+	    "NumCPUs=1 TRES=cpu=1\n"
+	    "JobId=3 JobName=j UserId=u1(1003) Priority=10 Nice=0 Account=acc "
+	    "QOS=normal JobState=PENDING Reason=BeginTime Dependency=(null) "
+	    "SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T04:10:00 "
+	    "AccrueTime=Unknown TimeLimit=01:00:00 Partition=a NumNodes=1 "
+	    "NumCPUs=1 TRES=cpu=1\n"
+	    "JobId=4 JobName=j UserId=u1(1004) Priority=10 Nice=0 Account=acc "
+	    "QOS=normal JobState=RUNNING Reason=None Dependency=(null) "
+	    "SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T03:00:00 "
+	    "AccrueTime=2026-11-22T03:00:00 StartTime=2026-11-22T03:10:00 "
+	    "EndTime=2026-11-22T04:10:00 TimeLimit=01:00:00 Partition=a "
+	    "NumNodes=1 NumCPUs=1 TRES=cpu=1,node=1\n";
+
+	build(NULL, jobs, NULL, NOW);
+	cr_assert(prio_job_listed(&eng, job(1)));
+	cr_assert_str_eq(prio_job_unlisted_reason(&eng, job(2)),
+			 "held (priority 0)");
+	cr_assert_str_eq(prio_job_unlisted_reason(&eng, job(3)),
+			 "not eligible yet (begin time in the future)");
+	cr_assert_not(prio_job_listed(&eng, job(4)));
+	/* later than the begin time: listed, and ageing from it */
+	prio_engine_free(&eng);
+	cr_assert_eq(prio_engine_init(&eng, &snap, NOW + 1800, &err), 0);
+	cr_assert(prio_job_listed(&eng, job(3)));
+	cr_assert_eq(prio_job_accrue_time(&eng, job(3)),
+		     (time_t)(NOW + 870)); /* 04:10:00 */
+	/* CALCULATE_RUNNING lists running jobs too */
+	prio_engine_free(&eng);
+	snap.conf.priority_flags |= PRIO_FLAG_CALCULATE_RUNNING;
+	cr_assert_eq(prio_engine_init(&eng, &snap, NOW, &err), 0);
+	cr_assert(prio_job_listed(&eng, job(4)));
+}
+
+Test(priority, held_job_is_not_listed)
+{
+	const char *jobs =
+	    "JobId=2 JobName=j UserId=u1(1002) Priority=0 Nice=0 Account=acc "
+	    "QOS=normal JobState=PENDING Reason=JobHeldUser Dependency=(null) "
+	    "SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T03:00:00 "
+	    "AccrueTime=Unknown TimeLimit=01:00:00 Partition=a NumNodes=1 "
+	    "NumCPUs=1 TRES=cpu=1\n";
+
+	build(NULL, jobs, NULL, NOW);
+	cr_assert_str_eq(prio_job_unlisted_reason(&eng, job(2)),
+			 "held (priority 0)");
+}
+
+Test(priority, sum_below_one_becomes_one_and_nice_subtracts)
+{
+	struct prio_job_factors jf;
+	struct prio_row r;
+
+	build(NULL,
+	      JOB(1, "u1", "Partition=a NumNodes=1 NumCPUs=1 TRES=cpu=1")
+	      JOB(2, "u1", "Partition=a NumNodes=1 NumCPUs=1 TRES=cpu=1"),
+	      (const char *const[]){"job:1.Nice=1000000", "job:2.Nice=100",
+				    NULL},
+	      NOW);
+	r = row_of(1, "a", &jf);
+	cr_assert_eq(jf.nice, 1000000);
+	cr_assert_eq(r.sum, 1.0);
+	cr_assert_eq(r.priority, 1);
+	struct prio_row r2 = row_of(2, "a", &jf);
+	struct prio_job_factors jf0;
+	prio_job_factors(&eng, job(2), &jf0);
+	jf0.nice = 0;
+	struct prio_row r0;
+	prio_row_compute(&eng, job(2), &jf0, part("a"), &r0);
+	cr_assert_float_eq(r0.sum - r2.sum, 100.0, 1e-9);
+}
+
+Test(priority, clamp_to_32_bits_and_truncation)
+{
+	struct prio_job_factors jf;
+	struct prio_row r;
+
+	build("PriorityFlags=NO_NORMAL_QOS\n",
+	      JOB(1, "u1", "Partition=a NumNodes=1 NumCPUs=1 TRES=cpu=1"),
+	      (const char *const[]){"PriorityWeightQOS=4294967295",
+				    "qos:normal.Priority=1000", NULL},
+	      NOW);
+	r = row_of(1, "a", &jf);
+	cr_assert(r.clamped);
+	cr_assert_eq(r.priority, UINT32_MAX);
+	/* sprio's own sum is not clamped */
+	cr_assert_gt(r.sum, 4294967295.0);
+}
+
+Test(priority, incr_only_keeps_the_stored_priority)
+{
+	struct prio_job_factors jf;
+	struct prio_row r;
+
+	build("PriorityFlags=INCR_ONLY\n",
+	      "JobId=1 JobName=j UserId=u1(1001) Priority=999999 Nice=0 "
+	      "Account=acc QOS=normal JobState=PENDING Reason=Priority "
+	      "Dependency=(null) SubmitTime=2026-11-22T03:00:00 "
+	      "EligibleTime=2026-11-22T03:00:00 AccrueTime=2026-11-22T03:25:30 "
+	      "TimeLimit=01:00:00 Partition=a NumNodes=1 NumCPUs=1 "
+	      "TRES=cpu=1\n",
+	      NULL, NOW);
+	r = row_of(1, "a", &jf);
+	cr_assert_eq(r.priority, 999999);
+	cr_assert_lt(r.sum, 999999.0); /* sprio shows the computed sum */
+}
+
+Test(priority, multi_partition_rows_in_tier_order)
+{
+	uint32_t parts[4];
+	struct prio_job_factors jf;
+	struct prio_row ra, rb;
+
+	build(NULL,
+	      JOB(1, "u1", "Partition=a,c,b NumNodes=1 NumCPUs=4 TRES=cpu=4"),
+	      NULL, NOW);
+	cr_assert_eq(eng.max_job_partitions, 3);
+	cr_assert_eq(prio_job_partitions(&eng, job(1), parts), 3);
+	/* tier 2 first, then the listed order among tier 1 */
+	cr_assert_eq(parts[0], part("b"));
+	cr_assert_eq(parts[1], part("a"));
+	cr_assert_eq(parts[2], part("c"));
+	ra = row_of(1, "a", &jf);
+	rb = row_of(1, "b", &jf);
+	/* partition term 500 vs 1000, TRES 125 vs 250 */
+	cr_assert_float_eq(rb.sum - ra.sum, 500.0 + 125.0, 1e-9);
+}
+
+Test(priority, scheduling_order_and_ranks)
+{
+	struct prio_queue q;
+	const struct prio_queue_entry *en;
+	const char *jobs =
+	    JOB(1, "u1", "Partition=a NumNodes=1 NumCPUs=1 TRES=cpu=1")
+	    JOB(2, "u2", "Partition=a NumNodes=1 NumCPUs=1 TRES=cpu=1")
+	    JOB(3, "u1", "Partition=a,b NumNodes=1 NumCPUs=1 TRES=cpu=1")
+	    JOB(4, "u1", "Partition=a NumNodes=1 NumCPUs=1 TRES=cpu=1");
+
+	build(NULL, jobs, NULL, NOW);
+	cr_assert_eq(prio_queue_build(&eng, &q, &err), 0);
+	cr_assert_eq(q.count, 5);
+	/* tier 2 (b) first */
+	cr_assert_eq(snap.jobs[q.entries[0].job].job_id, 3);
+	cr_assert_eq(q.entries[0].partition, part("b"));
+	cr_assert_eq(q.entries[0].rank, 1);
+	cr_assert_eq(q.entries[0].part_rank, 1);
+	/* in a: u2 (better fairshare) first, then equal priorities by job id */
+	en = prio_queue_top(&q, part("a"));
+	cr_assert_eq(snap.jobs[en->job].job_id, 2);
+	en = prio_queue_find(&q, (uint32_t)(job(4) - snap.jobs), part("a"));
+	cr_assert_eq(en->part_rank, 4);
+	cr_assert_eq(snap.jobs[prio_queue_ahead(&q, en)->job].job_id, 3);
+	cr_assert_eq(q.part_count[part("a")], 4);
+	prio_queue_free(&q);
+}
+
+Test(priority, sprio_default_formats_follow_the_weights)
+{
+	char buf[512];
+	struct prio_config conf;
+
+	prio_config_defaults(&conf);
+	conf.weight_fairshare = 1;
+	conf.weight_partition = 1;
+	cr_assert_str_eq(prio_sprio_default_format(&conf, false, false, false,
+						   buf, sizeof(buf)),
+			 "%.15i %9r %.10Y %.10S %.10F %.10P");
+	cr_assert_str_eq(prio_sprio_default_format(&conf, false, true, true,
+						   buf, sizeof(buf)),
+			 "%.15i %9r %.8u %10y %10f %10p");
+	conf.weight_tres.text = "CPU=1";
+	cr_assert_str_eq(prio_sprio_default_format(&conf, false, false, false,
+						   buf, sizeof(buf)),
+			 "%.15i %9r %.10Y %.10S %.10F %.10P %.20T");
+	cr_assert_str_eq(
+	    prio_sprio_default_format(&conf, true, false, false, buf,
+				      sizeof(buf)),
+	    "%.15i %9r %.8u %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q "
+	    "%.11N %.20T");
+}
+
+static char bad_letters[8];
+static void note_bad(char l, void *ctx)
+{
+	(void)ctx;
+	bad_letters[strlen(bad_letters)] = l;
+}
+
+Test(priority, sprio_table_drops_unknown_letters_and_sorts)
+{
+	struct prio_sprio_table t;
+	struct prio_sprio_sort s;
+	char why[128];
+
+	memset(bad_letters, 0, sizeof(bad_letters));
+	cr_assert_eq(prio_sprio_table_init(&t, ">%i|%n|%.5Y<", note_bad, NULL,
+					   why, sizeof(why)),
+		     0);
+	cr_assert_str_eq(bad_letters, "n");
+	cr_assert_eq(t.ncols, 2);
+	cr_assert_str_eq(t.prefix, ">");
+	cr_assert_str_eq(t.cols[0].suffix, "|");
+	cr_assert_str_eq(t.cols[1].suffix, "<");
+	cr_assert(t.cols[1].right);
+	prio_sprio_table_free(&t);
+
+	cr_assert_eq(prio_sprio_sort_parse("-y,i", &s, why, sizeof(why)), 0);
+	cr_assert_eq(s.nkeys, 2);
+	cr_assert(s.desc[0]);
+	cr_assert_not(s.desc[1]);
+	cr_assert_not(prio_sprio_sort_is_job_id(&s));
+	cr_assert_eq(prio_sprio_sort_parse("B", &s, why, sizeof(why)),
+		     PRIO_ERR_USAGE);
+	cr_assert_str_eq(why, "Invalid sort specification: B");
+}
+
+Test(priority, sprio_rows_and_weights_row)
+{
+	struct prio_sprio_table t;
+	struct prio_job_factors jf;
+	struct prio_row r;
+	char why[128];
+
+	build(NULL, JOB(1, "u1", "Partition=a NumNodes=1 NumCPUs=4 TRES=cpu=4"),
+	      NULL, NOW);
+	cr_assert_eq(prio_sprio_table_init(&t, "%i %Y %y %A %a %T %t %N %S",
+					   NULL, NULL, why, sizeof(why)),
+		     0);
+	r = row_of(1, "a", &jf);
+	cr_assert_eq(prio_sprio_row_cells(&t, &eng, job(1), &jf, &r), 0);
+	cr_assert_eq(t.cells[0].u, 1);
+	cr_assert_eq(t.cells[1].i, 6512);
+	cr_assert_float_eq(t.cells[2].d, r.sum / 4294967295.0, 1e-20);
+	/* weighted factors: integers rounded as "%.0f" does, or, for JSON,
+	 * the unrounded value */
+	cr_assert_eq(t.cells[3].kind, PRIO_CELL_INT);
+	cr_assert_eq(t.cells[3].i, 500);
+	cr_assert_float_eq(t.cells[4].d, 0.5, EPS);
+	t.exact = true;
+	cr_assert_eq(prio_sprio_row_cells(&t, &eng, job(1), &jf, &r), 0);
+	cr_assert_eq(t.cells[3].kind, PRIO_CELL_DOUBLE);
+	cr_assert_float_eq(t.cells[3].d, 500.0, EPS);
+	cr_assert_str_eq(t.cells[5].s, "cpu=125");
+	cr_assert_str_eq(t.cells[6].s, "cpu=0.12");
+	cr_assert_eq(prio_sprio_weights_cells(&t, &snap.conf), 0);
+	cr_assert_str_eq(t.cells[0].s, "Weights");
+	cr_assert_eq(t.cells[1].kind, PRIO_CELL_BLANK);
+	cr_assert_eq(t.cells[3].u, 1000);
+	cr_assert_str_eq(t.cells[5].s, "CPU=1000");
+	cr_assert_eq(t.cells[6].kind, PRIO_CELL_BLANK);
+	cr_assert_eq(t.cells[8].u, 1);
+	prio_sprio_table_free(&t);
+}
+
+/* --at: usage decays by d^Δ and a running job adds, per cycle, L·d^L·billing,
+ * decayed to the end: compare with the cycle-by-cycle sum. */
+Test(priority, advance_decays_and_charges_running_jobs)
+{
+	const char *jobs =
+	    "JobId=4 JobName=j UserId=u1(1004) Priority=10 Nice=0 Account=acc "
+	    "QOS=normal JobState=RUNNING Reason=None Dependency=(null) "
+	    "SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T03:00:00 "
+	    "AccrueTime=2026-11-22T03:00:00 StartTime=2026-11-22T03:50:00 "
+	    "EndTime=2026-11-22T04:10:10 TimeLimit=00:20:10 Partition=a "
+	    "NumNodes=1 NumCPUs=2 TRES=cpu=2,node=1\n";
+	double d, want_u1, want_root, cyc_add = 0;
+	double hl = 600, period = 60;
+	time_t at = NOW + 3600 + 7; /* past the job's end, a short last cycle */
+
+	build(NULL, jobs, NULL, NOW);
+	d = 1.0 - 0.693 / hl;
+	/* cycle by cycle: decay everything, then add what the job ran */
+	for (time_t t0 = NOW; t0 < at; t0 += (time_t)period) {
+		time_t t1 = t0 + (time_t)period < at ? t0 + (time_t)period : at;
+		time_t end = 1795320610; /* 04:10:10 */
+		double len = (double)((end < t1 ? end : t1) - t0);
+
+		cyc_add *= pow(d, (double)(t1 - t0));
+		if (len > 0) {
+			double part = len * pow(d, len) * 2;
+			/* a job ending inside the cycle is charged at its end,
+			 * before that cycle's decay */
+			if (end < t1)
+				part *= pow(d, (double)(t1 - t0));
+			cyc_add += part;
+		}
+	}
+	want_u1 = 800 * pow(d, (double)(at - NOW)) + cyc_add;
+	want_root = 1000 * pow(d, (double)(at - NOW)) + cyc_add;
+	cr_assert_eq(prio_snapshot_advance(&snap, at, &err), 0);
+	for (uint32_t i = 0; i < snap.assoc_count; i++) {
+		const struct prio_assoc *a = &snap.assocs[i];
+		if (i == 0)
+			cr_assert_float_eq((double)a->usage_raw, want_root, 1e-6);
+		else if (a->is_user && !strcmp(prio_snapshot_str(&snap, a->user), "u1"))
+			cr_assert_float_eq((double)a->usage_raw, want_u1, 1e-6);
+	}
+	cr_assert_eq(prio_snapshot_advance(&snap, NOW - 1, &err), PRIO_ERR_USAGE);
+}
+
+/* --explain: the terms add up to the engine's sum, and the waiting time
+ * found is the first second at which the job passes the one ahead. */
+Test(priority, explain_terms_add_up_and_age_wait_is_exact)
+{
+	struct prio_queue q;
+	struct prio_explain x;
+	const char *jobs =
+	    JOB_AT(1, "u1", "03:00:00", "03:05:30", "Partition=a NumNodes=1 "
+						     "NumCPUs=1 TRES=cpu=1")
+	    JOB_AT(2, "u1", "03:00:00", "03:45:30", "Partition=a NumNodes=1 "
+						     "NumCPUs=1 TRES=cpu=1");
+
+	/* job 1: age 50 of 60 min but nice 700; job 2: age 10 min */
+	build(NULL, jobs, (const char *const[]){"job:1.Nice=700", NULL}, NOW);
+	cr_assert_eq(prio_queue_build(&eng, &q, &err), 0);
+	cr_assert_eq(prio_explain_job(&eng, &q, 1, &x, &err), 0);
+	cr_assert_eq(x.nparts, 1);
+	const struct prio_explain_part *xp = &x.parts[0];
+	double sum = 0;
+	for (uint32_t i = 0; i < xp->terms.n; i++)
+		sum += xp->terms.t[i].points;
+	cr_assert_float_eq(sum, xp->terms.row.sum, 1e-9);
+	cr_assert_eq(xp->terms.row.priority, (uint32_t)sum);
+	cr_assert_eq(xp->part_rank, 2);
+	cr_assert_eq(xp->ahead->job_id, 2);
+	/* 33 points behind; job 1 reaches PriorityMaxAge first, after which
+	 * job 2 keeps gaining: waiting never helps */
+	cr_assert_not(xp->age_helps);
+	cr_assert_eq(xp->ahead_ndiff, 2); /* age and nice */
+	cr_assert_eq(xp->ahead_diff[0].factor, PRIO_FACTOR_NICE);
+	cr_assert_float_eq(xp->ahead_diff[0].points, -700.0, 1e-9);
+	prio_explain_free(&x);
+	prio_queue_free(&q);
+}
+
+Test(priority, explain_age_wait_passes_at_the_first_second)
+{
+	struct prio_queue q;
+	struct prio_explain x;
+	/* job 1: capped already; job 2: 10 of 60 minutes */
+	const char *jobs =
+	    JOB_AT(1, "u1", "01:00:00", "01:00:00", "Partition=a NumNodes=1 "
+						     "NumCPUs=1 TRES=cpu=1")
+	    JOB_AT(2, "u1", "03:00:00", "03:45:30", "Partition=a NumNodes=1 "
+						     "NumCPUs=1 TRES=cpu=1");
+
+	build(NULL, jobs, (const char *const[]){"job:2.Nice=-700", NULL}, NOW);
+	cr_assert_eq(prio_queue_build(&eng, &q, &err), 0);
+	cr_assert_eq(prio_explain_job(&eng, &q, 2, &x, &err), 0);
+	const struct prio_explain_part *xp = &x.parts[0];
+	cr_assert_eq(xp->ahead->job_id, 1);
+	/* 133 points behind a capped job: age closes the gap */
+	cr_assert(xp->age_helps);
+	cr_assert_gt(xp->age_wait, 400);
+	cr_assert_lt(xp->age_wait, 600);
+	/* at that second it passes, one second earlier it does not */
+	struct prio_engine later;
+	struct prio_queue q2;
+	cr_assert_eq(prio_engine_init(&later, &snap, NOW + xp->age_wait, &err), 0);
+	cr_assert_eq(prio_queue_build(&later, &q2, &err), 0);
+	cr_assert_eq(snap.jobs[prio_queue_top(&q2, part("a"))->job].job_id, 2);
+	prio_queue_free(&q2);
+	prio_engine_free(&later);
+	cr_assert_eq(prio_engine_init(&later, &snap, NOW + xp->age_wait - 1, &err), 0);
+	cr_assert_eq(prio_queue_build(&later, &q2, &err), 0);
+	cr_assert_eq(snap.jobs[prio_queue_top(&q2, part("a"))->job].job_id, 1);
+	prio_queue_free(&q2);
+	prio_engine_free(&later);
+	prio_explain_free(&x);
+	prio_queue_free(&q);
+}
+
+Test(priority, reason_meanings)
+{
+	cr_assert_not_null(prio_reason_meaning("Priority"));
+	cr_assert_not_null(prio_reason_meaning("QOSMaxJobsPerUserLimit"));
+	cr_assert_null(prio_reason_meaning("SomethingNew"));
+}
