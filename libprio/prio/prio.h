@@ -3,17 +3,24 @@
 #ifndef PRIO_PRIO_H
 #define PRIO_PRIO_H
 
+#include "advance.h"
 #include "arena.h"
 #include "assoc.h"
 #include "billing.h"
 #include "conf.h"
-#include "fairshare.h"
 #include "error.h"
+#include "explain.h"
+#include "fairshare.h"
 #include "format.h"
 #include "hostlist.h"
 #include "intern.h"
 #include "job.h"
+#include "order.h"
+#include "priority.h"
 #include "qos.h"
+#include "report_sprio.h"
+#include "report_sreport.h"
+#include "rollup.h"
 #include "sacct.h"
 #include "snapshot.h"
 #include "source.h"
@@ -21,6 +28,7 @@
 #include "tres.h"
 #include "value.h"
 #include "whatif.h"
+#include "window.h"
 #include "write.h"
 
 #endif
