@@ -76,7 +76,7 @@ struct sc_loader {
 	uint64_t m_keyeq[PRIO_MAX_LINE / 64 + 2];
 	struct lc_time_cache times;
 	struct lc_table tres, parts, t_user, t_account, t_qos, t_reason;
-	struct lc_last l_name, l_nodes, l_over, l_dep, l_host, l_misc, l_alloc;
+	struct lc_last l_nodes, l_over, l_dep, l_host, l_misc, l_alloc;
 
 	/* the record being read */
 	bool open; /* a record has started */
@@ -462,8 +462,10 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 	case 7:
 		if (IS("JobName")) {
 			SEEN(K_JOBNAME);
-			if (lc_intern(ld->snap, &ld->l_name, v, n, &job->name) <
-			    0)
+			/* copied, not interned: names are often unique, and
+			 * hashing a million of them costs a fifth of a load */
+			job->name = prio_arena_strndup(&ld->snap->arena, v, n);
+			if (!job->name)
 				return nomem(ld, line);
 		} else if (IS("Account")) {
 			SEEN(K_ACCOUNT);

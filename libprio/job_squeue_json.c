@@ -38,7 +38,7 @@ struct js_loader {
 	const char *file;
 	struct prio_error *err;
 	struct lc_table tres, parts;
-	struct lc_last l_user, l_account, l_qos, l_reason, l_name, l_nodes,
+	struct lc_last l_user, l_account, l_qos, l_reason, l_nodes,
 	    l_over, l_dep, l_host, l_misc;
 	struct prio_job_alloc *allocs;
 	uint32_t alloc_count, alloc_cap;
@@ -344,9 +344,18 @@ static int on_member(struct js_loader *ld, struct prio_job *job,
 			return get_name(ld, line, k, v, &ld->l_qos, &job->qos);
 		return 0;
 	case 4:
-		if (IS("name"))
-			return get_name(ld, line, k, v, &ld->l_name,
-					&job->name);
+		if (IS("name")) {
+			const char *text;
+			size_t len;
+
+			if (get_str(ld, line, k, v, &text, &len) < 0)
+				return -1;
+			job->name = prio_arena_strndup(&ld->snap->arena, text, len);
+			if (!job->name)
+				return prio_error_set(ld->err, PRIO_ERR_NOMEM, ld->name,
+						      line, k, "out of memory");
+			return 0;
+		}
 		if (IS("cpus"))
 			return get_u32(ld, line, k, v, 0, &job->num_cpus);
 		if (IS("nice")) {

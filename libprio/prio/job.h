@@ -86,7 +86,8 @@ struct prio_job {
 	uint32_t array_task_id;    /* PRIO_NO_VAL when not a single task */
 	uint32_t het_job_id;       /* 0 when not heterogeneous */
 	prio_id array_task_text;   /* "0-2", "0-9%2": an unsplit pending array */
-	prio_id name;              /* JobName */
+	const char *name;          /* JobName (arena; often unique per job,
+				    * so not interned) */
 	prio_id user;
 	uint32_t uid;              /* PRIO_NO_VAL when unknown */
 	prio_id account;           /* PRIO_NO_ID when "(null)" */
