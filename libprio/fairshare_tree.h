@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The fairshare tree (slurm-facts §2) shared by the fairshare engines, their
+ * interval bounds and the explanations: every association hangs from its
+ * first ancestor whose shares are not "parent", and a Fairshare=parent
+ * account keeps no fs-children of its own.  Children keep the pre-order of
+ * the direct tree, which is sshare's order (users by name, then accounts).
+ * Internal to libprio.
+ */
+#ifndef PRIO_FAIRSHARE_TREE_H
+#define PRIO_FAIRSHARE_TREE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "prio/error.h"
+#include "prio/snapshot.h"
+#include "prio/timestr.h"
+
+struct fs_tree {
+	uint32_t n;
+	uint32_t *order;     /* pre-order of the direct tree (root first) */
+	uint32_t *pos;       /* index -> position in order */
+	uint32_t *fs_parent; /* PRIO_ASSOC_NONE for root */
+	uint32_t *fs_first;  /* first fs-child, PRIO_ASSOC_NONE when none */
+	uint32_t *fs_next;   /* next fs-sibling */
+};
+
+/* Build the tree of snap (root at index 0); PRIO_ERR_MISSING when no tree
+ * is loaded, PRIO_ERR_PARSE when it is not a tree. */
+int fs_tree_build(const struct prio_snapshot *snap, struct fs_tree *t,
+		  struct prio_error *err);
+void fs_tree_free(struct fs_tree *t);
+
+static inline bool fs_is_parent_shares(const struct prio_assoc *a)
+{
+	return a->shares_raw == PRIO_FS_USE_PARENT;
+}
+
+/* Shares as Slurm holds them: an unset value is 1, the database default. */
+static inline uint32_t fs_shares_of(const struct prio_assoc *a)
+{
+	return a->shares_raw == PRIO_NO_VAL ? 1 : a->shares_raw;
+}
+
+#endif
