@@ -276,19 +276,33 @@ static void fair_tree_values(struct fs_work *w)
 	}
 }
 
+struct sort_ctx {
+	const struct prio_snapshot *snap;
+	const struct fs_tree *t;
+	const struct prio_fs_result *res;
+};
+
 /* Level FS descending; users before accounts; then tree order (stable). */
 static int cmp_siblings(const void *pa, const void *pb, void *ctx)
 {
-	const struct fs_work *w = ctx;
+	const struct sort_ctx *c = ctx;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	const struct prio_fs_result *ra = &w->out[a], *rb = &w->out[b];
-	const struct prio_assoc *as = w->snap->assocs;
+	const struct prio_fs_result *ra = &c->res[a], *rb = &c->res[b];
+	const struct prio_assoc *as = c->snap->assocs;
 
 	if (ra->level_fs != rb->level_fs)
 		return ra->level_fs > rb->level_fs ? -1 : 1;
 	if (as[a].is_user != as[b].is_user)
 		return as[a].is_user ? -1 : 1;
-	return w->t->pos[a] < w->t->pos[b] ? -1 : w->t->pos[a] > w->t->pos[b];
+	return c->t->pos[a] < c->t->pos[b] ? -1 : c->t->pos[a] > c->t->pos[b];
+}
+
+void fs_sort_siblings(const struct prio_snapshot *snap, const struct fs_tree *t,
+		      const struct prio_fs_result *res, uint32_t *slice, uint32_t k)
+{
+	struct sort_ctx c = { snap, t, res };
+
+	qsort_r(slice, k, sizeof(*slice), cmp_siblings, &c);
 }
 
 static void rank_level(struct fs_work *w, uint32_t parent, uint32_t *slice,
@@ -302,7 +316,7 @@ static void rank_level(struct fs_work *w, uint32_t parent, uint32_t *slice,
 		slice[k++] = c;
 	if (k == 0 || depth > PRIO_ASSOC_MAX_DEPTH + 1)
 		return;
-	qsort_r(slice, k, sizeof(*slice), cmp_siblings, w);
+	fs_sort_siblings(w->snap, w->t, w->out, slice, k);
 	for (uint32_t s = 0; s < k; s++) {
 		uint32_t i = slice[s];
 		long double lf = w->out[i].level_fs;

@@ -32,6 +32,13 @@ int fs_tree_build(const struct prio_snapshot *snap, struct fs_tree *t,
 		  struct prio_error *err);
 void fs_tree_free(struct fs_tree *t);
 
+/* Sort fs-siblings slice[0..k) into the order Fair Tree visits them (Level
+ * FS descending, users before accounts, then tree order); res holds their
+ * Level FS. */
+struct prio_fs_result;
+void fs_sort_siblings(const struct prio_snapshot *snap, const struct fs_tree *t,
+		      const struct prio_fs_result *res, uint32_t *slice, uint32_t k);
+
 static inline bool fs_is_parent_shares(const struct prio_assoc *a)
 {
 	return a->shares_raw == PRIO_FS_USE_PARENT;

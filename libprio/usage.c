@@ -153,7 +153,13 @@ static void grid_init(struct grid *g, const struct prio_snapshot *snap, time_t a
 	g->reset = reset ? cycle_after(g, reset - 1) : 0;
 }
 
-/* Billing of an allocation in a partition, times the QOS UsageFactor. */
+/*
+ * Billing of an allocation in a partition, times the QOS UsageFactor.
+ * Slurm computes a job's billing once, when it is allocated, and keeps it
+ * (flags-max-tres: jobs started before MAX_TRES keep their SUM billing), so
+ * the billing= the record carries (truncated) wins over ours when the two
+ * disagree; otherwise ours, unrounded, is what Slurm charged.
+ */
 static double job_billing(const struct prio_snapshot *snap, const struct prio_tres_list *alloc,
 			  prio_id partition, prio_id qos)
 {
@@ -161,6 +167,10 @@ static double job_billing(const struct prio_snapshot *snap, const struct prio_tr
 	const struct prio_qos *q = qos ? prio_snapshot_qos(snap, qos) : NULL;
 	double b = prio_billing_list(&snap->tres, alloc, p ? &p->billing_weights : NULL,
 				     (snap->conf.priority_flags & PRIO_FLAG_MAX_TRES) != 0);
+	uint64_t recorded = prio_tres_list_get(alloc, PRIO_TRES_BILLING, UINT64_MAX);
+
+	if (recorded != UINT64_MAX && prio_billing_truncate(b) != recorded)
+		b = (double)recorded;
 
 	if (q && q->usage_factor >= 0)
 		b *= q->usage_factor;
