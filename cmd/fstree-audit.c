@@ -14,6 +14,9 @@
  * (itself rounded to 6 decimals) must fall in the interval that truncation
  * allows (prio_fairshare_bounds with a slack of 1).  A blank cell must be
  * blank on both sides.  Identity and TRES columns are not recomputed.
+ * Under classic and DEPTH_OBLIVIOUS, Slurm's account rows are one cycle
+ * behind: with the running jobs loaded the audit reproduces that lag
+ * (fstree_compute); without them those cells may disagree.
  */
 #include "config.h"
 
@@ -219,7 +222,8 @@ int fstree_audit(struct fstree *f, const char *file)
 				file, name);
 		}
 	fstree_compute(f);
-	if (prio_fairshare_bounds(&f->snap, f->algorithm, f->res, 1.0, bounds, &err) < 0)
+	if (prio_fairshare_bounds(&f->snap, f->algorithm, f->res, 1.0,
+				  f->lag.prev_usage ? &f->lag : NULL, bounds, &err) < 0)
 		cmd_die_error(&f->c, &err);
 	memset(&au, 0, sizeof(au));
 	au.f = f;

@@ -44,6 +44,7 @@ enum {
 	OPT_REPLAY,
 	OPT_AT,
 	OPT_NO_RUN,
+	OPT_NO_LAG,
 };
 
 static void help(void)
@@ -69,6 +70,8 @@ static void help(void)
 	       "      --at=TIME          evaluate at another moment (decay, running jobs)\n"
 	       "      --no-run           running jobs add no usage after the snapshot\n"
 	       "      --replay           rebuild usage from sacct records and running jobs\n"
+	       "      --no-lag           classic: account rows from current usage, not one\n"
+	       "                         cycle behind as Slurm shows them (with --jobs)\n"
 	       "Views:\n"
 	       "      --tree             draw the tree: shares, usage, Level FS, rank\n"
 	       "      --ascii            draw it with ASCII characters only\n"
@@ -101,7 +104,21 @@ void fstree_compute(struct fstree *f)
 	if (!f->res && !(f->res = calloc(f->snap.assoc_count ? f->snap.assoc_count : 1,
 					 sizeof(*f->res))))
 		cmd_die(&f->c, "out of memory");
-	if (prio_fairshare_compute(&f->snap, f->algorithm, f->res, &err) < 0)
+	f->lag.prev_usage = NULL;
+	if (f->algorithm != PRIO_FS_FAIR_TREE && !f->no_lag && f->snap.assoc_count &&
+	    f->at == f->snap.now && (prio_snapshot_roles_loaded(&f->snap) & (1u << PRIO_ROLE_JOBS))) {
+		uint32_t n = f->snap.assoc_count;
+
+		if (!f->prev_usage && !(f->prev_usage = calloc(2 * (size_t)n, sizeof(*f->prev_usage))))
+			cmd_die(&f->c, "out of memory");
+		if (prio_usage_previous_cycle(&f->snap, 1, f->prev_usage, &f->lag.prev_slack, &err) < 0 ||
+		    prio_usage_previous_cycle(&f->snap, 2, f->prev_usage + n, &f->lag.prev2_slack,
+					      &err) < 0)
+			cmd_die_error(&f->c, &err);
+		f->lag.prev_usage = f->prev_usage;
+		f->lag.prev2_usage = f->prev_usage + n;
+	}
+	if (prio_fairshare_compute_lagged(&f->snap, f->algorithm, &f->lag, f->res, &err) < 0)
 		cmd_die_error(&f->c, &err);
 }
 
@@ -311,6 +328,7 @@ int main(int argc, char **argv)
 		{ "replay", no_argument, NULL, OPT_REPLAY },
 		{ "at", required_argument, NULL, OPT_AT },
 		{ "no-run", no_argument, NULL, OPT_NO_RUN },
+		{ "no-lag", no_argument, NULL, OPT_NO_LAG },
 	};
 	enum { NOWN = sizeof(own) / sizeof(own[0]) };
 	struct option longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN + 1];
@@ -374,7 +392,14 @@ int main(int argc, char **argv)
 						    (const char **)t.filter.users, t.filter.user_count);
 			break;
 		case 'U': t.filter.users_only = true; break;
-		case OPT_ALGORITHM: algorithm = optarg; break;
+		case OPT_ALGORITHM:
+			if (prio_fs_algorithm_parse(optarg, &f.algorithm) < 0)
+				cmd_usage_error(&f.c, USAGE,
+						"--algorithm: expected fairtree, classic, "
+						"depth-oblivious or ticket, got \"%s\"",
+						optarg);
+			algorithm = optarg;
+			break;
 		case OPT_TREE: tree = true; break;
 		case OPT_ASCII: f.ascii = true; break;
 		case OPT_AUDIT: audit = optarg; break;
@@ -400,6 +425,7 @@ int main(int argc, char **argv)
 			at_set = true;
 			break;
 		case OPT_NO_RUN: f.no_run = true; break;
+		case OPT_NO_LAG: f.no_lag = true; break;
 		case OPT_HELP: help(); return EXIT_OK;
 		case 'V':
 		case OPT_VERSION:
@@ -416,6 +442,9 @@ int main(int argc, char **argv)
 	views = tree + !!audit + !!why + !!when;
 	if (views > 1)
 		cmd_usage_error(&f.c, USAGE, "--tree, --audit, --why and --when are exclusive");
+	if ((tree || why || when) && f.c.mode != CMD_OUT_TEXT)
+		cmd_usage_error(&f.c, USAGE, "--tree, --why and --when print text: no -p, -P, "
+					     "--csv or --json");
 	if (vs && !why)
 		cmd_usage_error(&f.c, USAGE, "--vs needs --why");
 	if (when && target_fs == target_lf)
@@ -445,12 +474,8 @@ int main(int argc, char **argv)
 		f.c.folder_roles &= ~(1u << PRIO_ROLE_SACCT);
 	cmd_load_snapshot(&f.c, &f.snap);
 	f.at = at_set ? at : f.snap.now;
-	f.algorithm = prio_fs_algorithm_of(f.snap.conf.priority_flags);
-	if (algorithm && prio_fs_algorithm_parse(algorithm, &f.algorithm) < 0)
-		cmd_usage_error(&f.c, USAGE,
-				"--algorithm: expected fairtree, classic, depth-oblivious or "
-				"ticket, got \"%s\"",
-				algorithm);
+	if (!algorithm)
+		f.algorithm = prio_fs_algorithm_of(f.snap.conf.priority_flags);
 	if (!audit)
 		set_usage(&f, replay);
 	if (audit)
@@ -467,6 +492,7 @@ int main(int argc, char **argv)
 			rc = show_table(&f, &t);
 	}
 	free(f.res);
+	free(f.prev_usage);
 	free(t.format);
 	free((void *)t.filter.users);
 	free((void *)t.filter.accounts);

@@ -28,8 +28,10 @@
  * and F = 2^(-(UE/SN)/FairShareDampeningFactor) for every row, root
  * included.  DEPTH_OBLIVIOUS replaces UE below the first tier by
  * ratio_p * ratio_l^k * SN.  Slurm computes account rows at the start of a
- * cycle and user rows later (see the oracle README): we compute everything
- * from the same usage, which is what the next cycle would show.
+ * cycle and user rows later (see the oracle README): by default we compute
+ * everything from the same usage, which is what the next cycle would show;
+ * prio_fairshare_compute_lagged() reproduces the lag given the usage from
+ * before the cycle (account NormUsage from it, everything else follows).
  *
  * Ticket-based (seed document 004): F = SN / max(UN, SN / 100) at every
  * level; the root's tickets go to *active* children (a pending, not held
@@ -107,14 +109,32 @@ void fs_tree_free(struct fs_tree *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* Pre-order of the direct tree (parents before children, siblings in the
- * loaded order), without recursion; stack has room for n entries. */
+static int cmp_id_asc(const void *pa, const void *pb, void *ctx)
+{
+	const struct prio_assoc *as = ctx;
+	uint32_t a = as[*(const uint32_t *)pa].id, b = as[*(const uint32_t *)pb].id;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * Pre-order of the tree in the controller's list order, without recursion;
+ * stack has room for n entries.  Slurm builds its children lists from the
+ * association list as the database returns it, by lft, and the nested set
+ * puts each new association first under its parent: siblings come newest
+ * first, i.e. by association id descending.  Ties in Fair Tree and the
+ * order DEPTH_OBLIVIOUS updates siblings in follow it.  Without ids (an
+ * input without the ID column) the loaded order, sshare's, stands in.
+ */
 static int preorder(const struct prio_snapshot *snap, struct fs_tree *t,
 		    uint32_t *stack, struct prio_error *err)
 {
 	const struct prio_assoc *as = snap->assocs;
 	uint32_t top = 0, k = 0;
+	bool by_id = true;
 
+	for (uint32_t i = 1; i < t->n && by_id; i++)
+		by_id = as[i].id != 0;
 	stack[top++] = 0;
 	while (top && k < t->n) {
 		uint32_t i = stack[--top], cnt = 0, slot;
@@ -127,12 +147,14 @@ static int preorder(const struct prio_snapshot *snap, struct fs_tree *t,
 		if (top + cnt > t->n)
 			return prio_error_set(err, PRIO_ERR_PARSE, as[i].file, as[i].line,
 					      "Account", "association tree is not a tree");
-		/* Push children in reverse so that the first one pops first. */
-		top += cnt;
-		slot = top;
+		/* Push children so that the first one pops first. */
+		slot = top + cnt;
 		for (uint32_t c = as[i].first_child; c != PRIO_ASSOC_NONE;
 		     c = as[c].next_sibling)
 			stack[--slot] = c;
+		if (by_id && cnt > 1)
+			qsort_r(stack + top, cnt, sizeof(*stack), cmp_id_asc, (void *)as);
+		top += cnt;
 	}
 	if (k != t->n)
 		return prio_error_set(err, PRIO_ERR_PARSE, "", 0, "Account",
@@ -205,7 +227,7 @@ struct fs_work {
 	uint32_t rank, rnt, users;
 };
 
-static void common_values(struct fs_work *w)
+static void common_values(struct fs_work *w, const long double *prev)
 {
 	const struct prio_assoc *as = w->snap->assocs;
 	const struct fs_tree *t = w->t;
@@ -220,14 +242,20 @@ static void common_values(struct fs_work *w)
 		r->rank = 0;
 		r->active = false;
 		r->tickets = 0;
-		if (i == 0)
+		if (i == 0) {
 			r->usage_norm = NAN;
-		else if (root_usage > 0) {
+		} else if (prev && !as[i].is_user) {
+			/* An account row as of the start of Slurm's cycle. */
+			long double un = prev[0] > 0 ? prev[i] / prev[0] : 0.0L;
+
+			r->usage_norm = un > 1.0L ? 1.0 : (double)un;
+		} else if (root_usage > 0) {
 			long double un = as[i].usage_raw / root_usage;
 
 			r->usage_norm = un > 1.0L ? 1.0 : (double)un;
-		} else
+		} else {
 			r->usage_norm = 0.0;
+		}
 	}
 	for (uint32_t p = 0; p < t->n; p++) {
 		uint64_t sum = 0;
@@ -353,22 +381,145 @@ static long double depth_oblivious_ue(long double ue_p, double sn_p, double sn,
 	return ratio_p * powl(ratio_l, k) * sn;
 }
 
-static int classic_values(struct fs_work *w, bool depth_oblivious)
+/* usage / root usage from a usage array (a lagged one). */
+static long double norm_of(const long double *u, uint32_t i)
+{
+	long double un = u[0] > 0 ? u[i] / u[0] : 0.0L;
+
+	return un > 1.0L ? 1.0L : un;
+}
+
+void fs_first_pending_job(const struct prio_snapshot *snap, uint32_t *first)
+{
+	for (uint32_t i = 0; i < snap->assoc_count; i++)
+		first[i] = UINT32_MAX;
+	for (uint32_t j = 0; j < snap->job_count; j++) {
+		const struct prio_job *job = &snap->jobs[j];
+		uint32_t a;
+
+		if (job->state != PRIO_JOB_PENDING || job->held || job->priority == 0)
+			continue;
+		a = prio_snapshot_job_assoc(snap, job,
+					    job->partition_count ? job->partitions[0] : PRIO_NO_ID);
+		if (a != PRIO_ASSOC_NONE && job->job_id < first[a])
+			first[a] = job->job_id;
+	}
+}
+
+/*
+ * DEPTH_OBLIVIOUS's Σ usage_norm of the fs-siblings ("parent" ones left
+ * out), for every association, linear per level but for user siblings.
+ * Without the lag (un_prev NULL) every sibling's un_now.  With it, the
+ * values Slurm holds when it computes each one (the classic and
+ * depth-oblivious oracle scenarios and their slurmctld.log):
+ *  - an account, at the start of a cycle: user siblings and the accounts up
+ *    to it in list order one cycle back, the accounts after it (not yet
+ *    updated in this pass) two cycles back;
+ *  - a user, later, when its first pending job's priority is computed (in
+ *    job id order; at the first sshare call for users without one): the
+ *    accounts one cycle back, user siblings computed before it (an earlier
+ *    first job) current, the others still one cycle back.
+ */
+void fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
+		     const struct fs_sib_inputs *in, long double *sib)
+{
+	const struct prio_assoc *as = snap->assocs;
+
+	for (uint32_t p = 0; p < t->n; p++) {
+		long double now = 0, users = 0, before = 0, after = 0;
+
+		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE; c = t->fs_next[c]) {
+			if (fs_is_parent_shares(&as[c]))
+				continue;
+			now += in->un_now[c];
+			if (!in->un_prev)
+				continue;
+			if (as[c].is_user)
+				users += in->un_prev[c];
+			else
+				after += in->un_prev2[c];
+		}
+		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE; c = t->fs_next[c]) {
+			if (!in->un_prev) {
+				sib[c] = now;
+				continue;
+			}
+			if (fs_is_parent_shares(&as[c]) || as[c].is_user)
+				continue;
+			/* Accounts in list order move from two cycles back
+			 * to one. */
+			after -= in->un_prev2[c];
+			before += in->un_prev[c];
+			sib[c] = users + before + after;
+		}
+		if (!in->un_prev)
+			continue;
+		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE; c = t->fs_next[c]) {
+			long double sum = before;
+
+			if (fs_is_parent_shares(&as[c]) || !as[c].is_user)
+				continue;
+			for (uint32_t o = t->fs_first[p]; o != PRIO_ASSOC_NONE; o = t->fs_next[o]) {
+				bool done_before;
+
+				if (fs_is_parent_shares(&as[o]) || !as[o].is_user)
+					continue;
+				done_before = in->first[o] < in->first[c] ||
+					      (in->first[o] == in->first[c] && t->pos[o] <= t->pos[c]);
+				sum += done_before ? in->un_now[o] : in->un_prev[o];
+			}
+			sib[c] = sum;
+		}
+	}
+}
+
+/* The inputs of fs_sibling_sums from the results (and the lag). */
+static int sibling_sums(struct fs_work *w, const struct prio_fs_lag *lag, long double *sib)
+{
+	const struct fs_tree *t = w->t;
+	struct fs_sib_inputs in = { 0 };
+	long double *buf = calloc(3 * (size_t)t->n, sizeof(*buf));
+	uint32_t *first = lag ? malloc((size_t)t->n * sizeof(*first)) : NULL;
+
+	if (!buf || (lag && !first)) {
+		free(buf);
+		free(first);
+		return PRIO_ERR_NOMEM;
+	}
+	in.un_now = buf;
+	for (uint32_t i = 0; i < t->n; i++)
+		buf[i] = i ? w->out[i].usage_norm : 0;
+	if (lag) {
+		const long double *prev2 = lag->prev2_usage ? lag->prev2_usage : lag->prev_usage;
+
+		for (uint32_t i = 1; i < t->n; i++) {
+			buf[t->n + i] = norm_of(lag->prev_usage, i);
+			buf[2 * t->n + i] = norm_of(prev2, i);
+		}
+		in.un_prev = buf + t->n;
+		in.un_prev2 = buf + 2 * (size_t)t->n;
+		fs_first_pending_job(w->snap, first);
+		in.first = first;
+	}
+	fs_sibling_sums(w->snap, t, &in, sib);
+	free(buf);
+	free(first);
+	return PRIO_OK;
+}
+
+static int classic_values(struct fs_work *w, bool depth_oblivious, const struct prio_fs_lag *lag)
 {
 	const struct prio_assoc *as = w->snap->assocs;
 	const struct fs_tree *t = w->t;
 	uint16_t damp = w->snap->conf.dampening_factor ? w->snap->conf.dampening_factor : 1;
-	long double *sib_un = NULL;
+	long double *sib = NULL;
 
 	if (depth_oblivious) {
-		/* Σ usage_norm of each parent's fs-children, "parent" ones
-		 * left out: once per parent, not once per child. */
-		sib_un = calloc(t->n, sizeof(*sib_un));
-		if (!sib_un)
+		if (!(sib = calloc(t->n, sizeof(*sib))) ||
+		    sibling_sums(w, lag && lag->prev_usage ? lag : NULL, sib) < 0) {
+			free(sib);
 			return PRIO_ERR_NOMEM;
-		for (uint32_t i = 1; i < t->n; i++)
-			if (!fs_is_parent_shares(&as[i]))
-				sib_un[t->fs_parent[i]] += w->out[i].usage_norm;
+		}
 	}
 	for (uint32_t k = 0; k < t->n; k++) {
 		uint32_t i = t->order[k], p = w->out[i].fs_parent;
@@ -398,7 +549,7 @@ static int classic_values(struct fs_work *w, bool depth_oblivious)
 							 w->out[p].usage_efctv != 0 && un != 0
 						     ? depth_oblivious_ue(w->out[p].usage_efctv,
 									  w->out[p].norm_shares,
-									  r->norm_shares, un, sib_un[p])
+									  r->norm_shares, un, sib[i])
 						     : un;
 			else if (r->level_shares == 0)
 				r->usage_efctv = w->out[p].usage_efctv;
@@ -411,7 +562,7 @@ static int classic_values(struct fs_work *w, bool depth_oblivious)
 				   ? 0.0
 				   : pow(2.0, -((double)r->usage_efctv / r->norm_shares) / (double)damp);
 	}
-	free(sib_un);
+	free(sib);
 	return PRIO_OK;
 }
 
@@ -479,6 +630,14 @@ int prio_fairshare_compute(const struct prio_snapshot *snap,
 			   enum prio_fs_algorithm algorithm,
 			   struct prio_fs_result *out, struct prio_error *err)
 {
+	return prio_fairshare_compute_lagged(snap, algorithm, NULL, out, err);
+}
+
+int prio_fairshare_compute_lagged(const struct prio_snapshot *snap,
+				  enum prio_fs_algorithm algorithm,
+				  const struct prio_fs_lag *lag,
+				  struct prio_fs_result *out, struct prio_error *err)
+{
 	struct fs_tree t;
 	struct fs_work w;
 	int rc;
@@ -490,7 +649,7 @@ int prio_fairshare_compute(const struct prio_snapshot *snap,
 	w.t = &t;
 	w.out = out;
 	memset(out, 0, (size_t)t.n * sizeof(*out));
-	common_values(&w);
+	common_values(&w, lag && algorithm != PRIO_FS_FAIR_TREE ? lag->prev_usage : NULL);
 	for (uint32_t i = 0; i < t.n; i++)
 		w.users += snap->assocs[i].is_user;
 	switch (algorithm) {
@@ -506,13 +665,13 @@ int prio_fairshare_compute(const struct prio_snapshot *snap,
 		free(w.scratch);
 		break;
 	case PRIO_FS_CLASSIC:
-		rc = classic_values(&w, false);
+		rc = classic_values(&w, false, lag);
 		break;
 	case PRIO_FS_DEPTH_OBLIVIOUS:
-		rc = classic_values(&w, true);
+		rc = classic_values(&w, true, lag);
 		break;
 	case PRIO_FS_TICKET:
-		if ((rc = classic_values(&w, false)) == PRIO_OK)
+		if ((rc = classic_values(&w, false, lag)) == PRIO_OK)
 			ticket_values(&w);
 		break;
 	default:

@@ -76,23 +76,64 @@ static double depth_oblivious_f(double rp, double rl)
 	return rp * pow(rl, k);
 }
 
+/* DEPTH_OBLIVIOUS sibling sums at the low ends (sib[0]) and the high ends
+ * (sib[1]) of every input interval. */
+static int sibling_bounds(const struct prio_snapshot *snap, const struct fs_tree *t,
+			  const struct prio_fs_bounds *b, const struct prio_fs_lag *lag,
+			  long double *sib[2])
+{
+	long double *buf = calloc(6 * (size_t)t->n, sizeof(*buf));
+	uint32_t *first = lag ? malloc((size_t)t->n * sizeof(*first)) : NULL;
+
+	sib[0] = calloc(t->n, sizeof(*sib[0]));
+	sib[1] = calloc(t->n, sizeof(*sib[1]));
+	if (!buf || !sib[0] || !sib[1] || (lag && !first)) {
+		free(buf);
+		free(first);
+		return PRIO_ERR_NOMEM;
+	}
+	if (lag)
+		fs_first_pending_job(snap, first);
+	for (int end = 0; end < 2; end++) {
+		long double *now = buf + (size_t)(3 * end) * t->n, *p1 = now + t->n, *p2 = p1 + t->n;
+		struct fs_sib_inputs in = { now, lag ? p1 : NULL, lag ? p2 : NULL, first };
+		const long double *prev2 = lag && lag->prev2_usage ? lag->prev2_usage : NULL;
+
+		for (uint32_t i = 1; i < t->n; i++) {
+			double r[2];
+
+			now[i] = b[i].usage_norm[end];
+			if (!lag)
+				continue;
+			ratio_bounds(lag->prev_usage[i], lag->prev_usage[0], lag->prev_slack, r);
+			p1[i] = r[end];
+			if (prev2)
+				ratio_bounds(prev2[i], prev2[0], lag->prev2_slack, r);
+			p2[i] = r[end];
+		}
+		fs_sibling_sums(snap, t, &in, sib[end]);
+	}
+	free(buf);
+	free(first);
+	return PRIO_OK;
+}
+
 int prio_fairshare_bounds(const struct prio_snapshot *snap,
 			  enum prio_fs_algorithm algorithm,
 			  const struct prio_fs_result *res, double slack,
+			  const struct prio_fs_lag *lag,
 			  struct prio_fs_bounds *out, struct prio_error *err)
 {
+	const long double *prev =
+	    lag && algorithm != PRIO_FS_FAIR_TREE ? lag->prev_usage : NULL;
 	const struct prio_assoc *as = snap->assocs;
 	double damp = snap->conf.dampening_factor ? snap->conf.dampening_factor : 1;
-	double (*sib)[2] = NULL;
+	long double *sib[2] = { NULL, NULL };
 	struct fs_tree t;
 	int rc;
 
 	if ((rc = fs_tree_build(snap, &t, err)) < 0)
 		return rc;
-	if (algorithm == PRIO_FS_DEPTH_OBLIVIOUS && !(sib = calloc(t.n, sizeof(*sib)))) {
-		fs_tree_free(&t);
-		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
-	}
 	for (uint32_t i = 0; i < t.n; i++) {
 		struct prio_fs_bounds *b = &out[i];
 
@@ -101,15 +142,16 @@ int prio_fairshare_bounds(const struct prio_snapshot *snap,
 		exact((double)res[i].usage_efctv, b->usage_efctv);
 		if (i == 0)
 			exact(NAN, b->usage_norm);
+		else if (prev && !as[i].is_user)
+			ratio_bounds(prev[i], prev[0], lag->prev_slack, b->usage_norm);
 		else
 			ratio_bounds(as[i].usage_raw, as[0].usage_raw, slack, b->usage_norm);
 	}
-	if (sib)
-		for (uint32_t i = 1; i < t.n; i++)
-			if (!fs_is_parent_shares(&as[i])) {
-				sib[t.fs_parent[i]][0] += out[i].usage_norm[0];
-				sib[t.fs_parent[i]][1] += out[i].usage_norm[1];
-			}
+	if (algorithm == PRIO_FS_DEPTH_OBLIVIOUS &&
+	    (rc = sibling_bounds(snap, &t, out, prev ? lag : NULL, sib)) < 0) {
+		fs_tree_free(&t);
+		return prio_error_set(err, rc, "", 0, "", "out of memory");
+	}
 	for (uint32_t k = 1; k < t.n; k++) {
 		uint32_t i = t.order[k], p = t.fs_parent[i];
 		const struct prio_fs_result *r = &res[i];
@@ -140,10 +182,13 @@ int prio_fairshare_bounds(const struct prio_snapshot *snap,
 					break;
 				}
 				lo = depth_oblivious_f(ue_p[0] / sn_p,
-						       sib[p][1] > 0 ? (un[0] / sn) / (sib[p][1] / sn_p) : 0);
+						       sib[1][i] > 0
+							   ? (un[0] / sn) / ((double)sib[1][i] / sn_p)
+							   : 0);
 				hi = depth_oblivious_f(ue_p[1] / sn_p,
-						       sib[p][0] > 0 ? (un[1] / sn) / (sib[p][0] / sn_p)
-								     : INFINITY);
+						       sib[0][i] > 0
+							   ? (un[1] / sn) / ((double)sib[0][i] / sn_p)
+							   : INFINITY);
 				lo *= sn;
 				hi *= sn;
 				/* Where a usage may be 0, Slurm falls back to UE = UN. */
@@ -176,7 +221,8 @@ int prio_fairshare_bounds(const struct prio_snapshot *snap,
 			break;
 		}
 	}
-	free(sib);
+	free(sib[0]);
+	free(sib[1]);
 	fs_tree_free(&t);
 	return PRIO_OK;
 }

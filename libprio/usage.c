@@ -354,6 +354,48 @@ int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
 	return PRIO_OK;
 }
 
+int prio_usage_previous_cycle(const struct prio_snapshot *snap, unsigned cycles,
+			      long double *prev, double *scale, struct prio_error *err)
+{
+	struct grid g;
+	long double dp;
+	int rc;
+
+	if ((rc = need_tree(snap, err)) < 0)
+		return rc;
+	grid_init(&g, snap, snap->now);
+	dp = dpow(&g, (long double)g.period);
+	for (uint32_t i = 0; i < snap->assoc_count; i++)
+		prev[i] = snap->assocs[i].usage_raw;
+	for (unsigned k = 0; k < cycles; k++) {
+		time_t cycle = snap->now - (time_t)k * g.period;
+
+		for (uint32_t j = 0; j < snap->job_count; j++) {
+			const struct prio_job *job = &snap->jobs[j];
+			long double delta;
+			uint32_t a;
+
+			if (!job_is_running(job) || !job->start_time || job->start_time >= cycle)
+				continue;
+			a = prio_snapshot_job_assoc(snap, job, job_partition(job));
+			if (a == PRIO_ASSOC_NONE)
+				continue;
+			delta = (long double)(cycle - job->start_time);
+			if (delta > (long double)g.period)
+				delta = (long double)g.period;
+			delta *= dpow(&g, delta) *
+				 job_billing(snap, &job->tres_alloc, job_partition(job), job->qos);
+			for (uint32_t i = a; i != PRIO_ASSOC_NONE; i = snap->assocs[i].parent)
+				prev[i] -= delta;
+		}
+		for (uint32_t i = 0; i < snap->assoc_count; i++)
+			prev[i] = prev[i] > 0 ? prev[i] / dp : 0;
+	}
+	if (scale)
+		*scale = (double)powl(1.0L / dp, (long double)cycles);
+	return PRIO_OK;
+}
+
 int prio_usage_tres_run_mins(const struct prio_snapshot *snap, time_t t, uint64_t *out,
 			     struct prio_error *err)
 {

@@ -15,6 +15,7 @@ complete -c fstree-show -l algorithm -x -a 'fairtree classic depth-oblivious tic
 complete -c fstree-show -l at -x -d 'evaluate at another moment'
 complete -c fstree-show -l no-run -d 'running jobs add no usage after the snapshot'
 complete -c fstree-show -l replay -d 'rebuild usage from job records'
+complete -c fstree-show -l no-lag -d 'classic: account rows from current usage'
 complete -c fstree-show -l tree -d 'draw the tree'
 complete -c fstree-show -l ascii -d 'draw with ASCII characters'
 complete -c fstree-show -l audit -r -F -d 'compare with a real sshare output'

@@ -67,6 +67,32 @@ int prio_fairshare_compute(const struct prio_snapshot *snap,
 			   struct prio_fs_result *out, struct prio_error *err);
 
 /*
+ * Slurm's one-cycle lag under classic, DEPTH_OBLIVIOUS (and ticket-based):
+ * the controller computes *account* rows' NormUsage and EffectvUsage at the
+ * start of a calculation cycle, from the usage of before that cycle, while
+ * user rows are computed later from the current usage and their parent's
+ * lagging EffectvUsage (tests/oracle/README.md; the classic scenario's
+ * slurmctld.log).  prev_usage (per association, e.g. from
+ * prio_usage_previous_cycle()) reproduces that; Fair Tree ignores it.
+ * prev_slack is the width of the interval each prev_usage value stands for
+ * (bounds only).
+ */
+struct prio_fs_lag {
+	const long double *prev_usage;  /* one cycle back */
+	double prev_slack;
+	/* DEPTH_OBLIVIOUS only, may be NULL: two cycles back.  At the start
+	 * of a cycle Slurm updates accounts one after the other, so an
+	 * account's sum of its siblings' usage still holds the previous
+	 * cycle's value for the siblings that come after it. */
+	const long double *prev2_usage;
+	double prev2_slack;
+};
+int prio_fairshare_compute_lagged(const struct prio_snapshot *snap,
+				  enum prio_fs_algorithm algorithm,
+				  const struct prio_fs_lag *lag,
+				  struct prio_fs_result *out, struct prio_error *err);
+
+/*
  * What Slurm may have printed, given that sshare truncates RawUsage: when
  * every association's true usage lies in [usage_raw, usage_raw + slack)
  * (slack 1 for usage read from sshare, 0 when it is exact), each derived
@@ -84,6 +110,7 @@ struct prio_fs_bounds {
 int prio_fairshare_bounds(const struct prio_snapshot *snap,
 			  enum prio_fs_algorithm algorithm,
 			  const struct prio_fs_result *res, double slack,
+			  const struct prio_fs_lag *lag,
 			  struct prio_fs_bounds *out, struct prio_error *err);
 
 #endif

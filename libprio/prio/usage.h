@@ -70,6 +70,18 @@ int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
 		       struct prio_error *err);
 
 /*
+ * The usage Slurm's calculation cycles started from, going `cycles` cycles
+ * back from the one taken at snap->now: each step removes what the running
+ * jobs of the job list added in that cycle (Δ·d^Δ·billing, Δ the period or
+ * the time since the job started) and divides by that cycle's decay d^P.
+ * One cycle back is what classic account rows show (Slurm's one-cycle lag,
+ * prio_fairshare_compute_lagged).  *scale (may be NULL) receives
+ * (1/d^P)^cycles: an uncertainty of x on the usage is one of x·scale here.
+ */
+int prio_usage_previous_cycle(const struct prio_snapshot *snap, unsigned cycles,
+			      long double *prev, double *scale, struct prio_error *err);
+
+/*
  * sshare's TRESRunMins at time t: per association (and its ancestors) the
  * sum over running jobs below it of allocated TRES x seconds left until the
  * job's end time, divided by 60.  Slurm keeps the counter only when

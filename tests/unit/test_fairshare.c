@@ -521,7 +521,7 @@ static void check_bounds(enum prio_fs_algorithm algo, bool with_h)
 	struct prio_fs_result *r = calloc(n, sizeof(*r)), *q = calloc(n, sizeof(*q));
 	struct prio_fs_bounds *b = calloc(n, sizeof(*b));
 	cr_assert_eq(prio_fairshare_compute(&s, algo, r, &err), 0);
-	cr_assert_eq(prio_fairshare_bounds(&s, algo, r, 1.0, b, &err), 0);
+	cr_assert_eq(prio_fairshare_bounds(&s, algo, r, 1.0, NULL, b, &err), 0);
 	unsigned seed = 12345;
 	for (uint32_t trial = 0; trial < 100 + n; trial++) {
 		for (uint32_t i = 0; i < n; i++)
@@ -585,7 +585,7 @@ Test(bounds, exact_usage_gives_points)
 	struct prio_fs_result *r = calloc(s.assoc_count, sizeof(*r));
 	struct prio_fs_bounds *b = calloc(s.assoc_count, sizeof(*b));
 	cr_assert_eq(prio_fairshare_compute(&s, PRIO_FS_CLASSIC, r, &err), 0);
-	cr_assert_eq(prio_fairshare_bounds(&s, PRIO_FS_CLASSIC, r, 0.0, b, &err), 0);
+	cr_assert_eq(prio_fairshare_bounds(&s, PRIO_FS_CLASSIC, r, 0.0, NULL, b, &err), 0);
 	uint32_t u2 = find(&s, "User2");
 	cr_assert_float_eq(b[u2].fairshare[0], r[u2].fairshare, 1e-12);
 	cr_assert_float_eq(b[u2].fairshare[1], r[u2].fairshare, 1e-12);
