@@ -72,9 +72,13 @@ int fstree_when(struct fstree *f, const char *user, bool level_fs, double target
 	char t1[64], t2[64];
 
 	prio_error_clear(&err);
+	/* Each step recomputes the whole tree: fewer steps on big trees
+	 * (about 2e7 association updates in all). */
+	uint32_t steps = f->snap.assoc_count > 10000 ? 20000000 / f->snap.assoc_count : 2000;
+
 	if (prio_fairshare_when(&f->snap, f->algorithm, u,
 				level_fs ? PRIO_WHEN_LEVEL_FS : PRIO_WHEN_FAIRSHARE, target, f->no_run,
-				2000, &w, &err) < 0)
+				steps < 100 ? 100 : steps, &w, &err) < 0)
 		cmd_die_error(&f->c, &err);
 	printf("%s (%s) ", user, prio_snapshot_str(&f->snap, a->account));
 	if (w.already) {

@@ -420,13 +420,34 @@ void fs_first_pending_job(const struct prio_snapshot *snap, uint32_t *first)
  *    accounts one cycle back, user siblings computed before it (an earlier
  *    first job) current, the others still one cycle back.
  */
-void fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
-		     const struct fs_sib_inputs *in, long double *sib)
+struct user_key_ctx {
+	const struct fs_sib_inputs *in;
+	const struct fs_tree *t;
+};
+
+/* The order users' rows are computed in: first pending job, then list. */
+static int cmp_user_key(const void *pa, const void *pb, void *ctx)
+{
+	const struct user_key_ctx *c = ctx;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	if (c->in->first[a] != c->in->first[b])
+		return c->in->first[a] < c->in->first[b] ? -1 : 1;
+	return c->t->pos[a] < c->t->pos[b] ? -1 : c->t->pos[a] > c->t->pos[b];
+}
+
+int fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
+		    const struct fs_sib_inputs *in, long double *sib)
 {
 	const struct prio_assoc *as = snap->assocs;
+	struct user_key_ctx ctx = { in, t };
+	uint32_t *users = in->un_prev ? malloc((size_t)t->n * sizeof(*users)) : NULL;
 
+	if (in->un_prev && !users)
+		return PRIO_ERR_NOMEM;
 	for (uint32_t p = 0; p < t->n; p++) {
-		long double now = 0, users = 0, before = 0, after = 0;
+		long double now = 0, user_prev = 0, before = 0, after = 0, done_now = 0;
+		uint32_t nu = 0;
 
 		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE; c = t->fs_next[c]) {
 			if (fs_is_parent_shares(&as[c]))
@@ -434,10 +455,12 @@ void fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
 			now += in->un_now[c];
 			if (!in->un_prev)
 				continue;
-			if (as[c].is_user)
-				users += in->un_prev[c];
-			else
+			if (as[c].is_user) {
+				user_prev += in->un_prev[c];
+				users[nu++] = c;
+			} else {
 				after += in->un_prev2[c];
+			}
 		}
 		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE; c = t->fs_next[c]) {
 			if (!in->un_prev) {
@@ -450,27 +473,23 @@ void fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
 			 * to one. */
 			after -= in->un_prev2[c];
 			before += in->un_prev[c];
-			sib[c] = users + before + after;
+			sib[c] = user_prev + before + after;
 		}
-		if (!in->un_prev)
+		if (!nu)
 			continue;
-		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE; c = t->fs_next[c]) {
-			long double sum = before;
+		/* Users in the order their rows are computed: the ones done
+		 * before (and itself) current, the others one cycle back. */
+		qsort_r(users, nu, sizeof(*users), cmp_user_key, &ctx);
+		for (uint32_t k = 0; k < nu; k++) {
+			uint32_t c = users[k];
 
-			if (fs_is_parent_shares(&as[c]) || !as[c].is_user)
-				continue;
-			for (uint32_t o = t->fs_first[p]; o != PRIO_ASSOC_NONE; o = t->fs_next[o]) {
-				bool done_before;
-
-				if (fs_is_parent_shares(&as[o]) || !as[o].is_user)
-					continue;
-				done_before = in->first[o] < in->first[c] ||
-					      (in->first[o] == in->first[c] && t->pos[o] <= t->pos[c]);
-				sum += done_before ? in->un_now[o] : in->un_prev[o];
-			}
-			sib[c] = sum;
+			done_now += in->un_now[c];
+			user_prev -= in->un_prev[c];
+			sib[c] = before + done_now + user_prev;
 		}
 	}
+	free(users);
+	return PRIO_OK;
 }
 
 /* The inputs of fs_sibling_sums from the results (and the lag). */
@@ -480,6 +499,7 @@ static int sibling_sums(struct fs_work *w, const struct prio_fs_lag *lag, long d
 	struct fs_sib_inputs in = { 0 };
 	long double *buf = calloc(3 * (size_t)t->n, sizeof(*buf));
 	uint32_t *first = lag ? malloc((size_t)t->n * sizeof(*first)) : NULL;
+	int rc;
 
 	if (!buf || (lag && !first)) {
 		free(buf);
@@ -501,10 +521,10 @@ static int sibling_sums(struct fs_work *w, const struct prio_fs_lag *lag, long d
 		fs_first_pending_job(w->snap, first);
 		in.first = first;
 	}
-	fs_sibling_sums(w->snap, t, &in, sib);
+	rc = fs_sibling_sums(w->snap, t, &in, sib);
 	free(buf);
 	free(first);
-	return PRIO_OK;
+	return rc;
 }
 
 static int classic_values(struct fs_work *w, bool depth_oblivious, const struct prio_fs_lag *lag)

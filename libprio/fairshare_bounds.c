@@ -111,7 +111,11 @@ static int sibling_bounds(const struct prio_snapshot *snap, const struct fs_tree
 				ratio_bounds(prev2[i], prev2[0], lag->prev2_slack, r);
 			p2[i] = r[end];
 		}
-		fs_sibling_sums(snap, t, &in, sib[end]);
+		if (fs_sibling_sums(snap, t, &in, sib[end]) < 0) {
+			free(buf);
+			free(first);
+			return PRIO_ERR_NOMEM;
+		}
 	}
 	free(buf);
 	free(first);

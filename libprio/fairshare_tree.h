@@ -55,8 +55,8 @@ struct fs_sib_inputs {
 	const long double *un_prev2;
 	const uint32_t *first;
 };
-void fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
-		     const struct fs_sib_inputs *in, long double *sib);
+int fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
+		    const struct fs_sib_inputs *in, long double *sib);
 
 static inline bool fs_is_parent_shares(const struct prio_assoc *a)
 {
