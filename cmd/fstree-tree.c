@@ -27,7 +27,8 @@ struct drawing {
 	struct fstree *f;
 	bool utf8, color;
 	unsigned name_width;
-	bool last[PRIO_ASSOC_MAX_DEPTH + 2]; /* per depth: the branch is the last child */
+	bool last[PRIO_ASSOC_MAX_DEPTH +
+		  2]; /* per depth: the branch is the last child */
 	uint64_t lines;
 };
 
@@ -50,11 +51,14 @@ static unsigned columns(const char *s)
 
 static unsigned measure(const struct fstree *f, uint32_t i, unsigned depth)
 {
-	unsigned w = 4 * depth + columns(label(f, i)) + (f->snap.assocs[i].is_user ? 7 : 0), m = w;
+	unsigned w = 4 * depth + columns(label(f, i)) +
+		     (f->snap.assocs[i].is_user ? 7 : 0),
+		 m = w;
 
 	for (uint32_t c = f->snap.assocs[i].first_child; c != PRIO_ASSOC_NONE;
 	     c = f->snap.assocs[c].next_sibling) {
-		unsigned cw = depth < PRIO_ASSOC_MAX_DEPTH ? measure(f, c, depth + 1) : 0;
+		unsigned cw =
+		    depth < PRIO_ASSOC_MAX_DEPTH ? measure(f, c, depth + 1) : 0;
 
 		if (cw > m)
 			m = cw;
@@ -65,10 +69,12 @@ static unsigned measure(const struct fstree *f, uint32_t i, unsigned depth)
 /* A bar filled to fill in [0, 1] (NAN: empty); good picks the colour. */
 static void bar(const struct drawing *d, double fill, bool good)
 {
-	static const char *const eighths[] = { "", "\u258f", "\u258e", "\u258d", "\u258c",
-					       "\u258b", "\u258a", "\u2589" };
+	static const char *const eighths[] = {"",	"\u258f", "\u258e",
+					      "\u258d", "\u258c", "\u258b",
+					      "\u258a", "\u2589"};
 	bool empty = isnan(fill);
-	unsigned units = empty ? 0 : (unsigned)lround((fill > 1 ? 1 : fill) * BAR_CELLS * 8);
+	unsigned units =
+	    empty ? 0 : (unsigned)lround((fill > 1 ? 1 : fill) * BAR_CELLS * 8);
 	unsigned used = 0;
 
 	if (d->color && !empty)
@@ -76,7 +82,8 @@ static void bar(const struct drawing *d, double fill, bool good)
 	for (; units >= 8; units -= 8, used++)
 		fputs(d->utf8 ? "\u2588" : "#", stdout);
 	if (units) {
-		fputs(d->utf8 ? eighths[units] : (units >= 4 ? "+" : ""), stdout);
+		fputs(d->utf8 ? eighths[units] : (units >= 4 ? "+" : ""),
+		      stdout);
 		used += d->utf8 || units >= 4;
 	}
 	if (d->color && !empty)
@@ -95,12 +102,16 @@ static void line(struct drawing *d, uint32_t i, unsigned depth)
 	char shares[32], value[32];
 
 	for (unsigned k = 1; k < depth; k++) {
-		fputs(d->last[k] ? "    " : d->utf8 ? "\u2502   " : "|   ", stdout);
+		fputs(d->last[k] ? "    "
+		      : d->utf8	 ? "\u2502   "
+				 : "|   ",
+		      stdout);
 		w += 4;
 	}
 	if (depth) {
-		fputs(d->last[depth] ? (d->utf8 ? "\u2514\u2500\u2500 " : "`-- ")
-				     : (d->utf8 ? "\u251c\u2500\u2500 " : "|-- "),
+		fputs(d->last[depth]
+			  ? (d->utf8 ? "\u2514\u2500\u2500 " : "`-- ")
+			  : (d->utf8 ? "\u251c\u2500\u2500 " : "|-- "),
 		      stdout);
 		w += 4;
 	}
@@ -118,20 +129,25 @@ static void line(struct drawing *d, uint32_t i, unsigned depth)
 		snprintf(shares, sizeof(shares), "%s", "parent");
 	else
 		snprintf(shares, sizeof(shares), "%u", a->shares_raw);
-	printf("  shares %6s %6.3f  usage %12.0Lf %6.3f  ", shares, r->norm_shares, a->usage_raw,
-	       (double)r->usage_efctv);
+	printf("  shares %6s %6.3f  usage %12.0Lf %6.3f  ", shares,
+	       r->norm_shares, a->usage_raw, (double)r->usage_efctv);
 	switch (f->algorithm) {
 	case PRIO_FS_FAIR_TREE:
 		/* Half full at Level FS 1 (used exactly its share). */
 		if (parent || i == 0 || isnan((double)r->level_fs))
 			snprintf(value, sizeof(value), "%s", "-");
 		else
-			snprintf(value, sizeof(value), "%.3f", (double)r->level_fs);
+			snprintf(value, sizeof(value), "%.3f",
+				 (double)r->level_fs);
 		printf("LevelFS %7s ", value);
-		bar(d, parent || i == 0 ? NAN : isinf((double)r->level_fs) ? 1.0 : (double)r->level_fs / 2,
+		bar(d,
+		    parent || i == 0		 ? NAN
+		    : isinf((double)r->level_fs) ? 1.0
+						 : (double)r->level_fs / 2,
 		    r->level_fs >= 1);
 		if (a->is_user)
-			printf("  rank %u/%u", r->rank, f->snap.user_assoc_count);
+			printf("  rank %u/%u", r->rank,
+			       f->snap.user_assoc_count);
 		break;
 	case PRIO_FS_TICKET:
 		printf("tickets %7.1f ", r->tickets);
@@ -155,8 +171,10 @@ static void walk(struct drawing *d, uint32_t i, unsigned depth)
 	line(d, i, depth);
 	if (depth >= PRIO_ASSOC_MAX_DEPTH)
 		return;
-	for (uint32_t c = s->assocs[i].first_child; c != PRIO_ASSOC_NONE; c = s->assocs[c].next_sibling) {
-		d->last[depth + 1] = s->assocs[c].next_sibling == PRIO_ASSOC_NONE;
+	for (uint32_t c = s->assocs[i].first_child; c != PRIO_ASSOC_NONE;
+	     c = s->assocs[c].next_sibling) {
+		d->last[depth + 1] =
+		    s->assocs[c].next_sibling == PRIO_ASSOC_NONE;
 		walk(d, c, depth + 1);
 	}
 }
@@ -177,7 +195,7 @@ int fstree_tree(struct fstree *f)
 	d.name_width = measure(f, 0, 0);
 	printf("%s fairshare, %u user associations, usage at %s\n",
 	       prio_fs_algorithm_name(f->algorithm), f->snap.user_assoc_count,
-	       prio_timestamp_format(f->at, (char[32]){ 0 }, 32));
+	       prio_timestamp_format(f->at, (char[32]){0}, 32));
 	walk(&d, 0, 0);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		return EXIT_ERROR;

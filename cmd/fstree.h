@@ -21,16 +21,16 @@ struct fstree {
 	struct prio_snapshot snap;
 	enum prio_fs_algorithm algorithm;
 	struct prio_fs_result *res; /* one per association */
-	time_t at;                  /* evaluation time (--at, else now) */
+	time_t at;		    /* evaluation time (--at, else now) */
 	bool no_run;
-	bool replayed;              /* usage rebuilt from job records */
-	bool ascii;                 /* --tree without box characters */
-	bool no_lag;                /* --no-lag */
+	bool replayed; /* usage rebuilt from job records */
+	bool ascii;    /* --tree without box characters */
+	bool no_lag;   /* --no-lag */
 	/* Slurm's classic one-cycle lag, modelled when the running jobs are
 	 * known (fstree_compute sets it up; prev_usage NULL otherwise). */
 	struct prio_fs_lag lag;
 	long double *prev_usage;
-	const char *account;        /* --account: which association of a user */
+	const char *account; /* --account: which association of a user */
 };
 
 /* Compute res for the snapshot's current usage (exits 2 on error); under
@@ -40,14 +40,15 @@ void fstree_compute(struct fstree *f);
 
 /* The user association of `user` (under `account` when given): its index,
  * or exits 2 naming what is missing or ambiguous. */
-uint32_t fstree_find_user(struct fstree *f, const char *user, const char *account,
-			  const char *option);
+uint32_t fstree_find_user(struct fstree *f, const char *user,
+			  const char *account, const char *option);
 
 /* Each mode writes to stdout and returns the exit status. */
 int fstree_tree(struct fstree *f);
 int fstree_audit(struct fstree *f, const char *file);
 int fstree_why(struct fstree *f, const char *user, const char *vs);
-int fstree_when(struct fstree *f, const char *user, bool level_fs, double target);
+int fstree_when(struct fstree *f, const char *user, bool level_fs,
+		double target);
 
 /* Colour on: stdout is a terminal and NO_COLOR is unset. */
 bool fstree_color(void);

@@ -63,10 +63,14 @@ enum prio_fs_algorithm prio_fs_algorithm_of(uint32_t flags)
 const char *prio_fs_algorithm_name(enum prio_fs_algorithm algorithm)
 {
 	switch (algorithm) {
-	case PRIO_FS_FAIR_TREE: return "fairtree";
-	case PRIO_FS_CLASSIC: return "classic";
-	case PRIO_FS_DEPTH_OBLIVIOUS: return "depth-oblivious";
-	case PRIO_FS_TICKET: return "ticket";
+	case PRIO_FS_FAIR_TREE:
+		return "fairtree";
+	case PRIO_FS_CLASSIC:
+		return "classic";
+	case PRIO_FS_DEPTH_OBLIVIOUS:
+		return "depth-oblivious";
+	case PRIO_FS_TICKET:
+		return "ticket";
 	}
 	return "?";
 }
@@ -77,16 +81,16 @@ int prio_fs_algorithm_parse(const char *name, enum prio_fs_algorithm *out)
 		const char *name;
 		enum prio_fs_algorithm algorithm;
 	} names[] = {
-		{ "fairtree", PRIO_FS_FAIR_TREE },
-		{ "fair-tree", PRIO_FS_FAIR_TREE },
-		{ "fair_tree", PRIO_FS_FAIR_TREE },
-		{ "classic", PRIO_FS_CLASSIC },
-		{ "no_fair_tree", PRIO_FS_CLASSIC },
-		{ "depth-oblivious", PRIO_FS_DEPTH_OBLIVIOUS },
-		{ "depth_oblivious", PRIO_FS_DEPTH_OBLIVIOUS },
-		{ "ticket", PRIO_FS_TICKET },
-		{ "ticket-based", PRIO_FS_TICKET },
-		{ "ticket_based", PRIO_FS_TICKET },
+	    {"fairtree", PRIO_FS_FAIR_TREE},
+	    {"fair-tree", PRIO_FS_FAIR_TREE},
+	    {"fair_tree", PRIO_FS_FAIR_TREE},
+	    {"classic", PRIO_FS_CLASSIC},
+	    {"no_fair_tree", PRIO_FS_CLASSIC},
+	    {"depth-oblivious", PRIO_FS_DEPTH_OBLIVIOUS},
+	    {"depth_oblivious", PRIO_FS_DEPTH_OBLIVIOUS},
+	    {"ticket", PRIO_FS_TICKET},
+	    {"ticket-based", PRIO_FS_TICKET},
+	    {"ticket_based", PRIO_FS_TICKET},
 	};
 
 	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++)
@@ -112,7 +116,8 @@ void fs_tree_free(struct fs_tree *t)
 static int cmp_id_asc(const void *pa, const void *pb, void *ctx)
 {
 	const struct prio_assoc *as = ctx;
-	uint32_t a = as[*(const uint32_t *)pa].id, b = as[*(const uint32_t *)pb].id;
+	uint32_t a = as[*(const uint32_t *)pa].id,
+		 b = as[*(const uint32_t *)pb].id;
 
 	return a < b ? -1 : a > b;
 }
@@ -141,25 +146,28 @@ static int preorder(const struct prio_snapshot *snap, struct fs_tree *t,
 
 		t->pos[i] = k;
 		t->order[k++] = i;
-		for (uint32_t c = as[i].first_child; c != PRIO_ASSOC_NONE && cnt <= t->n;
+		for (uint32_t c = as[i].first_child;
+		     c != PRIO_ASSOC_NONE && cnt <= t->n;
 		     c = as[c].next_sibling)
 			cnt++;
 		if (top + cnt > t->n)
-			return prio_error_set(err, PRIO_ERR_PARSE, as[i].file, as[i].line,
-					      "Account", "association tree is not a tree");
+			return prio_error_set(err, PRIO_ERR_PARSE, as[i].file,
+					      as[i].line, "Account",
+					      "association tree is not a tree");
 		/* Push children so that the first one pops first. */
 		slot = top + cnt;
 		for (uint32_t c = as[i].first_child; c != PRIO_ASSOC_NONE;
 		     c = as[c].next_sibling)
 			stack[--slot] = c;
 		if (by_id && cnt > 1)
-			qsort_r(stack + top, cnt, sizeof(*stack), cmp_id_asc, (void *)as);
+			qsort_r(stack + top, cnt, sizeof(*stack), cmp_id_asc,
+				(void *)as);
 		top += cnt;
 	}
 	if (k != t->n)
-		return prio_error_set(err, PRIO_ERR_PARSE, "", 0, "Account",
-				      "%u associations are not reachable from root",
-				      t->n - k);
+		return prio_error_set(
+		    err, PRIO_ERR_PARSE, "", 0, "Account",
+		    "%u associations are not reachable from root", t->n - k);
 	return PRIO_OK;
 }
 
@@ -173,8 +181,9 @@ int fs_tree_build(const struct prio_snapshot *snap, struct fs_tree *t,
 
 	memset(t, 0, sizeof(*t));
 	if (snap->assoc_count == 0 || as[0].parent != PRIO_ASSOC_NONE)
-		return prio_error_set(err, PRIO_ERR_MISSING, "", 0, "",
-				      "no association tree loaded (give --assoc)");
+		return prio_error_set(
+		    err, PRIO_ERR_MISSING, "", 0, "",
+		    "no association tree loaded (give --assoc)");
 	t->n = snap->assoc_count;
 	size = (size_t)t->n * sizeof(uint32_t);
 	t->order = malloc(size);
@@ -183,11 +192,12 @@ int fs_tree_build(const struct prio_snapshot *snap, struct fs_tree *t,
 	t->fs_first = malloc(size);
 	t->fs_next = malloc(size);
 	scratch = malloc(size);
-	if (!t->order || !t->pos || !t->fs_parent || !t->fs_first || !t->fs_next ||
-	    !scratch) {
+	if (!t->order || !t->pos || !t->fs_parent || !t->fs_first ||
+	    !t->fs_next || !scratch) {
 		free(scratch);
 		fs_tree_free(t);
-		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
 	}
 	if ((rc = preorder(snap, t, scratch, err)) < 0) {
 		free(scratch);
@@ -260,11 +270,14 @@ static void common_values(struct fs_work *w, const long double *prev)
 	for (uint32_t p = 0; p < t->n; p++) {
 		uint64_t sum = 0;
 
-		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE; c = t->fs_next[c])
+		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE;
+		     c = t->fs_next[c])
 			if (!fs_is_parent_shares(&as[c]))
 				sum += fs_shares_of(&as[c]);
-		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE; c = t->fs_next[c])
-			w->out[c].level_shares = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE;
+		     c = t->fs_next[c])
+			w->out[c].level_shares =
+			    sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
 	}
 	w->out[0].level_shares = PRIO_NO_VAL; /* never set for root */
 }
@@ -281,7 +294,8 @@ static void fair_tree_values(struct fs_work *w)
 		struct prio_fs_result *r = &w->out[i];
 
 		if (i == 0) {
-			r->norm_shares = (double)fs_shares_of(&as[0]) / (double)PRIO_NO_VAL;
+			r->norm_shares =
+			    (double)fs_shares_of(&as[0]) / (double)PRIO_NO_VAL;
 			r->usage_efctv = 1.0L;
 			r->level_fs = PRIO_FS_LEVEL_FS_PARENT_ACCOUNT;
 			continue;
@@ -291,16 +305,22 @@ static void fair_tree_values(struct fs_work *w)
 		else if (r->level_shares == 0)
 			r->norm_shares = 0.0;
 		else
-			r->norm_shares = (double)fs_shares_of(&as[i]) / (double)r->level_shares;
-		r->usage_efctv = as[p].usage_raw > 0 ? as[i].usage_raw / as[p].usage_raw : 0.0L;
+			r->norm_shares = (double)fs_shares_of(&as[i]) /
+					 (double)r->level_shares;
+		r->usage_efctv = as[p].usage_raw > 0
+				     ? as[i].usage_raw / as[p].usage_raw
+				     : 0.0L;
 		if (fs_is_parent_shares(&as[i]))
-			r->level_fs = as[i].is_user ? INFINITY : PRIO_FS_LEVEL_FS_PARENT_ACCOUNT;
+			r->level_fs = as[i].is_user
+					  ? INFINITY
+					  : PRIO_FS_LEVEL_FS_PARENT_ACCOUNT;
 		else if (r->norm_shares == 0.0)
 			r->level_fs = 0.0L;
 		else if (r->usage_efctv == 0.0L)
 			r->level_fs = INFINITY;
 		else
-			r->level_fs = (long double)r->norm_shares / r->usage_efctv;
+			r->level_fs =
+			    (long double)r->norm_shares / r->usage_efctv;
 	}
 }
 
@@ -326,9 +346,10 @@ static int cmp_siblings(const void *pa, const void *pb, void *ctx)
 }
 
 void fs_sort_siblings(const struct prio_snapshot *snap, const struct fs_tree *t,
-		      const struct prio_fs_result *res, uint32_t *slice, uint32_t k)
+		      const struct prio_fs_result *res, uint32_t *slice,
+		      uint32_t k)
 {
-	struct sort_ctx c = { snap, t, res };
+	struct sort_ctx c = {snap, t, res};
 
 	qsort_r(slice, k, sizeof(*slice), cmp_siblings, &c);
 }
@@ -340,7 +361,8 @@ static void rank_level(struct fs_work *w, uint32_t parent, uint32_t *slice,
 	long double prev = PRIO_FS_LEVEL_FS_PARENT_ACCOUNT;
 	uint32_t k = 0;
 
-	for (uint32_t c = w->t->fs_first[parent]; c != PRIO_ASSOC_NONE; c = w->t->fs_next[c])
+	for (uint32_t c = w->t->fs_first[parent]; c != PRIO_ASSOC_NONE;
+	     c = w->t->fs_next[c])
 		slice[k++] = c;
 	if (k == 0 || depth > PRIO_ASSOC_MAX_DEPTH + 1)
 		return;
@@ -354,7 +376,8 @@ static void rank_level(struct fs_work *w, uint32_t parent, uint32_t *slice,
 			if (!tied)
 				w->rank = w->rnt;
 			w->out[i].rank = w->rank;
-			w->out[i].fairshare = (double)w->rank / (double)w->users;
+			w->out[i].fairshare =
+			    (double)w->rank / (double)w->users;
 			w->rnt--;
 		} else {
 			rank_level(w, i, slice + k, tied, depth + 1);
@@ -397,10 +420,12 @@ void fs_first_pending_job(const struct prio_snapshot *snap, uint32_t *first)
 		const struct prio_job *job = &snap->jobs[j];
 		uint32_t a;
 
-		if (job->state != PRIO_JOB_PENDING || job->held || job->priority == 0)
+		if (job->state != PRIO_JOB_PENDING || job->held ||
+		    job->priority == 0)
 			continue;
-		a = prio_snapshot_job_assoc(snap, job,
-					    job->partition_count ? job->partitions[0] : PRIO_NO_ID);
+		a = prio_snapshot_job_assoc(
+		    snap, job,
+		    job->partition_count ? job->partitions[0] : PRIO_NO_ID);
 		if (a != PRIO_ASSOC_NONE && job->job_id < first[a])
 			first[a] = job->job_id;
 	}
@@ -440,16 +465,19 @@ int fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
 		    const struct fs_sib_inputs *in, long double *sib)
 {
 	const struct prio_assoc *as = snap->assocs;
-	struct user_key_ctx ctx = { in, t };
-	uint32_t *users = in->un_prev ? malloc((size_t)t->n * sizeof(*users)) : NULL;
+	struct user_key_ctx ctx = {in, t};
+	uint32_t *users =
+	    in->un_prev ? malloc((size_t)t->n * sizeof(*users)) : NULL;
 
 	if (in->un_prev && !users)
 		return PRIO_ERR_NOMEM;
 	for (uint32_t p = 0; p < t->n; p++) {
-		long double now = 0, user_prev = 0, before = 0, after = 0, done_now = 0;
+		long double now = 0, user_prev = 0, before = 0, after = 0,
+			    done_now = 0;
 		uint32_t nu = 0;
 
-		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE; c = t->fs_next[c]) {
+		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE;
+		     c = t->fs_next[c]) {
 			if (fs_is_parent_shares(&as[c]))
 				continue;
 			now += in->un_now[c];
@@ -462,7 +490,8 @@ int fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
 				after += in->un_prev2[c];
 			}
 		}
-		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE; c = t->fs_next[c]) {
+		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE;
+		     c = t->fs_next[c]) {
 			if (!in->un_prev) {
 				sib[c] = now;
 				continue;
@@ -493,10 +522,11 @@ int fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
 }
 
 /* The inputs of fs_sibling_sums from the results (and the lag). */
-static int sibling_sums(struct fs_work *w, const struct prio_fs_lag *lag, long double *sib)
+static int sibling_sums(struct fs_work *w, const struct prio_fs_lag *lag,
+			long double *sib)
 {
 	const struct fs_tree *t = w->t;
-	struct fs_sib_inputs in = { 0 };
+	struct fs_sib_inputs in = {0};
 	long double *buf = calloc(3 * (size_t)t->n, sizeof(*buf));
 	uint32_t *first = lag ? malloc((size_t)t->n * sizeof(*first)) : NULL;
 	int rc;
@@ -510,7 +540,8 @@ static int sibling_sums(struct fs_work *w, const struct prio_fs_lag *lag, long d
 	for (uint32_t i = 0; i < t->n; i++)
 		buf[i] = i ? w->out[i].usage_norm : 0;
 	if (lag) {
-		const long double *prev2 = lag->prev2_usage ? lag->prev2_usage : lag->prev_usage;
+		const long double *prev2 =
+		    lag->prev2_usage ? lag->prev2_usage : lag->prev_usage;
 
 		for (uint32_t i = 1; i < t->n; i++) {
 			buf[t->n + i] = norm_of(lag->prev_usage, i);
@@ -527,16 +558,19 @@ static int sibling_sums(struct fs_work *w, const struct prio_fs_lag *lag, long d
 	return rc;
 }
 
-static int classic_values(struct fs_work *w, bool depth_oblivious, const struct prio_fs_lag *lag)
+static int classic_values(struct fs_work *w, bool depth_oblivious,
+			  const struct prio_fs_lag *lag)
 {
 	const struct prio_assoc *as = w->snap->assocs;
 	const struct fs_tree *t = w->t;
-	uint16_t damp = w->snap->conf.dampening_factor ? w->snap->conf.dampening_factor : 1;
+	uint16_t damp =
+	    w->snap->conf.dampening_factor ? w->snap->conf.dampening_factor : 1;
 	long double *sib = NULL;
 
 	if (depth_oblivious) {
 		if (!(sib = calloc(t->n, sizeof(*sib))) ||
-		    sibling_sums(w, lag && lag->prev_usage ? lag : NULL, sib) < 0) {
+		    sibling_sums(w, lag && lag->prev_usage ? lag : NULL, sib) <
+			0) {
 			free(sib);
 			return PRIO_ERR_NOMEM;
 		}
@@ -556,31 +590,39 @@ static int classic_values(struct fs_work *w, bool depth_oblivious, const struct 
 			double f = 1.0;
 
 			if (!fs_is_parent_shares(&as[i]))
-				f = r->level_shares == 0 ? 0.0
-							 : (double)fs_shares_of(&as[i]) /
-								   (double)r->level_shares;
+				f = r->level_shares == 0
+					? 0.0
+					: (double)fs_shares_of(&as[i]) /
+					      (double)r->level_shares;
 			r->norm_shares = f * w->out[as[i].parent].norm_shares;
 			if (p == 0)
 				r->usage_efctv = un;
 			else if (fs_is_parent_shares(&as[i]))
 				r->usage_efctv = w->out[p].usage_efctv;
 			else if (depth_oblivious)
-				r->usage_efctv = r->norm_shares != 0 && w->out[p].norm_shares != 0 &&
-							 w->out[p].usage_efctv != 0 && un != 0
-						     ? depth_oblivious_ue(w->out[p].usage_efctv,
-									  w->out[p].norm_shares,
-									  r->norm_shares, un, sib[i])
-						     : un;
+				r->usage_efctv =
+				    r->norm_shares != 0 &&
+					    w->out[p].norm_shares != 0 &&
+					    w->out[p].usage_efctv != 0 &&
+					    un != 0
+					? depth_oblivious_ue(
+					      w->out[p].usage_efctv,
+					      w->out[p].norm_shares,
+					      r->norm_shares, un, sib[i])
+					: un;
 			else if (r->level_shares == 0)
 				r->usage_efctv = w->out[p].usage_efctv;
 			else
-				r->usage_efctv = un + (w->out[p].usage_efctv - un) *
-							      (long double)fs_shares_of(&as[i]) /
-							      (long double)r->level_shares;
+				r->usage_efctv =
+				    un + (w->out[p].usage_efctv - un) *
+					     (long double)fs_shares_of(&as[i]) /
+					     (long double)r->level_shares;
 		}
-		r->fairshare = r->norm_shares <= 0
-				   ? 0.0
-				   : pow(2.0, -((double)r->usage_efctv / r->norm_shares) / (double)damp);
+		r->fairshare =
+		    r->norm_shares <= 0
+			? 0.0
+			: pow(2.0, -((double)r->usage_efctv / r->norm_shares) /
+				       (double)damp);
 	}
 	free(sib);
 	return PRIO_OK;
@@ -595,11 +637,14 @@ static void mark_active(struct fs_work *w)
 		const struct prio_job *job = &snap->jobs[j];
 		uint32_t i;
 
-		if (job->state != PRIO_JOB_PENDING || job->held || job->priority == 0)
+		if (job->state != PRIO_JOB_PENDING || job->held ||
+		    job->priority == 0)
 			continue;
-		i = prio_snapshot_job_assoc(snap, job,
-					    job->partition_count ? job->partitions[0] : PRIO_NO_ID);
-		for (; i != PRIO_ASSOC_NONE && !w->out[i].active; i = w->out[i].fs_parent)
+		i = prio_snapshot_job_assoc(
+		    snap, job,
+		    job->partition_count ? job->partitions[0] : PRIO_NO_ID);
+		for (; i != PRIO_ASSOC_NONE && !w->out[i].active;
+		     i = w->out[i].fs_parent)
 			w->out[i].active = true;
 	}
 }
@@ -615,7 +660,8 @@ static void ticket_values(struct fs_work *w)
 		struct prio_fs_result *r = &w->out[i];
 		long double floor = 0.01L * r->norm_shares;
 
-		r->usage_efctv = r->usage_norm > floor ? (long double)r->usage_norm : floor;
+		r->usage_efctv =
+		    r->usage_norm > floor ? (long double)r->usage_norm : floor;
 		r->fairshare = NAN;
 	}
 	mark_active(w);
@@ -626,24 +672,31 @@ static void ticket_values(struct fs_work *w)
 
 		if (w->out[p].tickets <= 0)
 			continue;
-		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE; c = t->fs_next[c])
+		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE;
+		     c = t->fs_next[c])
 			if (w->out[c].active && w->out[c].usage_efctv > 0)
-				sum += w->out[c].norm_shares * (w->out[c].norm_shares /
-								w->out[c].usage_efctv);
+				sum += w->out[c].norm_shares *
+				       (w->out[c].norm_shares /
+					w->out[c].usage_efctv);
 		if (sum <= 0)
 			continue;
-		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE; c = t->fs_next[c])
+		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE;
+		     c = t->fs_next[c])
 			if (w->out[c].active && w->out[c].usage_efctv > 0)
 				w->out[c].tickets =
-				    (double)(w->out[p].tickets * w->out[c].norm_shares *
-					     (w->out[c].norm_shares / w->out[c].usage_efctv) / sum);
+				    (double)(w->out[p].tickets *
+					     w->out[c].norm_shares *
+					     (w->out[c].norm_shares /
+					      w->out[c].usage_efctv) /
+					     sum);
 	}
 	for (uint32_t i = 0; i < t->n; i++)
 		if (as[i].is_user && w->out[i].tickets > max_user)
 			max_user = w->out[i].tickets;
 	for (uint32_t i = 0; i < t->n; i++)
 		if (as[i].is_user)
-			w->out[i].fairshare = max_user > 0 ? w->out[i].tickets / max_user : 0.0;
+			w->out[i].fairshare =
+			    max_user > 0 ? w->out[i].tickets / max_user : 0.0;
 }
 
 int prio_fairshare_compute(const struct prio_snapshot *snap,
@@ -656,7 +709,8 @@ int prio_fairshare_compute(const struct prio_snapshot *snap,
 int prio_fairshare_compute_lagged(const struct prio_snapshot *snap,
 				  enum prio_fs_algorithm algorithm,
 				  const struct prio_fs_lag *lag,
-				  struct prio_fs_result *out, struct prio_error *err)
+				  struct prio_fs_result *out,
+				  struct prio_error *err)
 {
 	struct fs_tree t;
 	struct fs_work w;
@@ -669,7 +723,8 @@ int prio_fairshare_compute_lagged(const struct prio_snapshot *snap,
 	w.t = &t;
 	w.out = out;
 	memset(out, 0, (size_t)t.n * sizeof(*out));
-	common_values(&w, lag && algorithm != PRIO_FS_FAIR_TREE ? lag->prev_usage : NULL);
+	common_values(
+	    &w, lag && algorithm != PRIO_FS_FAIR_TREE ? lag->prev_usage : NULL);
 	for (uint32_t i = 0; i < t.n; i++)
 		w.users += snap->assocs[i].is_user;
 	switch (algorithm) {
@@ -695,11 +750,13 @@ int prio_fairshare_compute_lagged(const struct prio_snapshot *snap,
 			ticket_values(&w);
 		break;
 	default:
-		rc = prio_error_set(err, PRIO_ERR_USAGE, "", 0, "", "unknown fairshare algorithm %d",
+		rc = prio_error_set(err, PRIO_ERR_USAGE, "", 0, "",
+				    "unknown fairshare algorithm %d",
 				    (int)algorithm);
 	}
 	fs_tree_free(&t);
 	if (rc == PRIO_ERR_NOMEM)
-		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
 	return rc;
 }

@@ -78,9 +78,10 @@ static double depth_oblivious_f(double rp, double rl)
 
 /* DEPTH_OBLIVIOUS sibling sums at the low ends (sib[0]) and the high ends
  * (sib[1]) of every input interval. */
-static int sibling_bounds(const struct prio_snapshot *snap, const struct fs_tree *t,
-			  const struct prio_fs_bounds *b, const struct prio_fs_lag *lag,
-			  long double *sib[2])
+static int sibling_bounds(const struct prio_snapshot *snap,
+			  const struct fs_tree *t,
+			  const struct prio_fs_bounds *b,
+			  const struct prio_fs_lag *lag, long double *sib[2])
 {
 	long double *buf = calloc(6 * (size_t)t->n, sizeof(*buf));
 	uint32_t *first = lag ? malloc((size_t)t->n * sizeof(*first)) : NULL;
@@ -95,9 +96,12 @@ static int sibling_bounds(const struct prio_snapshot *snap, const struct fs_tree
 	if (lag)
 		fs_first_pending_job(snap, first);
 	for (int end = 0; end < 2; end++) {
-		long double *now = buf + (size_t)(3 * end) * t->n, *p1 = now + t->n, *p2 = p1 + t->n;
-		struct fs_sib_inputs in = { now, lag ? p1 : NULL, lag ? p2 : NULL, first };
-		const long double *prev2 = lag && lag->prev2_usage ? lag->prev2_usage : NULL;
+		long double *now = buf + (size_t)(3 * end) * t->n,
+			    *p1 = now + t->n, *p2 = p1 + t->n;
+		struct fs_sib_inputs in = {now, lag ? p1 : NULL,
+					   lag ? p2 : NULL, first};
+		const long double *prev2 =
+		    lag && lag->prev2_usage ? lag->prev2_usage : NULL;
 
 		for (uint32_t i = 1; i < t->n; i++) {
 			double r[2];
@@ -105,10 +109,12 @@ static int sibling_bounds(const struct prio_snapshot *snap, const struct fs_tree
 			now[i] = b[i].usage_norm[end];
 			if (!lag)
 				continue;
-			ratio_bounds(lag->prev_usage[i], lag->prev_usage[0], lag->prev_slack, r);
+			ratio_bounds(lag->prev_usage[i], lag->prev_usage[0],
+				     lag->prev_slack, r);
 			p1[i] = r[end];
 			if (prev2)
-				ratio_bounds(prev2[i], prev2[0], lag->prev2_slack, r);
+				ratio_bounds(prev2[i], prev2[0],
+					     lag->prev2_slack, r);
 			p2[i] = r[end];
 		}
 		if (fs_sibling_sums(snap, t, &in, sib[end]) < 0) {
@@ -131,8 +137,9 @@ int prio_fairshare_bounds(const struct prio_snapshot *snap,
 	const long double *prev =
 	    lag && algorithm != PRIO_FS_FAIR_TREE ? lag->prev_usage : NULL;
 	const struct prio_assoc *as = snap->assocs;
-	double damp = snap->conf.dampening_factor ? snap->conf.dampening_factor : 1;
-	long double *sib[2] = { NULL, NULL };
+	double damp =
+	    snap->conf.dampening_factor ? snap->conf.dampening_factor : 1;
+	long double *sib[2] = {NULL, NULL};
 	struct fs_tree t;
 	int rc;
 
@@ -147,9 +154,11 @@ int prio_fairshare_bounds(const struct prio_snapshot *snap,
 		if (i == 0)
 			exact(NAN, b->usage_norm);
 		else if (prev && !as[i].is_user)
-			ratio_bounds(prev[i], prev[0], lag->prev_slack, b->usage_norm);
+			ratio_bounds(prev[i], prev[0], lag->prev_slack,
+				     b->usage_norm);
 		else
-			ratio_bounds(as[i].usage_raw, as[0].usage_raw, slack, b->usage_norm);
+			ratio_bounds(as[i].usage_raw, as[0].usage_raw, slack,
+				     b->usage_norm);
 	}
 	if (algorithm == PRIO_FS_DEPTH_OBLIVIOUS &&
 	    (rc = sibling_bounds(snap, &t, out, prev ? lag : NULL, sib)) < 0) {
@@ -164,38 +173,54 @@ int prio_fairshare_bounds(const struct prio_snapshot *snap,
 
 		switch (algorithm) {
 		case PRIO_FS_FAIR_TREE:
-			ratio_bounds(as[i].usage_raw, as[p].usage_raw, slack, b->usage_efctv);
+			ratio_bounds(as[i].usage_raw, as[p].usage_raw, slack,
+				     b->usage_efctv);
 			if (fs_is_parent_shares(&as[i]) || sn == 0.0)
-				break; /* infinity, NO_VAL or 0: no usage involved */
-			b->level_fs[0] = b->usage_efctv[1] > 0 ? sn / b->usage_efctv[1] : INFINITY;
-			b->level_fs[1] = b->usage_efctv[0] > 0 ? sn / b->usage_efctv[0] : INFINITY;
+				break; /* infinity, NO_VAL or 0: no usage
+					  involved */
+			b->level_fs[0] = b->usage_efctv[1] > 0
+					     ? sn / b->usage_efctv[1]
+					     : INFINITY;
+			b->level_fs[1] = b->usage_efctv[0] > 0
+					     ? sn / b->usage_efctv[0]
+					     : INFINITY;
 			break;
 		case PRIO_FS_CLASSIC:
 		case PRIO_FS_DEPTH_OBLIVIOUS:
 		case PRIO_FS_TICKET:
 			if (p == 0) {
-				memcpy(b->usage_efctv, b->usage_norm, sizeof(b->usage_efctv));
-			} else if (fs_is_parent_shares(&as[i]) || r->level_shares == 0) {
-				memcpy(b->usage_efctv, out[p].usage_efctv, sizeof(b->usage_efctv));
+				memcpy(b->usage_efctv, b->usage_norm,
+				       sizeof(b->usage_efctv));
+			} else if (fs_is_parent_shares(&as[i]) ||
+				   r->level_shares == 0) {
+				memcpy(b->usage_efctv, out[p].usage_efctv,
+				       sizeof(b->usage_efctv));
 			} else if (algorithm == PRIO_FS_DEPTH_OBLIVIOUS) {
 				double sn_p = res[p].norm_shares, lo, hi;
-				const double *ue_p = out[p].usage_efctv, *un = b->usage_norm;
+				const double *ue_p = out[p].usage_efctv,
+					     *un = b->usage_norm;
 
 				if (sn == 0 || sn_p == 0) {
-					memcpy(b->usage_efctv, un, sizeof(b->usage_efctv));
+					memcpy(b->usage_efctv, un,
+					       sizeof(b->usage_efctv));
 					break;
 				}
-				lo = depth_oblivious_f(ue_p[0] / sn_p,
-						       sib[1][i] > 0
-							   ? (un[0] / sn) / ((double)sib[1][i] / sn_p)
-							   : 0);
-				hi = depth_oblivious_f(ue_p[1] / sn_p,
-						       sib[0][i] > 0
-							   ? (un[1] / sn) / ((double)sib[0][i] / sn_p)
-							   : INFINITY);
+				lo = depth_oblivious_f(
+				    ue_p[0] / sn_p,
+				    sib[1][i] > 0
+					? (un[0] / sn) /
+					      ((double)sib[1][i] / sn_p)
+					: 0);
+				hi = depth_oblivious_f(
+				    ue_p[1] / sn_p,
+				    sib[0][i] > 0
+					? (un[1] / sn) /
+					      ((double)sib[0][i] / sn_p)
+					: INFINITY);
 				lo *= sn;
 				hi *= sn;
-				/* Where a usage may be 0, Slurm falls back to UE = UN. */
+				/* Where a usage may be 0, Slurm falls back to
+				 * UE = UN. */
 				if (ue_p[0] == 0 || un[0] == 0) {
 					lo = lo < un[0] ? lo : un[0];
 					hi = hi > un[1] ? hi : un[1];
@@ -203,25 +228,37 @@ int prio_fairshare_bounds(const struct prio_snapshot *snap,
 				b->usage_efctv[0] = lo;
 				b->usage_efctv[1] = hi;
 			} else {
-				double kk = (double)fs_shares_of(&as[i]) / r->level_shares;
+				double kk = (double)fs_shares_of(&as[i]) /
+					    r->level_shares;
 
-				b->usage_efctv[0] = (1 - kk) * b->usage_norm[0] + kk * out[p].usage_efctv[0];
-				b->usage_efctv[1] = (1 - kk) * b->usage_norm[1] + kk * out[p].usage_efctv[1];
+				b->usage_efctv[0] =
+				    (1 - kk) * b->usage_norm[0] +
+				    kk * out[p].usage_efctv[0];
+				b->usage_efctv[1] =
+				    (1 - kk) * b->usage_norm[1] +
+				    kk * out[p].usage_efctv[1];
 			}
 			if (algorithm == PRIO_FS_TICKET) {
 				double floor = 0.01 * sn;
 
-				/* UE = max(UN, SN / 100) from the raw UN bounds. */
-				b->usage_efctv[0] = b->usage_norm[0] > floor ? b->usage_norm[0] : floor;
-				b->usage_efctv[1] = b->usage_norm[1] > floor ? b->usage_norm[1] : floor;
+				/* UE = max(UN, SN / 100) from the raw UN
+				 * bounds. */
+				b->usage_efctv[0] = b->usage_norm[0] > floor
+							? b->usage_norm[0]
+							: floor;
+				b->usage_efctv[1] = b->usage_norm[1] > floor
+							? b->usage_norm[1]
+							: floor;
 				if (!isnan(r->fairshare)) {
 					b->fairshare[0] = 0.0;
 					b->fairshare[1] = 1.0;
 				}
 				break;
 			}
-			b->fairshare[0] = classic_factor(b->usage_efctv[1], sn, damp);
-			b->fairshare[1] = classic_factor(b->usage_efctv[0], sn, damp);
+			b->fairshare[0] =
+			    classic_factor(b->usage_efctv[1], sn, damp);
+			b->fairshare[1] =
+			    classic_factor(b->usage_efctv[0], sn, damp);
 			break;
 		}
 	}

@@ -22,7 +22,7 @@
 struct fs_tree {
 	uint32_t n;
 	uint32_t *order;     /* pre-order of the direct tree in list order */
-	uint32_t *pos;       /* index -> position in order */
+	uint32_t *pos;	     /* index -> position in order */
 	uint32_t *fs_parent; /* PRIO_ASSOC_NONE for root */
 	uint32_t *fs_first;  /* first fs-child, PRIO_ASSOC_NONE when none */
 	uint32_t *fs_next;   /* next fs-sibling */
@@ -39,7 +39,8 @@ void fs_tree_free(struct fs_tree *t);
  * Level FS. */
 struct prio_fs_result;
 void fs_sort_siblings(const struct prio_snapshot *snap, const struct fs_tree *t,
-		      const struct prio_fs_result *res, uint32_t *slice, uint32_t k);
+		      const struct prio_fs_result *res, uint32_t *slice,
+		      uint32_t k);
 
 /* Per association, the job id of its first pending job Slurm computes a
  * priority for (held jobs skipped); UINT32_MAX when none. */
@@ -51,7 +52,7 @@ void fs_first_pending_job(const struct prio_snapshot *snap, uint32_t *first);
  * come from feeding low ends, then high ends. */
 struct fs_sib_inputs {
 	const long double *un_now;
-	const long double *un_prev;  /* NULL: no lag */
+	const long double *un_prev; /* NULL: no lag */
 	const long double *un_prev2;
 	const uint32_t *first;
 };

@@ -31,7 +31,8 @@ struct when_run {
 };
 
 /* The user's value at time t (t >= snap->now), from the saved usage. */
-static int value_at(struct when_run *w, time_t t, double *v, struct prio_error *err)
+static int value_at(struct when_run *w, time_t t, double *v,
+		    struct prio_error *err)
 {
 	struct prio_snapshot *snap = w->snap;
 	int rc;
@@ -57,7 +58,8 @@ static time_t settle_time(const struct prio_snapshot *snap, bool no_run)
 	for (uint32_t j = 0; j < snap->job_count; j++) {
 		const struct prio_job *job = &snap->jobs[j];
 
-		if ((job->state == PRIO_JOB_RUNNING || job->state == PRIO_JOB_SUSPENDED) &&
+		if ((job->state == PRIO_JOB_RUNNING ||
+		     job->state == PRIO_JOB_SUSPENDED) &&
 		    job->start_time && job->end_time > last)
 			last = job->end_time;
 	}
@@ -65,8 +67,8 @@ static time_t settle_time(const struct prio_snapshot *snap, bool no_run)
 }
 
 /* Scan (from, to] by step; stop at the first t meeting the target. */
-static int scan(struct when_run *w, time_t from, time_t to, time_t step, double target,
-		struct prio_when *out, struct prio_error *err)
+static int scan(struct when_run *w, time_t from, time_t to, time_t step,
+		double target, struct prio_when *out, struct prio_error *err)
 {
 	for (time_t t = from + step;; t += step) {
 		double v;
@@ -91,18 +93,22 @@ static int scan(struct when_run *w, time_t from, time_t to, time_t step, double 
 	}
 }
 
-int prio_fairshare_when(struct prio_snapshot *snap, enum prio_fs_algorithm algorithm,
-			uint32_t user, enum prio_when_target kind, double target, bool no_run,
-			uint32_t max_steps, struct prio_when *out, struct prio_error *err)
+int prio_fairshare_when(struct prio_snapshot *snap,
+			enum prio_fs_algorithm algorithm, uint32_t user,
+			enum prio_when_target kind, double target, bool no_run,
+			uint32_t max_steps, struct prio_when *out,
+			struct prio_error *err)
 {
-	struct when_run w = { snap, algorithm, user, kind, no_run, NULL, NULL };
-	time_t period = snap->conf.calc_period ? snap->conf.calc_period : 300, step, span;
+	struct when_run w = {snap, algorithm, user, kind, no_run, NULL, NULL};
+	time_t period = snap->conf.calc_period ? snap->conf.calc_period : 300,
+	       step, span;
 	double v;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	if (user >= snap->assoc_count || !snap->assocs[user].is_user)
-		return prio_error_set(err, PRIO_ERR_USAGE, "", 0, "", "not a user association");
+		return prio_error_set(err, PRIO_ERR_USAGE, "", 0, "",
+				      "not a user association");
 	if (kind == PRIO_WHEN_LEVEL_FS && algorithm != PRIO_FS_FAIR_TREE)
 		return prio_error_set(err, PRIO_ERR_USAGE, "", 0, "--level-fs",
 				      "Level FS exists under Fair Tree only");
@@ -111,7 +117,8 @@ int prio_fairshare_when(struct prio_snapshot *snap, enum prio_fs_algorithm algor
 	if (!w.base || !w.res) {
 		free(w.base);
 		free(w.res);
-		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
 	}
 	for (uint32_t i = 0; i < snap->assoc_count; i++)
 		w.base[i] = snap->assocs[i].usage_raw;
@@ -134,14 +141,16 @@ int prio_fairshare_when(struct prio_snapshot *snap, enum prio_fs_algorithm algor
 	step = period;
 	if (span / period > (time_t)max_steps)
 		step = ((span / max_steps + period - 1) / period) * period;
-	if ((rc = scan(&w, snap->now, out->settled, step, target, out, err)) < 0)
+	if ((rc = scan(&w, snap->now, out->settled, step, target, out, err)) <
+	    0)
 		goto done;
 	if (out->reached && step > period) {
 		/* One finer pass over the step that crossed the target. */
 		time_t from = out->at - step, fine = period;
 
 		if (step / period > (time_t)max_steps)
-			fine = ((step / max_steps + period - 1) / period) * period;
+			fine =
+			    ((step / max_steps + period - 1) / period) * period;
 		out->reached = false;
 		rc = scan(&w, from, out->at, fine, target, out, err);
 	}

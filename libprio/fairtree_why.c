@@ -23,8 +23,9 @@
 #include "fairshare_tree.h"
 #include "prio/fairshare_explain.h"
 
-int prio_fairshare_why(const struct prio_snapshot *snap, const struct prio_fs_result *res,
-		       uint32_t user, uint32_t other, struct prio_why *why,
+int prio_fairshare_why(const struct prio_snapshot *snap,
+		       const struct prio_fs_result *res, uint32_t user,
+		       uint32_t other, struct prio_why *why,
 		       struct prio_error *err)
 {
 	struct fs_tree t;
@@ -35,13 +36,16 @@ int prio_fairshare_why(const struct prio_snapshot *snap, const struct prio_fs_re
 	why->user = user;
 	why->other = other;
 	why->common = why->side_user = why->side_other = PRIO_ASSOC_NONE;
-	if (user >= snap->assoc_count || (other != PRIO_ASSOC_NONE && other >= snap->assoc_count))
-		return prio_error_set(err, PRIO_ERR_USAGE, "", 0, "", "no such association");
+	if (user >= snap->assoc_count ||
+	    (other != PRIO_ASSOC_NONE && other >= snap->assoc_count))
+		return prio_error_set(err, PRIO_ERR_USAGE, "", 0, "",
+				      "no such association");
 	if ((rc = fs_tree_build(snap, &t, err)) < 0)
 		return rc;
 	if (!(slice = malloc((size_t)t.n * sizeof(*slice)))) {
 		fs_tree_free(&t);
-		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
 	}
 	for (uint32_t x = user; x != 0 && x != PRIO_ASSOC_NONE &&
 				why->nlevels < PRIO_ASSOC_MAX_DEPTH + 2;
@@ -49,7 +53,8 @@ int prio_fairshare_why(const struct prio_snapshot *snap, const struct prio_fs_re
 		struct prio_why_level *l = &why->levels[why->nlevels++];
 		uint32_t p = t.fs_parent[x], k = 0, at = 0;
 
-		for (uint32_t c = t.fs_first[p]; c != PRIO_ASSOC_NONE; c = t.fs_next[c])
+		for (uint32_t c = t.fs_first[p]; c != PRIO_ASSOC_NONE;
+		     c = t.fs_next[c])
 			slice[k++] = c;
 		fs_sort_siblings(snap, &t, res, slice, k);
 		while (at < k && slice[at] != x)
@@ -58,7 +63,9 @@ int prio_fairshare_why(const struct prio_snapshot *snap, const struct prio_fs_re
 		l->parent = p;
 		l->place = at + 1;
 		l->siblings = k;
-		for (uint32_t b = at > PRIO_WHY_BEFORE ? at - PRIO_WHY_BEFORE : 0; b < at; b++)
+		for (uint32_t b = at > PRIO_WHY_BEFORE ? at - PRIO_WHY_BEFORE
+						       : 0;
+		     b < at; b++)
 			l->before[l->nbefore++] = slice[b];
 	}
 	if (other != PRIO_ASSOC_NONE) {
@@ -66,15 +73,19 @@ int prio_fairshare_why(const struct prio_snapshot *snap, const struct prio_fs_re
 		uint32_t prev = other;
 
 		memset(slice, 0, (size_t)t.n * sizeof(*slice));
-		for (uint32_t x = user; x != PRIO_ASSOC_NONE; x = t.fs_parent[x])
+		for (uint32_t x = user; x != PRIO_ASSOC_NONE;
+		     x = t.fs_parent[x])
 			slice[x] = 1;
-		for (uint32_t x = other; x != PRIO_ASSOC_NONE; prev = x, x = t.fs_parent[x])
+		for (uint32_t x = other; x != PRIO_ASSOC_NONE;
+		     prev = x, x = t.fs_parent[x])
 			if (slice[x]) {
 				why->common = x;
-				why->side_other = x == other ? PRIO_ASSOC_NONE : prev;
+				why->side_other =
+				    x == other ? PRIO_ASSOC_NONE : prev;
 				break;
 			}
-		for (uint32_t x = user; x != PRIO_ASSOC_NONE; x = t.fs_parent[x])
+		for (uint32_t x = user; x != PRIO_ASSOC_NONE;
+		     x = t.fs_parent[x])
 			if (t.fs_parent[x] == why->common)
 				why->side_user = x;
 	}
@@ -105,7 +116,8 @@ static void who(const struct text *tx, uint32_t i)
 	const struct prio_assoc *a = &tx->snap->assocs[i];
 
 	if (a->is_user)
-		fprintf(tx->out, "%s (%s)", name(tx, i), prio_snapshot_str(tx->snap, a->account));
+		fprintf(tx->out, "%s (%s)", name(tx, i),
+			prio_snapshot_str(tx->snap, a->account));
 	else
 		fputs(name(tx, i), tx->out);
 }
@@ -126,7 +138,10 @@ static const char *place_suffix(uint32_t n)
 {
 	if (n % 100 >= 11 && n % 100 <= 13)
 		return "th";
-	return n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";
+	return n % 10 == 1   ? "st"
+	       : n % 10 == 2 ? "nd"
+	       : n % 10 == 3 ? "rd"
+			     : "th";
 }
 
 /* "; used 2.5× its share" (or why there is no such ratio). */
@@ -141,7 +156,8 @@ static void share_used(const struct text *tx, uint32_t i, bool named)
 	else if (u == 0)
 		fputs(named ? "has no usage" : "no usage", tx->out);
 	else
-		fprintf(tx->out, "used %.*f%s its share", u / s < 0.1 ? 2 : 1, u / s, tx->times);
+		fprintf(tx->out, "used %.*f%s its share", u / s < 0.1 ? 2 : 1,
+			u / s, tx->times);
 }
 
 /* "0.403 (shares 0.244, usage 0.605[; used 2.5× its share])". */
@@ -154,7 +170,8 @@ static void level_fs_detail(const struct text *tx, uint32_t i, bool ratio)
 		fputs(" (Fairshare=parent: counted as infinite)", tx->out);
 		return;
 	}
-	fprintf(tx->out, " (shares %.3f, usage %.3f", r->norm_shares, (double)r->usage_efctv);
+	fprintf(tx->out, " (shares %.3f, usage %.3f", r->norm_shares,
+		(double)r->usage_efctv);
 	if (ratio)
 		share_used(tx, i, false);
 	fputc(')', tx->out);
@@ -170,42 +187,54 @@ static void fair_tree_path(const struct text *tx, const struct prio_why *why)
 	uint32_t u = why->user;
 
 	who(tx, u);
-	fprintf(tx->out, " has FairShare %f: rank %u of %u user associations (Fair Tree).\n",
-		tx->res[u].fairshare, tx->res[u].rank, tx->snap->user_assoc_count);
+	fprintf(
+	    tx->out,
+	    " has FairShare %f: rank %u of %u user associations (Fair Tree).\n",
+	    tx->res[u].fairshare, tx->res[u].rank, tx->snap->user_assoc_count);
 	for (uint32_t k = 0; k < why->nlevels; k++) {
 		const struct prio_why_level *l = &why->levels[k];
 
-		fprintf(tx->out, "under %s, %s comes %u%s of %u with Level FS ", name(tx, l->parent),
-			name(tx, l->assoc), l->place, place_suffix(l->place), l->siblings);
+		fprintf(tx->out, "under %s, %s comes %u%s of %u with Level FS ",
+			name(tx, l->parent), name(tx, l->assoc), l->place,
+			place_suffix(l->place), l->siblings);
 		level_fs_detail(tx, l->assoc, true);
 		if (l->nbefore) {
-			fputs(l->place - 1 > l->nbefore ? "; just after " : "; after ", tx->out);
+			fputs(l->place - 1 > l->nbefore ? "; just after "
+							: "; after ",
+			      tx->out);
 			for (uint32_t b = 0; b < l->nbefore; b++) {
-				fprintf(tx->out, "%s%s ", b ? ", " : "", name(tx, l->before[b]));
+				fprintf(tx->out, "%s%s ", b ? ", " : "",
+					name(tx, l->before[b]));
 				level_fs_value(tx, l->before[b]);
 			}
-			if (tx->res[l->before[l->nbefore - 1]].level_fs == tx->res[l->assoc].level_fs)
+			if (tx->res[l->before[l->nbefore - 1]].level_fs ==
+			    tx->res[l->assoc].level_fs)
 				fputs(tx->snap->assocs[l->assoc].is_user
 					  ? " (tied: visited in list order)"
-					  : " (tied: an account comes after the users it ties with)",
+					  : " (tied: an account comes after "
+					    "the users it ties with)",
 				      tx->out);
 		}
 		fputs(".\n", tx->out);
 	}
-	fputs("Every user below a branch visited earlier at some level ranks higher; "
+	fputs("Every user below a branch visited earlier at some level ranks "
+	      "higher; "
 	      "tied users share a rank.\n",
 	      tx->out);
 }
 
 static void fair_tree_vs(const struct text *tx, const struct prio_why *why)
 {
-	uint32_t u = why->user, o = why->other, su = why->side_user, so = why->side_other;
+	uint32_t u = why->user, o = why->other, su = why->side_user,
+		 so = why->side_other;
 	const struct prio_fs_result *r = tx->res;
 
 	who(tx, u);
 	fputs(" ranks ", tx->out);
 	rank_words(tx, u);
-	fputs(r[u].rank == r[o].rank ? ", tied with " : r[u].rank < r[o].rank ? " below " : " above ",
+	fputs(r[u].rank == r[o].rank  ? ", tied with "
+	      : r[u].rank < r[o].rank ? " below "
+				      : " above ",
 	      tx->out);
 	who(tx, o);
 	fputs(" (", tx->out);
@@ -226,13 +255,15 @@ static void fair_tree_vs(const struct text *tx, const struct prio_why *why)
 		su = so;
 		so = x;
 	}
-	fprintf(tx->out, ": under %s, %s has Level FS ", name(tx, why->common), name(tx, so));
+	fprintf(tx->out, ": under %s, %s has Level FS ", name(tx, why->common),
+		name(tx, so));
 	level_fs_detail(tx, so, false);
 	fprintf(tx->out, " and %s ", name(tx, su));
 	level_fs_detail(tx, su, false);
 	if (r[su].level_fs == r[so].level_fs) {
 		fputs("; equal Level FS", tx->out);
-		if (tx->snap->assocs[su].is_user != tx->snap->assocs[so].is_user)
+		if (tx->snap->assocs[su].is_user !=
+		    tx->snap->assocs[so].is_user)
 			fputs(", and users come before accounts", tx->out);
 		else if (r[u].rank != r[o].rank)
 			fputs(", visited in list order", tx->out);
@@ -255,8 +286,10 @@ static void classic_one(const struct text *tx, uint32_t i)
 	if (sn <= 0)
 		fputs(": no normalised shares.\n", tx->out);
 	else
-		fprintf(tx->out, " = 2^(-(UE/SN)/D): effective usage %f is %.2f%s its normalised "
-				 "shares %f.\n",
+		fprintf(tx->out,
+			" = 2^(-(UE/SN)/D): effective usage %f is %.2f%s its "
+			"normalised "
+			"shares %f.\n",
 			ue, ue / sn, tx->times, sn);
 }
 
@@ -268,13 +301,17 @@ static void classic_path(const struct text *tx, const struct prio_why *why)
 		const struct prio_fs_result *r = &tx->res[l->assoc];
 		const struct prio_assoc *a = &tx->snap->assocs[l->assoc];
 
-		fprintf(tx->out, "under %s, %s: ", name(tx, l->parent), name(tx, l->assoc));
+		fprintf(tx->out, "under %s, %s: ", name(tx, l->parent),
+			name(tx, l->assoc));
 		if (a->shares_raw == PRIO_FS_USE_PARENT)
-			fputs("Fairshare=parent, so the values of its parent;", tx->out);
+			fputs("Fairshare=parent, so the values of its parent;",
+			      tx->out);
 		else
-			fprintf(tx->out, "shares %u of %u at this level,", fs_shares_of(a),
-				r->level_shares);
-		fprintf(tx->out, " normalised shares %f, usage %f of the cluster, effective usage %f.\n",
+			fprintf(tx->out, "shares %u of %u at this level,",
+				fs_shares_of(a), r->level_shares);
+		fprintf(tx->out,
+			" normalised shares %f, usage %f of the cluster, "
+			"effective usage %f.\n",
 			r->norm_shares, r->usage_norm, (double)r->usage_efctv);
 	}
 }
@@ -283,17 +320,19 @@ static void ticket_one(const struct text *tx, uint32_t i)
 {
 	who(tx, i);
 	if (!tx->res[i].active)
-		fputs(" has no pending job: no tickets, FairShare 0.\n", tx->out);
+		fputs(" has no pending job: no tickets, FairShare 0.\n",
+		      tx->out);
 	else
-		fprintf(tx->out, " has FairShare %f: %.1f tickets.\n", tx->res[i].fairshare,
-			tx->res[i].tickets);
+		fprintf(tx->out, " has FairShare %f: %.1f tickets.\n",
+			tx->res[i].fairshare, tx->res[i].tickets);
 }
 
-char *prio_fairshare_why_text(const struct prio_snapshot *snap, enum prio_fs_algorithm algorithm,
-			      const struct prio_fs_result *res, const struct prio_why *why,
-			      bool utf8)
+char *prio_fairshare_why_text(const struct prio_snapshot *snap,
+			      enum prio_fs_algorithm algorithm,
+			      const struct prio_fs_result *res,
+			      const struct prio_why *why, bool utf8)
 {
-	struct text tx = { snap, res, NULL, utf8 ? "\u00d7" : "x" };
+	struct text tx = {snap, res, NULL, utf8 ? "\u00d7" : "x"};
 	char *buf = NULL;
 	size_t len = 0;
 
@@ -314,9 +353,13 @@ char *prio_fairshare_why_text(const struct prio_snapshot *snap, enum prio_fs_alg
 		}
 		classic_one(&tx, why->user);
 		classic_one(&tx, why->other);
-		fprintf(tx.out, "The one whose effective usage is the smaller multiple of its "
-				"normalised shares ranks higher%s.\n",
-			res[why->user].fairshare == res[why->other].fairshare ? " (here: equal)" : "");
+		fprintf(tx.out,
+			"The one whose effective usage is the smaller multiple "
+			"of its "
+			"normalised shares ranks higher%s.\n",
+			res[why->user].fairshare == res[why->other].fairshare
+			    ? " (here: equal)"
+			    : "");
 		break;
 	case PRIO_FS_TICKET:
 		ticket_one(&tx, why->user);

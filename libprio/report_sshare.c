@@ -26,27 +26,34 @@
 #include "prio/timestr.h"
 
 static const struct prio_column fields[PRIO_SSHARE_F_COUNT] = {
-	[PRIO_SSHARE_F_ACCOUNT] = { "account", "Account", 20, false, PRIO_NUMFMT_PF, NULL },
-	[PRIO_SSHARE_F_CLUSTER] = { "cluster", "Cluster", 10, true, PRIO_NUMFMT_PF, NULL },
-	[PRIO_SSHARE_F_EFFECTV_USAGE] = { "effectv_usage", "EffectvUsage", 13, true,
-					  PRIO_NUMFMT_PF, NULL },
-	[PRIO_SSHARE_F_FAIRSHARE] = { "fairshare", "FairShare", 10, true, PRIO_NUMFMT_PF, NULL },
-	[PRIO_SSHARE_F_GRP_TRES_MINS] = { "grp_tres_mins", "GrpTRESMins", 30, true,
-					  PRIO_NUMFMT_PF, NULL },
-	[PRIO_SSHARE_F_GRP_TRES_RAW] = { "grp_tres_raw", "GrpTRESRaw", 30, true,
-					 PRIO_NUMFMT_PF, NULL },
-	[PRIO_SSHARE_F_ID] = { "id", "ID", 6, true, PRIO_NUMFMT_PF32, NULL },
-	[PRIO_SSHARE_F_LEVEL_FS] = { "level_fs", "LevelFS", 10, true, PRIO_NUMFMT_PF, NULL },
-	[PRIO_SSHARE_F_NORM_SHARES] = { "norm_shares", "NormShares", 11, true, PRIO_NUMFMT_PF,
-					NULL },
-	[PRIO_SSHARE_F_NORM_USAGE] = { "norm_usage", "NormUsage", 11, true, PRIO_NUMFMT_PF, NULL },
-	[PRIO_SSHARE_F_PARTITION] = { "partition", "Partition", 12, true, PRIO_NUMFMT_PF, NULL },
-	[PRIO_SSHARE_F_RAW_SHARES] = { "raw_shares", "RawShares", 10, true, PRIO_NUMFMT_PF32,
-				       NULL },
-	[PRIO_SSHARE_F_RAW_USAGE] = { "raw_usage", "RawUsage", 11, true, PRIO_NUMFMT_PF, NULL },
-	[PRIO_SSHARE_F_TRES_RUN_MINS] = { "tres_run_mins", "TRESRunMins", 30, true,
-					  PRIO_NUMFMT_PF, NULL },
-	[PRIO_SSHARE_F_USER] = { "user", "User", 10, true, PRIO_NUMFMT_PF, NULL },
+    [PRIO_SSHARE_F_ACCOUNT] = {"account", "Account", 20, false, PRIO_NUMFMT_PF,
+			       NULL},
+    [PRIO_SSHARE_F_CLUSTER] = {"cluster", "Cluster", 10, true, PRIO_NUMFMT_PF,
+			       NULL},
+    [PRIO_SSHARE_F_EFFECTV_USAGE] = {"effectv_usage", "EffectvUsage", 13, true,
+				     PRIO_NUMFMT_PF, NULL},
+    [PRIO_SSHARE_F_FAIRSHARE] = {"fairshare", "FairShare", 10, true,
+				 PRIO_NUMFMT_PF, NULL},
+    [PRIO_SSHARE_F_GRP_TRES_MINS] = {"grp_tres_mins", "GrpTRESMins", 30, true,
+				     PRIO_NUMFMT_PF, NULL},
+    [PRIO_SSHARE_F_GRP_TRES_RAW] = {"grp_tres_raw", "GrpTRESRaw", 30, true,
+				    PRIO_NUMFMT_PF, NULL},
+    [PRIO_SSHARE_F_ID] = {"id", "ID", 6, true, PRIO_NUMFMT_PF32, NULL},
+    [PRIO_SSHARE_F_LEVEL_FS] = {"level_fs", "LevelFS", 10, true, PRIO_NUMFMT_PF,
+				NULL},
+    [PRIO_SSHARE_F_NORM_SHARES] = {"norm_shares", "NormShares", 11, true,
+				   PRIO_NUMFMT_PF, NULL},
+    [PRIO_SSHARE_F_NORM_USAGE] = {"norm_usage", "NormUsage", 11, true,
+				  PRIO_NUMFMT_PF, NULL},
+    [PRIO_SSHARE_F_PARTITION] = {"partition", "Partition", 12, true,
+				 PRIO_NUMFMT_PF, NULL},
+    [PRIO_SSHARE_F_RAW_SHARES] = {"raw_shares", "RawShares", 10, true,
+				  PRIO_NUMFMT_PF32, NULL},
+    [PRIO_SSHARE_F_RAW_USAGE] = {"raw_usage", "RawUsage", 11, true,
+				 PRIO_NUMFMT_PF, NULL},
+    [PRIO_SSHARE_F_TRES_RUN_MINS] = {"tres_run_mins", "TRESRunMins", 30, true,
+				     PRIO_NUMFMT_PF, NULL},
+    [PRIO_SSHARE_F_USER] = {"user", "User", 10, true, PRIO_NUMFMT_PF, NULL},
 };
 
 const struct prio_column *prio_sshare_fields(void)
@@ -54,22 +61,31 @@ const struct prio_column *prio_sshare_fields(void)
 	return fields;
 }
 
-const char *prio_sshare_default_format(bool long_format, bool partitions, bool level_fs)
+const char *prio_sshare_default_format(bool long_format, bool partitions,
+				       bool level_fs)
 {
 	if (!long_format)
-		return partitions ? "Account,User,Partition,RawShares,NormShares,RawUsage,"
+		return partitions ? "Account,User,Partition,RawShares,"
+				    "NormShares,RawUsage,"
 				    "EffectvUsage,FairShare"
-				  : "Account,User,RawShares,NormShares,RawUsage,EffectvUsage,"
+				  : "Account,User,RawShares,NormShares,"
+				    "RawUsage,EffectvUsage,"
 				    "FairShare";
 	if (level_fs)
-		return partitions ? "Account,User,Partition,RawShares,NormShares,RawUsage,"
-				    "NormUsage,EffectvUsage,FairShare,LevelFS,GrpTRESMins,"
+		return partitions ? "Account,User,Partition,RawShares,"
+				    "NormShares,RawUsage,"
+				    "NormUsage,EffectvUsage,FairShare,LevelFS,"
+				    "GrpTRESMins,"
 				    "TRESRunMins"
-				  : "Account,User,RawShares,NormShares,RawUsage,NormUsage,"
-				    "EffectvUsage,FairShare,LevelFS,GrpTRESMins,TRESRunMins";
-	return partitions ? "Account,User,Partition,RawShares,NormShares,RawUsage,NormUsage,"
+				  : "Account,User,RawShares,NormShares,"
+				    "RawUsage,NormUsage,"
+				    "EffectvUsage,FairShare,LevelFS,"
+				    "GrpTRESMins,TRESRunMins";
+	return partitions ? "Account,User,Partition,RawShares,NormShares,"
+			    "RawUsage,NormUsage,"
 			    "EffectvUsage,FairShare,GrpTRESMins,TRESRunMins"
-			  : "Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,"
+			  : "Account,User,RawShares,NormShares,RawUsage,"
+			    "NormUsage,EffectvUsage,"
 			    "FairShare,GrpTRESMins,TRESRunMins";
 }
 
@@ -82,8 +98,8 @@ char *prio_sshare_helpformat(char *buf, size_t size)
 	buf[0] = '\0';
 	for (int i = 0; i < PRIO_SSHARE_F_COUNT && used < size; i++) {
 		bool eol = i % 4 == 3 || i == PRIO_SSHARE_F_COUNT - 1;
-		int n = snprintf(buf + used, size - used, "%-17s%s", fields[i].header,
-				 eol ? "\n" : "");
+		int n = snprintf(buf + used, size - used, "%-17s%s",
+				 fields[i].header, eol ? "\n" : "");
 
 		if (n < 0)
 			break;
@@ -120,7 +136,8 @@ int prio_sshare_rows_init(struct prio_sshare_rows *it,
 	if (!it->order || !it->indent || !stack) {
 		free(stack);
 		prio_sshare_rows_free(it);
-		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
 	}
 	/* Pre-order without recursion; the tree was checked when linked. */
 	stack[top++] = 0;
@@ -129,15 +146,15 @@ int prio_sshare_rows_init(struct prio_sshare_rows *it,
 
 		it->order[k++] = i;
 		it->indent[i] = -1;
-		for (uint32_t c = snap->assocs[i].first_child; c != PRIO_ASSOC_NONE;
-		     c = snap->assocs[c].next_sibling)
+		for (uint32_t c = snap->assocs[i].first_child;
+		     c != PRIO_ASSOC_NONE; c = snap->assocs[c].next_sibling)
 			cnt++;
 		if (top + cnt > n)
 			break;
 		top += cnt;
 		slot = top;
-		for (uint32_t c = snap->assocs[i].first_child; c != PRIO_ASSOC_NONE;
-		     c = snap->assocs[c].next_sibling)
+		for (uint32_t c = snap->assocs[i].first_child;
+		     c != PRIO_ASSOC_NONE; c = snap->assocs[c].next_sibling)
 			stack[--slot] = c;
 	}
 	free(stack);
@@ -154,7 +171,8 @@ void prio_sshare_rows_free(struct prio_sshare_rows *it)
 	it->indent = NULL;
 }
 
-static bool row_passes(const struct prio_sshare_rows *it, const struct prio_assoc *a)
+static bool row_passes(const struct prio_sshare_rows *it,
+		       const struct prio_assoc *a)
 {
 	const struct prio_sshare_filter *f = it->filter;
 	const struct prio_snapshot *snap = it->snap;
@@ -164,15 +182,16 @@ static bool row_passes(const struct prio_sshare_rows *it, const struct prio_asso
 	if (a->is_user && !f->all_users &&
 	    !name_in(prio_snapshot_str(snap, a->user), f->users, f->user_count))
 		return false;
-	if (f->accounts && !name_in(prio_snapshot_str(snap, a->account), f->accounts,
-				    f->account_count))
+	if (f->accounts && !name_in(prio_snapshot_str(snap, a->account),
+				    f->accounts, f->account_count))
 		return false;
 	if (f->users_only && !a->is_user)
 		return false;
 	return true;
 }
 
-bool prio_sshare_rows_next(struct prio_sshare_rows *it, uint32_t *assoc, unsigned *indent)
+bool prio_sshare_rows_next(struct prio_sshare_rows *it, uint32_t *assoc,
+			   unsigned *indent)
 {
 	const struct prio_snapshot *snap = it->snap;
 
@@ -186,7 +205,8 @@ bool prio_sshare_rows_next(struct prio_sshare_rows *it, uint32_t *assoc, unsigne
 		a = &snap->assocs[i];
 		if (!row_passes(it, a))
 			continue;
-		parent_indent = a->parent == PRIO_ASSOC_NONE ? -1 : it->indent[a->parent];
+		parent_indent =
+		    a->parent == PRIO_ASSOC_NONE ? -1 : it->indent[a->parent];
 		it->indent[i] = parent_indent + 1;
 		*assoc = i;
 		*indent = (unsigned)it->indent[i];
@@ -203,19 +223,22 @@ static struct prio_cell double_or_blank(double v)
 }
 
 /* "cpu=1,mem=2,..." over the configured TRES, from a row of counts. */
-static const char *tres_text(const struct prio_snapshot *snap, const uint64_t *row,
-			     uint32_t count, char *buf, size_t size)
+static const char *tres_text(const struct prio_snapshot *snap,
+			     const uint64_t *row, uint32_t count, char *buf,
+			     size_t size)
 {
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (uint32_t i = 0; i < count && i < snap->tres.count && used < size; i++) {
+	for (uint32_t i = 0; i < count && i < snap->tres.count && used < size;
+	     i++) {
 		int n;
 
 		if (!snap->tres.configured[i])
 			continue;
-		n = snprintf(buf + used, size - used, "%s%s=%llu", used ? "," : "",
-			     snap->tres.names[i], (unsigned long long)row[i]);
+		n = snprintf(buf + used, size - used, "%s%s=%llu",
+			     used ? "," : "", snap->tres.names[i],
+			     (unsigned long long)row[i]);
 		if (n < 0)
 			break;
 		used += (size_t)n;
@@ -224,7 +247,8 @@ static const char *tres_text(const struct prio_snapshot *snap, const uint64_t *r
 }
 
 /* The GrpTRESMins= value of a dump's limits text ("GrpTRESMins=cpu=10:..."). */
-static const char *limit_text(const char *limits, const char *key, char *buf, size_t size)
+static const char *limit_text(const char *limits, const char *key, char *buf,
+			      size_t size)
 {
 	size_t klen = strlen(key);
 
@@ -233,8 +257,10 @@ static const char *limit_text(const char *limits, const char *key, char *buf, si
 		const char *end = strchr(p, ':');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
 
-		if (len > klen && strncasecmp(p, key, klen) == 0 && p[klen] == '=') {
-			snprintf(buf, size, "%.*s", (int)(len - klen - 1), p + klen + 1);
+		if (len > klen && strncasecmp(p, key, klen) == 0 &&
+		    p[klen] == '=') {
+			snprintf(buf, size, "%.*s", (int)(len - klen - 1),
+				 p + klen + 1);
 			break;
 		}
 		p = end ? end + 1 : p + len;
@@ -242,25 +268,30 @@ static const char *limit_text(const char *limits, const char *key, char *buf, si
 	return buf;
 }
 
-static struct prio_cell tres_cell(const struct prio_snapshot *snap, const struct prio_assoc *a,
-				  uint32_t assoc, uint32_t bit, const char *captured,
-				  const uint64_t *matrix, uint32_t tres_count, char *buf,
-				  size_t size)
+static struct prio_cell tres_cell(const struct prio_snapshot *snap,
+				  const struct prio_assoc *a, uint32_t assoc,
+				  uint32_t bit, const char *captured,
+				  const uint64_t *matrix, uint32_t tres_count,
+				  char *buf, size_t size)
 {
 	if ((a->slurm.present & bit) && !(a->slurm.blank & bit) && captured)
 		return prio_cell_str(captured);
 	if ((a->slurm.present & bit) && (a->slurm.blank & bit))
 		return prio_cell_str("");
 	if (matrix)
-		return prio_cell_str(tres_text(snap, matrix + (size_t)assoc * tres_count,
-					       tres_count, buf, size));
+		return prio_cell_str(
+		    tres_text(snap, matrix + (size_t)assoc * tres_count,
+			      tres_count, buf, size));
 	return prio_cell_blank();
 }
 
-void prio_sshare_cells(const struct prio_snapshot *snap, const struct prio_fs_result *res,
-		       enum prio_fs_algorithm algorithm, const struct prio_sshare_tres *tres,
-		       uint32_t assoc, unsigned indent, const struct prio_field_sel *sel,
-		       size_t nsel, struct prio_cell *cells, struct prio_sshare_rowbuf *buf)
+void prio_sshare_cells(const struct prio_snapshot *snap,
+		       const struct prio_fs_result *res,
+		       enum prio_fs_algorithm algorithm,
+		       const struct prio_sshare_tres *tres, uint32_t assoc,
+		       unsigned indent, const struct prio_field_sel *sel,
+		       size_t nsel, struct prio_cell *cells,
+		       struct prio_sshare_rowbuf *buf)
 {
 	const struct prio_assoc *a = &snap->assocs[assoc];
 	const struct prio_fs_result *r = &res[assoc];
@@ -274,18 +305,22 @@ void prio_sshare_cells(const struct prio_snapshot *snap, const struct prio_fs_re
 		switch ((enum prio_sshare_field)sel[k].index) {
 		case PRIO_SSHARE_F_ACCOUNT: {
 			const char *name = prio_snapshot_str(snap, a->account);
-			unsigned sp = indent < sizeof(buf->account) / 2 ? indent
-								       : sizeof(buf->account) / 2;
+			unsigned sp = indent < sizeof(buf->account) / 2
+					  ? indent
+					  : sizeof(buf->account) / 2;
 
 			memset(buf->account, ' ', sp);
-			snprintf(buf->account + sp, sizeof(buf->account) - sp, "%s", name);
+			snprintf(buf->account + sp, sizeof(buf->account) - sp,
+				 "%s", name);
 			*c = prio_cell_str(buf->account);
 			break;
 		}
 		case PRIO_SSHARE_F_CLUSTER:
-			*c = a->cluster ? prio_cell_str(prio_snapshot_str(snap, a->cluster))
-					: snap->conf.cluster_name ? prio_cell_str(snap->conf.cluster_name)
-								  : prio_cell_blank();
+			*c = a->cluster ? prio_cell_str(prio_snapshot_str(
+					      snap, a->cluster))
+			     : snap->conf.cluster_name
+				 ? prio_cell_str(snap->conf.cluster_name)
+				 : prio_cell_blank();
 			break;
 		case PRIO_SSHARE_F_EFFECTV_USAGE:
 			*c = double_or_blank((double)r->usage_efctv);
@@ -294,23 +329,27 @@ void prio_sshare_cells(const struct prio_snapshot *snap, const struct prio_fs_re
 			*c = double_or_blank(r->fairshare);
 			break;
 		case PRIO_SSHARE_F_GRP_TRES_MINS:
-			if ((a->slurm.present & PRIO_SSHARE_GRP_TRES_MINS) && a->slurm.grp_tres_mins)
+			if ((a->slurm.present & PRIO_SSHARE_GRP_TRES_MINS) &&
+			    a->slurm.grp_tres_mins)
 				*c = prio_cell_str(a->slurm.grp_tres_mins);
 			else
-				*c = prio_cell_str(limit_text(a->limits_text, "GrpTRESMins",
-							      buf->tres[0], sizeof(buf->tres[0])));
+				*c = prio_cell_str(limit_text(
+				    a->limits_text, "GrpTRESMins", buf->tres[0],
+				    sizeof(buf->tres[0])));
 			break;
 		case PRIO_SSHARE_F_GRP_TRES_RAW:
-			*c = tres_cell(snap, a, assoc, PRIO_SSHARE_GRP_TRES_RAW, a->slurm.grp_tres_raw,
-				       tres ? tres->grp_tres_raw : NULL, tc, buf->tres[1],
-				       sizeof(buf->tres[1]));
+			*c = tres_cell(snap, a, assoc, PRIO_SSHARE_GRP_TRES_RAW,
+				       a->slurm.grp_tres_raw,
+				       tres ? tres->grp_tres_raw : NULL, tc,
+				       buf->tres[1], sizeof(buf->tres[1]));
 			break;
 		case PRIO_SSHARE_F_ID:
 			*c = a->id ? prio_cell_uint(a->id) : prio_cell_blank();
 			break;
 		case PRIO_SSHARE_F_LEVEL_FS:
-			*c = parent_shares || assoc == 0 ? prio_cell_blank()
-							 : double_or_blank((double)r->level_fs);
+			*c = parent_shares || assoc == 0
+				 ? prio_cell_blank()
+				 : double_or_blank((double)r->level_fs);
 			break;
 		case PRIO_SSHARE_F_NORM_SHARES:
 			*c = double_or_blank(r->norm_shares);
@@ -319,7 +358,8 @@ void prio_sshare_cells(const struct prio_snapshot *snap, const struct prio_fs_re
 			*c = double_or_blank(r->usage_norm);
 			break;
 		case PRIO_SSHARE_F_PARTITION:
-			*c = a->partition ? prio_cell_str(prio_snapshot_str(snap, a->partition))
+			*c = a->partition ? prio_cell_str(prio_snapshot_str(
+						snap, a->partition))
 					  : prio_cell_blank();
 			break;
 		case PRIO_SSHARE_F_RAW_SHARES:
@@ -333,18 +373,22 @@ void prio_sshare_cells(const struct prio_snapshot *snap, const struct prio_fs_re
 		case PRIO_SSHARE_F_RAW_USAGE: {
 			long double u = a->usage_raw;
 
-			*c = prio_cell_uint(u >= 18446744073709551615.0L ? PRIO_NO_VAL64 - 1
-					    : u > 0			  ? (uint64_t)u
-									  : 0);
+			*c = prio_cell_uint(u >= 18446744073709551615.0L
+						? PRIO_NO_VAL64 - 1
+					    : u > 0 ? (uint64_t)u
+						    : 0);
 			break;
 		}
 		case PRIO_SSHARE_F_TRES_RUN_MINS:
-			*c = tres_cell(snap, a, assoc, PRIO_SSHARE_TRES_RUN_MINS,
-				       a->slurm.tres_run_mins, tres ? tres->tres_run_mins : NULL, tc,
-				       buf->tres[2], sizeof(buf->tres[2]));
+			*c =
+			    tres_cell(snap, a, assoc, PRIO_SSHARE_TRES_RUN_MINS,
+				      a->slurm.tres_run_mins,
+				      tres ? tres->tres_run_mins : NULL, tc,
+				      buf->tres[2], sizeof(buf->tres[2]));
 			break;
 		case PRIO_SSHARE_F_USER:
-			*c = a->is_user ? prio_cell_str(prio_snapshot_str(snap, a->user))
+			*c = a->is_user ? prio_cell_str(
+					      prio_snapshot_str(snap, a->user))
 					: prio_cell_blank();
 			break;
 		default:

@@ -36,7 +36,8 @@ time_t prio_usage_last_reset(enum prio_reset_period period, time_t t)
 {
 	struct tm tm;
 
-	if (period == PRIO_RESET_NONE || period == PRIO_RESET_NOW || !localtime_r(&t, &tm))
+	if (period == PRIO_RESET_NONE || period == PRIO_RESET_NOW ||
+	    !localtime_r(&t, &tm))
 		return 0;
 	tm.tm_sec = tm.tm_min = tm.tm_hour = 0;
 	tm.tm_isdst = -1;
@@ -63,11 +64,11 @@ time_t prio_usage_last_reset(enum prio_reset_period period, time_t t)
 
 /* The grid and decay one evaluation shares. */
 struct grid {
-	time_t at;      /* evaluation time, a cycle */
+	time_t at;	/* evaluation time, a cycle */
 	int64_t period; /* PriorityCalcPeriod, seconds */
-	long double d;  /* per-second decay */
-	time_t reset;   /* first cycle at or after the last reset, 0 none */
-	double ln_d;    /* log(d), for d^x = exp(x log d) */
+	long double d;	/* per-second decay */
+	time_t reset;	/* first cycle at or after the last reset, 0 none */
+	double ln_d;	/* log(d), for d^x = exp(x log d) */
 };
 
 /* d^secs.  Slurm computes its powers of d in double; exp(x log d) is as
@@ -132,7 +133,8 @@ static long double job_usage(const struct grid *g, time_t s, time_t e)
 
 			if (delta > (long double)g->period)
 				delta = (long double)g->period;
-			sum += delta * dpow(g, delta) * dpow(g, (long double)(g->at - first));
+			sum += delta * dpow(g, delta) *
+			       dpow(g, (long double)(g->at - first));
 			from = first + g->period;
 		}
 		sum += whole_cycles(g, from, last);
@@ -141,12 +143,14 @@ static long double job_usage(const struct grid *g, time_t s, time_t e)
 		time_t prev = cycle_before(g, e);
 		long double delta = (long double)(e - (prev > s ? prev : s));
 
-		sum += delta * dpow(g, delta) * dpow(g, (long double)(g->at - prev));
+		sum += delta * dpow(g, delta) *
+		       dpow(g, (long double)(g->at - prev));
 	}
 	return sum;
 }
 
-static void grid_init(struct grid *g, const struct prio_snapshot *snap, time_t at)
+static void grid_init(struct grid *g, const struct prio_snapshot *snap,
+		      time_t at)
 {
 	time_t reset;
 
@@ -165,14 +169,18 @@ static void grid_init(struct grid *g, const struct prio_snapshot *snap, time_t a
  * the billing= the record carries (truncated) wins over ours when the two
  * disagree; otherwise ours, unrounded, is what Slurm charged.
  */
-static double job_billing(const struct prio_snapshot *snap, const struct prio_tres_list *alloc,
-			  prio_id partition, prio_id qos)
+static double job_billing(const struct prio_snapshot *snap,
+			  const struct prio_tres_list *alloc, prio_id partition,
+			  prio_id qos)
 {
-	const struct prio_partition *p = partition ? prio_snapshot_partition(snap, partition) : NULL;
+	const struct prio_partition *p =
+	    partition ? prio_snapshot_partition(snap, partition) : NULL;
 	const struct prio_qos *q = qos ? prio_snapshot_qos(snap, qos) : NULL;
-	double b = prio_billing_list(&snap->tres, alloc, p ? &p->billing_weights : NULL,
-				     (snap->conf.priority_flags & PRIO_FLAG_MAX_TRES) != 0);
-	uint64_t recorded = prio_tres_list_get(alloc, PRIO_TRES_BILLING, UINT64_MAX);
+	double b = prio_billing_list(
+	    &snap->tres, alloc, p ? &p->billing_weights : NULL,
+	    (snap->conf.priority_flags & PRIO_FLAG_MAX_TRES) != 0);
+	uint64_t recorded =
+	    prio_tres_list_get(alloc, PRIO_TRES_BILLING, UINT64_MAX);
 
 	if (recorded != UINT64_MAX && prio_billing_truncate(b) != recorded)
 		b = (double)recorded;
@@ -184,7 +192,8 @@ static double job_billing(const struct prio_snapshot *snap, const struct prio_tr
 
 static bool job_is_running(const struct prio_job *job)
 {
-	return job->state == PRIO_JOB_RUNNING || job->state == PRIO_JOB_SUSPENDED;
+	return job->state == PRIO_JOB_RUNNING ||
+	       job->state == PRIO_JOB_SUSPENDED;
 }
 
 static prio_id job_partition(const struct prio_job *job)
@@ -209,13 +218,15 @@ static int cmp_u32(const void *a, const void *b)
 static int need_tree(const struct prio_snapshot *snap, struct prio_error *err)
 {
 	if (snap->assoc_count == 0 || snap->assocs[0].parent != PRIO_ASSOC_NONE)
-		return prio_error_set(err, PRIO_ERR_MISSING, "", 0, "",
-				      "no association tree loaded (give --assoc)");
+		return prio_error_set(
+		    err, PRIO_ERR_MISSING, "", 0, "",
+		    "no association tree loaded (give --assoc)");
 	return PRIO_OK;
 }
 
 /* A running job's end for accrual: its end time, snap->now with no_run. */
-static time_t running_end(const struct prio_snapshot *snap, time_t end_time, bool no_run)
+static time_t running_end(const struct prio_snapshot *snap, time_t end_time,
+			  bool no_run)
 {
 	if (no_run)
 		return snap->now;
@@ -223,7 +234,8 @@ static time_t running_end(const struct prio_snapshot *snap, time_t end_time, boo
 }
 
 int prio_usage_replay(struct prio_snapshot *snap, time_t at, bool no_run,
-		      struct prio_usage_replay_stats *stats, struct prio_error *err)
+		      struct prio_usage_replay_stats *stats,
+		      struct prio_error *err)
 {
 	struct prio_usage_replay_stats st;
 	struct grid g;
@@ -240,7 +252,8 @@ int prio_usage_replay(struct prio_snapshot *snap, time_t at, bool no_run,
 	}
 	if (snap->job_count &&
 	    !(running = malloc((size_t)snap->job_count * sizeof(*running))))
-		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
 	/* Running jobs from the job list: their allocation is current. */
 	for (uint32_t j = 0; j < snap->job_count; j++) {
 		const struct prio_job *job = &snap->jobs[j];
@@ -262,7 +275,8 @@ int prio_usage_replay(struct prio_snapshot *snap, time_t at, bool no_run,
 		e = running_end(snap, job->end_time, no_run);
 		charge(snap, a,
 		       job_usage(&g, job->start_time, e) *
-			   job_billing(snap, &job->tres_alloc, job_partition(job), job->qos));
+			   job_billing(snap, &job->tres_alloc,
+				       job_partition(job), job->qos));
 		st.jobs++;
 		st.from_jobs++;
 		st.running += !e || e > at;
@@ -276,7 +290,8 @@ int prio_usage_replay(struct prio_snapshot *snap, time_t at, bool no_run,
 
 		if (rec->is_step)
 			continue;
-		if (nrunning && bsearch(&rec->job_id, running, nrunning, sizeof(*running), cmp_u32))
+		if (nrunning && bsearch(&rec->job_id, running, nrunning,
+					sizeof(*running), cmp_u32))
 			continue;
 		if (!rec->start || rec->state == PRIO_JOB_PENDING) {
 			st.no_start++;
@@ -286,11 +301,14 @@ int prio_usage_replay(struct prio_snapshot *snap, time_t at, bool no_run,
 			st.after++;
 			continue;
 		}
-		a = prio_snapshot_assoc(snap, rec->account, rec->user, rec->partition);
+		a = prio_snapshot_assoc(snap, rec->account, rec->user,
+					rec->partition);
 		if (a == PRIO_ASSOC_NONE)
-			a = prio_snapshot_assoc(snap, rec->account, rec->user, PRIO_NO_ID);
+			a = prio_snapshot_assoc(snap, rec->account, rec->user,
+						PRIO_NO_ID);
 		if (a == PRIO_ASSOC_NONE) {
-			a = prio_snapshot_assoc(snap, rec->account, PRIO_NO_ID, PRIO_NO_ID);
+			a = prio_snapshot_assoc(snap, rec->account, PRIO_NO_ID,
+						PRIO_NO_ID);
 			if (a == PRIO_ASSOC_NONE) {
 				st.no_assoc++;
 				continue;
@@ -300,15 +318,18 @@ int prio_usage_replay(struct prio_snapshot *snap, time_t at, bool no_run,
 		e = rec->end;
 		if (!e) {
 			/* Still running when sacct was taken. */
-			time_t limit = rec->time_limit != PRIO_INFINITE && rec->time_limit != PRIO_NO_VAL
-					       ? rec->start + (time_t)rec->time_limit * 60
-					       : 0;
+			time_t limit =
+			    rec->time_limit != PRIO_INFINITE &&
+				    rec->time_limit != PRIO_NO_VAL
+				? rec->start + (time_t)rec->time_limit * 60
+				: 0;
 
 			e = running_end(snap, limit, no_run);
 		}
 		charge(snap, a,
 		       job_usage(&g, rec->start, e) *
-			   job_billing(snap, &rec->alloc_tres, rec->partition, rec->qos));
+			   job_billing(snap, &rec->alloc_tres, rec->partition,
+				       rec->qos));
 		st.jobs++;
 		st.running += !e || e > at;
 	}
@@ -328,9 +349,10 @@ int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
 	if ((rc = need_tree(snap, err)) < 0)
 		return rc;
 	if (at < snap->now)
-		return prio_error_set(err, PRIO_ERR_USAGE, "", 0, "--at",
-				      "a time before the snapshot needs --replay (usage "
-				      "cannot be un-decayed)");
+		return prio_error_set(
+		    err, PRIO_ERR_USAGE, "", 0, "--at",
+		    "a time before the snapshot needs --replay (usage "
+		    "cannot be un-decayed)");
 	if (at == snap->now)
 		return PRIO_OK;
 	grid_init(&g, snap, at);
@@ -343,7 +365,8 @@ int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
 		return PRIO_OK;
 	for (uint32_t j = 0; j < snap->job_count; j++) {
 		const struct prio_job *job = &snap->jobs[j];
-		time_t s = job->start_time > snap->now ? job->start_time : snap->now;
+		time_t s =
+		    job->start_time > snap->now ? job->start_time : snap->now;
 		uint32_t a;
 
 		if (!job_is_running(job) || !job->start_time || s >= at ||
@@ -354,13 +377,15 @@ int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
 			continue;
 		charge(snap, a,
 		       job_usage(&g, s, job->end_time) *
-			   job_billing(snap, &job->tres_alloc, job_partition(job), job->qos));
+			   job_billing(snap, &job->tres_alloc,
+				       job_partition(job), job->qos));
 	}
 	return PRIO_OK;
 }
 
 int prio_usage_previous_cycle(const struct prio_snapshot *snap, unsigned cycles,
-			      long double *prev, double *scale, struct prio_error *err)
+			      long double *prev, double *scale,
+			      struct prio_error *err)
 {
 	struct grid g;
 	long double dp;
@@ -380,17 +405,21 @@ int prio_usage_previous_cycle(const struct prio_snapshot *snap, unsigned cycles,
 			long double delta;
 			uint32_t a;
 
-			if (!job_is_running(job) || !job->start_time || job->start_time >= cycle)
+			if (!job_is_running(job) || !job->start_time ||
+			    job->start_time >= cycle)
 				continue;
-			a = prio_snapshot_job_assoc(snap, job, job_partition(job));
+			a = prio_snapshot_job_assoc(snap, job,
+						    job_partition(job));
 			if (a == PRIO_ASSOC_NONE)
 				continue;
 			delta = (long double)(cycle - job->start_time);
 			if (delta > (long double)g.period)
 				delta = (long double)g.period;
 			delta *= dpow(&g, delta) *
-				 job_billing(snap, &job->tres_alloc, job_partition(job), job->qos);
-			for (uint32_t i = a; i != PRIO_ASSOC_NONE; i = snap->assocs[i].parent)
+				 job_billing(snap, &job->tres_alloc,
+					     job_partition(job), job->qos);
+			for (uint32_t i = a; i != PRIO_ASSOC_NONE;
+			     i = snap->assocs[i].parent)
 				prev[i] -= delta;
 		}
 		for (uint32_t i = 0; i < snap->assoc_count; i++)
@@ -401,8 +430,8 @@ int prio_usage_previous_cycle(const struct prio_snapshot *snap, unsigned cycles,
 	return PRIO_OK;
 }
 
-int prio_usage_tres_run_mins(const struct prio_snapshot *snap, time_t t, uint64_t *out,
-			     struct prio_error *err)
+int prio_usage_tres_run_mins(const struct prio_snapshot *snap, time_t t,
+			     uint64_t *out, struct prio_error *err)
 {
 	uint32_t nt = snap->tres.count;
 	const char *enforce = snap->conf.accounting_storage_enforce;
@@ -420,19 +449,23 @@ int prio_usage_tres_run_mins(const struct prio_snapshot *snap, time_t t, uint64_
 		uint32_t a;
 		uint64_t left;
 
-		if (!job_is_running(job) || !job->end_time || job->end_time <= t)
+		if (!job_is_running(job) || !job->end_time ||
+		    job->end_time <= t)
 			continue;
 		a = prio_snapshot_job_assoc(snap, job, job_partition(job));
 		if (a == PRIO_ASSOC_NONE)
 			continue;
 		left = (uint64_t)(job->end_time - t);
 		for (uint32_t k = 0; k < job->tres_alloc.count; k++) {
-			const struct prio_tres_count *c = &job->tres_alloc.items[k];
+			const struct prio_tres_count *c =
+			    &job->tres_alloc.items[k];
 
 			if (c->tres >= nt)
 				continue;
-			for (uint32_t i = a; i != PRIO_ASSOC_NONE; i = snap->assocs[i].parent)
-				secs[(size_t)i * nt + c->tres] += c->count * left;
+			for (uint32_t i = a; i != PRIO_ASSOC_NONE;
+			     i = snap->assocs[i].parent)
+				secs[(size_t)i * nt + c->tres] +=
+				    c->count * left;
 		}
 	}
 	for (size_t k = 0; k < (size_t)snap->assoc_count * nt; k++)

@@ -23,9 +23,9 @@
 
 enum prio_fs_algorithm {
 	PRIO_FS_FAIR_TREE = 0,
-	PRIO_FS_CLASSIC,          /* PriorityFlags=NO_FAIR_TREE */
+	PRIO_FS_CLASSIC, /* PriorityFlags=NO_FAIR_TREE */
 	PRIO_FS_DEPTH_OBLIVIOUS,
-	PRIO_FS_TICKET,           /* the ticket-based variant of the seeds */
+	PRIO_FS_TICKET, /* the ticket-based variant of the seeds */
 };
 
 /* Level FS of a Fairshare=parent account, as Slurm stores it (NO_VAL as a
@@ -36,18 +36,20 @@ enum prio_fs_algorithm {
 #define PRIO_FS_TICKETS_ROOT 1000.0
 
 struct prio_fs_result {
-	uint32_t fs_parent;      /* fairshare-tree parent, PRIO_ASSOC_NONE for root */
-	uint32_t level_shares;   /* sum of the shares of the fs-siblings */
-	double norm_shares;      /* S (Fair Tree) or the classic product */
+	uint32_t
+	    fs_parent; /* fairshare-tree parent, PRIO_ASSOC_NONE for root */
+	uint32_t level_shares;	 /* sum of the shares of the fs-siblings */
+	double norm_shares;	 /* S (Fair Tree) or the classic product */
 	long double usage_efctv; /* U (Fair Tree), UE (classic), max(UN, SN/100)
 				  * (ticket) */
-	double usage_norm;       /* usage / root usage, capped at 1; NAN for root */
-	long double level_fs;    /* Fair Tree Level FS; NAN where sshare is blank */
-	double fairshare;        /* fs factor; NAN where sshare is blank */
-	uint32_t rank;           /* Fair Tree rank of a user (N = best), else 0 */
+	double usage_norm; /* usage / root usage, capped at 1; NAN for root */
+	long double
+	    level_fs;	  /* Fair Tree Level FS; NAN where sshare is blank */
+	double fairshare; /* fs factor; NAN where sshare is blank */
+	uint32_t rank;	  /* Fair Tree rank of a user (N = best), else 0 */
 	/* ticket-based only (false / 0 otherwise) */
-	bool active;             /* a pending job at or below it */
-	double tickets;          /* tickets received; 0 when inactive */
+	bool active;	/* a pending job at or below it */
+	double tickets; /* tickets received; 0 when inactive */
 };
 
 /* The algorithm PriorityFlags selects. */
@@ -78,7 +80,7 @@ int prio_fairshare_compute(const struct prio_snapshot *snap,
  * (bounds only).
  */
 struct prio_fs_lag {
-	const long double *prev_usage;  /* one cycle back */
+	const long double *prev_usage; /* one cycle back */
 	double prev_slack;
 	/* DEPTH_OBLIVIOUS only, may be NULL: two cycles back.  At the start
 	 * of a cycle Slurm updates accounts one after the other, so an
@@ -90,7 +92,8 @@ struct prio_fs_lag {
 int prio_fairshare_compute_lagged(const struct prio_snapshot *snap,
 				  enum prio_fs_algorithm algorithm,
 				  const struct prio_fs_lag *lag,
-				  struct prio_fs_result *out, struct prio_error *err);
+				  struct prio_fs_result *out,
+				  struct prio_error *err);
 
 /*
  * What Slurm may have printed, given that sshare truncates RawUsage: when
@@ -102,7 +105,7 @@ int prio_fairshare_compute_lagged(const struct prio_snapshot *snap,
  * gets no interval (lo = hi = res.fairshare).
  */
 struct prio_fs_bounds {
-	double usage_norm[2];  /* [lo, hi] */
+	double usage_norm[2]; /* [lo, hi] */
 	double usage_efctv[2];
 	double level_fs[2];
 	double fairshare[2];

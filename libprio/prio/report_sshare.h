@@ -53,12 +53,12 @@ char *prio_sshare_helpformat(char *buf, size_t size);
 
 /* Which rows: the controller's filters (assoc_mgr_get_shares) and -U. */
 struct prio_sshare_filter {
-	bool all_users;                 /* -a (or -u -1): every user row */
-	const char *const *users;       /* -u, matched case-insensitively */
-	size_t user_count;              /* 0 with !all_users: no user row */
-	const char *const *accounts;    /* -A, case-insensitive; NULL = all */
+	bool all_users;		     /* -a (or -u -1): every user row */
+	const char *const *users;    /* -u, matched case-insensitively */
+	size_t user_count;	     /* 0 with !all_users: no user row */
+	const char *const *accounts; /* -A, case-insensitive; NULL = all */
 	size_t account_count;
-	bool users_only;                /* -U: no account rows */
+	bool users_only; /* -U: no account rows */
 };
 
 /* Extra per-association TRES counts the caller computed (usage.c), used
@@ -77,9 +77,9 @@ struct prio_sshare_tres {
 struct prio_sshare_rows {
 	const struct prio_snapshot *snap;
 	const struct prio_sshare_filter *filter;
-	uint32_t next;     /* position in the pre-order */
-	uint32_t *order;   /* pre-order of the direct tree */
-	int32_t *indent;   /* per association: indentation if printed, -1 */
+	uint32_t next;	 /* position in the pre-order */
+	uint32_t *order; /* pre-order of the direct tree */
+	int32_t *indent; /* per association: indentation if printed, -1 */
 };
 
 int prio_sshare_rows_init(struct prio_sshare_rows *it,

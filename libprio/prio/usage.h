@@ -38,13 +38,14 @@ time_t prio_usage_last_reset(enum prio_reset_period period, time_t t);
 
 /* What a replay used and why records were left out. */
 struct prio_usage_replay_stats {
-	uint32_t jobs;          /* job records that added usage */
-	uint32_t running;       /* of which still running at the evaluation time */
-	uint32_t from_jobs;     /* running jobs taken from the job list */
-	uint32_t no_start;      /* never started (pending, cancelled early) */
-	uint32_t no_assoc;      /* user/account not in the tree */
-	uint32_t after;         /* started after the evaluation time */
-	uint32_t account_only;  /* user association gone: charged to the account */
+	uint32_t jobs;	    /* job records that added usage */
+	uint32_t running;   /* of which still running at the evaluation time */
+	uint32_t from_jobs; /* running jobs taken from the job list */
+	uint32_t no_start;  /* never started (pending, cancelled early) */
+	uint32_t no_assoc;  /* user/account not in the tree */
+	uint32_t after;	    /* started after the evaluation time */
+	uint32_t
+	    account_only; /* user association gone: charged to the account */
 };
 
 /*
@@ -79,7 +80,8 @@ int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
  * (1/d^P)^cycles: an uncertainty of x on the usage is one of x·scale here.
  */
 int prio_usage_previous_cycle(const struct prio_snapshot *snap, unsigned cycles,
-			      long double *prev, double *scale, struct prio_error *err);
+			      long double *prev, double *scale,
+			      struct prio_error *err);
 
 /*
  * sshare's TRESRunMins at time t: per association (and its ancestors) the

@@ -35,8 +35,8 @@ static uint32_t below(uint32_t n)
 	return (uint32_t)((z ^ (z >> 31)) % n);
 }
 
-static uint32_t add(struct prio_snapshot *s, uint32_t parent, const char *acct, const char *user,
-		    uint32_t shares)
+static uint32_t add(struct prio_snapshot *s, uint32_t parent, const char *acct,
+		    const char *user, uint32_t shares)
 {
 	struct prio_assoc *a = prio_snapshot_new_assoc(s);
 
@@ -47,7 +47,8 @@ static uint32_t add(struct prio_snapshot *s, uint32_t parent, const char *acct, 
 	a->parent = parent;
 	a->account = prio_snapshot_intern(s, acct, strlen(acct));
 	a->is_user = user != NULL;
-	a->user = user ? prio_snapshot_intern(s, user, strlen(user)) : PRIO_NO_ID;
+	a->user =
+	    user ? prio_snapshot_intern(s, user, strlen(user)) : PRIO_NO_ID;
 	a->shares_raw = shares;
 	a->priority = PRIO_NO_VAL;
 	a->usage_known = true;
@@ -56,7 +57,8 @@ static uint32_t add(struct prio_snapshot *s, uint32_t parent, const char *acct, 
 
 static void synthetic(struct prio_snapshot *s, uint32_t users)
 {
-	uint32_t naccts = users / 10 ? users / 10 : 1, *acct = malloc(naccts * sizeof(*acct));
+	uint32_t naccts = users / 10 ? users / 10 : 1,
+		 *acct = malloc(naccts * sizeof(*acct));
 	unsigned *depth = malloc(naccts * sizeof(*depth));
 	char name[32], uname[32];
 	struct prio_error err;
@@ -80,12 +82,15 @@ static void synthetic(struct prio_snapshot *s, uint32_t users)
 
 		snprintf(name, sizeof(name), "a%u", a);
 		snprintf(uname, sizeof(uname), "u%u", u);
-		i = add(s, acct[a], name, uname, below(100) ? 1 + below(100) : PRIO_FS_USE_PARENT);
-		s->assocs[i].usage_raw = below(3) ? (long double)below(5000000) : 0;
+		i = add(s, acct[a], name, uname,
+			below(100) ? 1 + below(100) : PRIO_FS_USE_PARENT);
+		s->assocs[i].usage_raw =
+		    below(3) ? (long double)below(5000000) : 0;
 	}
 	/* An account's usage is what is below it. */
 	for (uint32_t i = s->assoc_count; i-- > 1;)
-		s->assocs[s->assocs[i].parent].usage_raw += s->assocs[i].usage_raw;
+		s->assocs[s->assocs[i].parent].usage_raw +=
+		    s->assocs[i].usage_raw;
 	if (prio_assoc_link(s, &err) < 0) {
 		fprintf(stderr, "fstree-bench: %s\n", err.message);
 		exit(1);
@@ -99,7 +104,8 @@ static double ms_since(const struct timespec *t0)
 	struct timespec t1;
 
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (t1.tv_sec - t0->tv_sec) * 1e3 + (t1.tv_nsec - t0->tv_nsec) / 1e6;
+	return (t1.tv_sec - t0->tv_sec) * 1e3 +
+	       (t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
 int main(int argc, char **argv)
@@ -114,7 +120,8 @@ int main(int argc, char **argv)
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		if (prio_load_role(&s, PRIO_ROLE_ASSOC, argv[2], &err) < 0 ||
 		    prio_snapshot_finish(&s, &err) < 0) {
-			fprintf(stderr, "fstree-bench: %s: %s\n", argv[2], err.message);
+			fprintf(stderr, "fstree-bench: %s: %s\n", argv[2],
+				err.message);
 			return 1;
 		}
 		printf("load %-15s %8.1f ms\n", argv[2], ms_since(&t0));
@@ -122,10 +129,13 @@ int main(int argc, char **argv)
 		prio_snapshot_init(&s);
 		synthetic(&s, (uint32_t)atoi(argv[1]));
 	} else {
-		fprintf(stderr, "usage: fstree-bench USERS | fstree-bench --assoc FILE\n");
+		fprintf(
+		    stderr,
+		    "usage: fstree-bench USERS | fstree-bench --assoc FILE\n");
 		return 2;
 	}
-	printf("%u associations, %u user associations\n", s.assoc_count, s.user_assoc_count);
+	printf("%u associations, %u user associations\n", s.assoc_count,
+	       s.user_assoc_count);
 	if (!(r = calloc(s.assoc_count, sizeof(*r))))
 		return 1;
 	for (int a = PRIO_FS_FAIR_TREE; a <= PRIO_FS_DEPTH_OBLIVIOUS; a++) {
@@ -136,17 +146,19 @@ int main(int argc, char **argv)
 
 			clock_gettime(CLOCK_MONOTONIC, &t0);
 			if (prio_fairshare_compute(&s, a, r, &err) < 0) {
-				fprintf(stderr, "fstree-bench: %s\n", err.message);
+				fprintf(stderr, "fstree-bench: %s\n",
+					err.message);
 				return 1;
 			}
 			ms = ms_since(&t0);
 			best = ms < best ? ms : best;
 		}
-		printf("%-16s %8.1f ms (best of 5)\n", prio_fs_algorithm_name(a), best);
+		printf("%-16s %8.1f ms (best of 5)\n",
+		       prio_fs_algorithm_name(a), best);
 	}
 	{
 		/* Every row's cells, as the table would print them. */
-		struct prio_sshare_filter all = { .all_users = true };
+		struct prio_sshare_filter all = {.all_users = true};
 		struct prio_sshare_rows rows;
 		struct prio_sshare_rowbuf buf;
 		struct prio_field_sel sel[16];
@@ -156,14 +168,15 @@ int main(int argc, char **argv)
 		uint32_t assoc;
 		unsigned indent;
 
-		prio_fieldlist_parse(prio_sshare_default_format(true, false, true),
-				     prio_sshare_fields(), PRIO_SSHARE_F_COUNT, sel, 16, &n, why,
-				     sizeof(why));
+		prio_fieldlist_parse(
+		    prio_sshare_default_format(true, false, true),
+		    prio_sshare_fields(), PRIO_SSHARE_F_COUNT, sel, 16, &n, why,
+		    sizeof(why));
 		clock_gettime(CLOCK_MONOTONIC, &t0);
 		prio_sshare_rows_init(&rows, &s, &all, &err);
 		while (prio_sshare_rows_next(&rows, &assoc, &indent))
-			prio_sshare_cells(&s, r, PRIO_FS_FAIR_TREE, NULL, assoc, indent, sel, n, cells,
-					  &buf);
+			prio_sshare_cells(&s, r, PRIO_FS_FAIR_TREE, NULL, assoc,
+					  indent, sel, n, cells, &buf);
 		prio_sshare_rows_free(&rows);
 		printf("%-16s %8.1f ms\n", "sshare -a -l rows", ms_since(&t0));
 	}

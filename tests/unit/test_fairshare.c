@@ -25,7 +25,8 @@ static uint32_t add(struct prio_snapshot *s, uint32_t parent, const char *acct,
 	a->first_child = a->next_sibling = PRIO_ASSOC_NONE;
 	a->account = prio_snapshot_intern(s, acct, strlen(acct));
 	a->is_user = user != NULL;
-	a->user = user ? prio_snapshot_intern(s, user, strlen(user)) : PRIO_NO_ID;
+	a->user =
+	    user ? prio_snapshot_intern(s, user, strlen(user)) : PRIO_NO_ID;
 	a->shares_raw = shares;
 	a->priority = PRIO_NO_VAL;
 	a->usage_raw = usage;
@@ -55,7 +56,8 @@ static void link_tree(struct prio_snapshot *s)
 static uint32_t find(struct prio_snapshot *s, const char *user)
 {
 	for (uint32_t i = 0; i < s->assoc_count; i++)
-		if (s->assocs[i].is_user && !strcmp(prio_snapshot_str(s, s->assocs[i].user), user))
+		if (s->assocs[i].is_user &&
+		    !strcmp(prio_snapshot_str(s, s->assocs[i].user), user))
 			return i;
 	cr_assert_fail("no user %s", user);
 	return 0;
@@ -64,7 +66,8 @@ static uint32_t find(struct prio_snapshot *s, const char *user)
 static uint32_t find_account(struct prio_snapshot *s, const char *acct)
 {
 	for (uint32_t i = 0; i < s->assoc_count; i++)
-		if (!s->assocs[i].is_user && !strcmp(prio_snapshot_str(s, s->assocs[i].account), acct))
+		if (!s->assocs[i].is_user &&
+		    !strcmp(prio_snapshot_str(s, s->assocs[i].account), acct))
 			return i;
 	cr_assert_fail("no account %s", acct);
 	return 0;
@@ -75,15 +78,16 @@ static uint32_t find_account(struct prio_snapshot *s, const char *acct)
  * indentation (Slurm's test programs print rows without it), one row per
  * line.  Returns a malloc'ed string.
  */
-static char *render(const struct prio_snapshot *s, const struct prio_fs_result *r,
-		    enum prio_fs_algorithm algo, const char *fields)
+static char *render(const struct prio_snapshot *s,
+		    const struct prio_fs_result *r, enum prio_fs_algorithm algo,
+		    const char *fields)
 {
 	struct prio_field_sel sel[32];
 	struct prio_column cols[32];
 	struct prio_cell cells[32];
 	struct prio_sshare_rowbuf buf;
 	struct prio_sshare_rows rows;
-	struct prio_sshare_filter all = { .all_users = true };
+	struct prio_sshare_filter all = {.all_users = true};
 	struct prio_error err;
 	char why[128], *text = NULL;
 	size_t n, len = 0;
@@ -91,16 +95,18 @@ static char *render(const struct prio_snapshot *s, const struct prio_fs_result *
 	unsigned indent;
 	FILE *out = open_memstream(&text, &len);
 
-	cr_assert_eq(prio_fieldlist_parse(fields, prio_sshare_fields(), PRIO_SSHARE_F_COUNT, sel, 32,
-					  &n, why, sizeof(why)),
+	cr_assert_eq(prio_fieldlist_parse(fields, prio_sshare_fields(),
+					  PRIO_SSHARE_F_COUNT, sel, 32, &n, why,
+					  sizeof(why)),
 		     0, "%s", why);
 	for (size_t k = 0; k < n; k++)
 		cols[k] = sel[k].col;
 	cr_assert_eq(prio_sshare_rows_init(&rows, s, &all, &err), 0);
-	struct prio_writer *w = prio_writer_new(out, PRIO_OUT_PARSABLE, PRIO_STYLE_SSHARE, cols, n,
-						false, NULL);
+	struct prio_writer *w = prio_writer_new(
+	    out, PRIO_OUT_PARSABLE, PRIO_STYLE_SSHARE, cols, n, false, NULL);
 	while (prio_sshare_rows_next(&rows, &assoc, &indent)) {
-		prio_sshare_cells(s, r, algo, NULL, assoc, 0, sel, n, cells, &buf);
+		prio_sshare_cells(s, r, algo, NULL, assoc, 0, sel, n, cells,
+				  &buf);
 		prio_writer_row(w, cells);
 	}
 	prio_writer_finish(w);
@@ -115,7 +121,8 @@ static void expect_rows(const char *text, const char *const *want, size_t n)
 	for (size_t k = 0; k < n; k++) {
 		char line[256];
 		snprintf(line, sizeof(line), "%s\n", want[k]);
-		cr_expect(strstr(text, line) != NULL, "missing row %s\nin:\n%s", want[k], text);
+		cr_expect(strstr(text, line) != NULL, "missing row %s\nin:\n%s",
+			  want[k], text);
 	}
 }
 
@@ -170,50 +177,51 @@ Test(fairtree, slurm_test24_4_every_row)
 	/* The 35 rows test24.4 expects (Account|User|RawShares|NormShares|
 	 * RawUsage|NormUsage|EffectvUsage|FairShare|LevelFS), root included. */
 	static const char *const want[] = {
-		"root|||0.000000|240||1.000000|||",
-		"root|u1|10|0.048077|0|0.000000|0.000000|1.000000|inf|",
-		"root|u2|10|0.048077|10|0.041667|0.041667|0.666667|1.153846|",
-		"aA||40|0.192308|45|0.187500|0.187500||1.025641|",
-		"aAA||30|0.750000|20|0.083333|0.444444||1.687500|",
-		"aAA|uAA1|1|1.000000|20|0.083333|1.000000|0.619048|1.000000|",
-		"aAB||10|0.250000|25|0.104167|0.555556||0.450000|",
-		"aAB|uAB1|1|0.500000|25|0.104167|1.000000|0.523810|0.500000|",
-		"aAB|uAB2|1|0.500000|0|0.000000|0.000000|0.571429|inf|",
-		"aB||60|0.288462|25|0.104167|0.104167||2.769231|",
-		"aBA||25|0.416667|25|0.104167|1.000000||0.416667|",
-		"aBA|uBA1|1|1.000000|25|0.104167|1.000000|0.714286|1.000000|",
-		"aBB||35|0.583333|0|0.000000|0.000000||inf|",
-		"aBB|uBB1|1|1.000000|0|0.000000|0.000000|0.761905|inf|",
-		"aC||0|0.000000|30|0.125000|0.125000||0.000000|",
-		"aC|uC1|0|0.000000|30|0.125000|1.000000|0.047619|0.000000|",
-		"aD||50|0.240385|110|0.458333|0.458333||0.524476|",
-		"aD|uD1|parent|0.240385|20|0.083333|0.181818|0.476190||",
-		"aD|uD2|40|0.235294|20|0.083333|0.181818|0.238095|1.294118|",
-		"aD|uD3|50|0.294118|25|0.104167|0.227273|0.333333|1.294118|",
-		"aDA||parent|0.240385|45|0.187500|0.409091|||",
-		"aDA|uDA1|parent|0.240385|10|0.041667|0.090909|0.476190||",
-		"aDA|uDA2|30|0.176471|10|0.041667|0.090909|0.380952|1.941176|",
-		"aDA|uDA3|50|0.294118|25|0.104167|0.227273|0.333333|1.294118|",
-		"aE||10|0.048077|0|0.000000|0.000000||inf|",
-		"aE|aE1|10|0.500000|0|0.000000|0.000000|1.000000|inf|",
-		"aE|aE2|10|0.500000|0|0.000000|0.000000|1.000000|inf|",
-		"aF||20|0.096154|0|0.000000|0.000000||inf|",
-		"aF|uF1|10|0.333333|0|0.000000|0.000000|1.000000|inf|",
-		"aF|uF2|20|0.666667|0|0.000000|0.000000|1.000000|inf|",
-		"aG||8|0.038462|20|0.083333|0.083333||0.461538|",
-		"aG|uG1|10|0.500000|10|0.041667|0.500000|0.190476|1.000000|",
-		"aGA||10|0.500000|10|0.041667|0.500000||1.000000|",
-		"aGA|uGA1|20|0.500000|4|0.016667|0.400000|0.190476|1.250000|",
-		"aGA|uGA2|20|0.500000|6|0.025000|0.600000|0.095238|0.833333|",
+	    "root|||0.000000|240||1.000000|||",
+	    "root|u1|10|0.048077|0|0.000000|0.000000|1.000000|inf|",
+	    "root|u2|10|0.048077|10|0.041667|0.041667|0.666667|1.153846|",
+	    "aA||40|0.192308|45|0.187500|0.187500||1.025641|",
+	    "aAA||30|0.750000|20|0.083333|0.444444||1.687500|",
+	    "aAA|uAA1|1|1.000000|20|0.083333|1.000000|0.619048|1.000000|",
+	    "aAB||10|0.250000|25|0.104167|0.555556||0.450000|",
+	    "aAB|uAB1|1|0.500000|25|0.104167|1.000000|0.523810|0.500000|",
+	    "aAB|uAB2|1|0.500000|0|0.000000|0.000000|0.571429|inf|",
+	    "aB||60|0.288462|25|0.104167|0.104167||2.769231|",
+	    "aBA||25|0.416667|25|0.104167|1.000000||0.416667|",
+	    "aBA|uBA1|1|1.000000|25|0.104167|1.000000|0.714286|1.000000|",
+	    "aBB||35|0.583333|0|0.000000|0.000000||inf|",
+	    "aBB|uBB1|1|1.000000|0|0.000000|0.000000|0.761905|inf|",
+	    "aC||0|0.000000|30|0.125000|0.125000||0.000000|",
+	    "aC|uC1|0|0.000000|30|0.125000|1.000000|0.047619|0.000000|",
+	    "aD||50|0.240385|110|0.458333|0.458333||0.524476|",
+	    "aD|uD1|parent|0.240385|20|0.083333|0.181818|0.476190||",
+	    "aD|uD2|40|0.235294|20|0.083333|0.181818|0.238095|1.294118|",
+	    "aD|uD3|50|0.294118|25|0.104167|0.227273|0.333333|1.294118|",
+	    "aDA||parent|0.240385|45|0.187500|0.409091|||",
+	    "aDA|uDA1|parent|0.240385|10|0.041667|0.090909|0.476190||",
+	    "aDA|uDA2|30|0.176471|10|0.041667|0.090909|0.380952|1.941176|",
+	    "aDA|uDA3|50|0.294118|25|0.104167|0.227273|0.333333|1.294118|",
+	    "aE||10|0.048077|0|0.000000|0.000000||inf|",
+	    "aE|aE1|10|0.500000|0|0.000000|0.000000|1.000000|inf|",
+	    "aE|aE2|10|0.500000|0|0.000000|0.000000|1.000000|inf|",
+	    "aF||20|0.096154|0|0.000000|0.000000||inf|",
+	    "aF|uF1|10|0.333333|0|0.000000|0.000000|1.000000|inf|",
+	    "aF|uF2|20|0.666667|0|0.000000|0.000000|1.000000|inf|",
+	    "aG||8|0.038462|20|0.083333|0.083333||0.461538|",
+	    "aG|uG1|10|0.500000|10|0.041667|0.500000|0.190476|1.000000|",
+	    "aGA||10|0.500000|10|0.041667|0.500000||1.000000|",
+	    "aGA|uGA1|20|0.500000|4|0.016667|0.400000|0.190476|1.250000|",
+	    "aGA|uGA2|20|0.500000|6|0.025000|0.600000|0.095238|0.833333|",
 	};
 	struct prio_snapshot s;
 	struct prio_error err;
 	test24_4(&s);
 	struct prio_fs_result *r = calloc(s.assoc_count, sizeof(*r));
 	cr_assert_eq(prio_fairshare_compute(&s, PRIO_FS_FAIR_TREE, r, &err), 0);
-	char *text = render(&s, r, PRIO_FS_FAIR_TREE,
-			    "Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,"
-			    "FairShare,LevelFS");
+	char *text = render(
+	    &s, r, PRIO_FS_FAIR_TREE,
+	    "Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,"
+	    "FairShare,LevelFS");
 	expect_rows(text, want, sizeof(want) / sizeof(want[0]));
 	/* sshare order: the first row is root, then root's users. */
 	cr_assert(!strncmp(text, "root|||0.000000|240|", 20), "%s", text);
@@ -276,7 +284,8 @@ Test(fairtree, no_tree_is_an_error)
 	struct prio_snapshot s;
 	struct prio_error err;
 	prio_snapshot_init(&s);
-	cr_assert_eq(prio_fairshare_compute(&s, PRIO_FS_FAIR_TREE, NULL, &err), PRIO_ERR_MISSING);
+	cr_assert_eq(prio_fairshare_compute(&s, PRIO_FS_FAIR_TREE, NULL, &err),
+		     PRIO_ERR_MISSING);
 	prio_snapshot_free(&s);
 }
 
@@ -284,16 +293,20 @@ Test(fairtree, algorithm_names_round_trip)
 {
 	enum prio_fs_algorithm a;
 	for (int i = PRIO_FS_FAIR_TREE; i <= PRIO_FS_TICKET; i++) {
-		cr_assert_eq(prio_fs_algorithm_parse(prio_fs_algorithm_name(i), &a), 0);
+		cr_assert_eq(
+		    prio_fs_algorithm_parse(prio_fs_algorithm_name(i), &a), 0);
 		cr_assert_eq((int)a, i);
 	}
 	cr_assert_eq(prio_fs_algorithm_parse("Depth_Oblivious", &a), 0);
 	cr_assert_eq(a, PRIO_FS_DEPTH_OBLIVIOUS);
 	cr_assert_eq(prio_fs_algorithm_parse("fifo", &a), -1);
-	cr_assert_eq(prio_fs_algorithm_of(PRIO_FLAG_FAIR_TREE), PRIO_FS_FAIR_TREE);
+	cr_assert_eq(prio_fs_algorithm_of(PRIO_FLAG_FAIR_TREE),
+		     PRIO_FS_FAIR_TREE);
 	cr_assert_eq(prio_fs_algorithm_of(0), PRIO_FS_CLASSIC);
-	cr_assert_eq(prio_fs_algorithm_of(PRIO_FLAG_DEPTH_OBLIVIOUS), PRIO_FS_DEPTH_OBLIVIOUS);
-	cr_assert_eq(prio_fs_algorithm_of(PRIO_FLAG_TICKET_BASED), PRIO_FS_TICKET);
+	cr_assert_eq(prio_fs_algorithm_of(PRIO_FLAG_DEPTH_OBLIVIOUS),
+		     PRIO_FS_DEPTH_OBLIVIOUS);
+	cr_assert_eq(prio_fs_algorithm_of(PRIO_FLAG_TICKET_BASED),
+		     PRIO_FS_TICKET);
 }
 
 /* The multifactor document's A/B/C/D/E/F tree (test24.1, test24.3 and the
@@ -301,7 +314,8 @@ Test(fairtree, algorithm_names_round_trip)
 static void doc_tree(struct prio_snapshot *s, bool with_h)
 {
 	prio_snapshot_init(s);
-	uint32_t root = add(s, PRIO_ASSOC_NONE, "root", NULL, 1, with_h ? 210 : 100);
+	uint32_t root =
+	    add(s, PRIO_ASSOC_NONE, "root", NULL, 1, with_h ? 210 : 100);
 	uint32_t A = add(s, root, "AccountA", NULL, 40, 45);
 	uint32_t B = add(s, A, "AccountB", NULL, 30, 20);
 	add(s, B, "AccountB", "User1", 1, 20);
@@ -329,25 +343,26 @@ static void doc_tree(struct prio_snapshot *s, bool with_h)
 }
 
 static const char *const classic_fields =
-    "Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,FairShare";
+    "Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,"
+    "FairShare";
 
 Test(classic, slurm_test24_1_document_example)
 {
 	/* test24.1's expected rows: users 0.408479, 0.022097, 0.125000,
 	 * 0.500000, 0.749154. */
 	static const char *const want[] = {
-		"AccountA||40|0.400000|45|0.450000|0.450000|0.458502|",
-		"AccountB||30|0.300000|20|0.200000|0.387500|0.408479|",
-		"AccountB|User1|1|0.300000|20|0.200000|0.387500|0.408479|",
-		"AccountC||10|0.100000|25|0.250000|0.300000|0.125000|",
-		"AccountC|User2|1|0.050000|25|0.250000|0.275000|0.022097|",
-		"AccountC|User3|1|0.050000|0|0.000000|0.150000|0.125000|",
-		"AccountD||60|0.600000|25|0.250000|0.250000|0.749154|",
-		"AccountE||25|0.250000|25|0.250000|0.250000|0.500000|",
-		"AccountE|User4|1|0.250000|25|0.250000|0.250000|0.500000|",
-		"AccountF||35|0.350000|0|0.000000|0.145833|0.749154|",
-		"AccountF|User5|1|0.350000|0|0.000000|0.145833|0.749154|",
-		"AccountG||0|0.000000|30|0.300000|0.300000|0.000000|",
+	    "AccountA||40|0.400000|45|0.450000|0.450000|0.458502|",
+	    "AccountB||30|0.300000|20|0.200000|0.387500|0.408479|",
+	    "AccountB|User1|1|0.300000|20|0.200000|0.387500|0.408479|",
+	    "AccountC||10|0.100000|25|0.250000|0.300000|0.125000|",
+	    "AccountC|User2|1|0.050000|25|0.250000|0.275000|0.022097|",
+	    "AccountC|User3|1|0.050000|0|0.000000|0.150000|0.125000|",
+	    "AccountD||60|0.600000|25|0.250000|0.250000|0.749154|",
+	    "AccountE||25|0.250000|25|0.250000|0.250000|0.500000|",
+	    "AccountE|User4|1|0.250000|25|0.250000|0.250000|0.500000|",
+	    "AccountF||35|0.350000|0|0.000000|0.145833|0.749154|",
+	    "AccountF|User5|1|0.350000|0|0.000000|0.145833|0.749154|",
+	    "AccountG||0|0.000000|30|0.300000|0.300000|0.000000|",
 	};
 	struct prio_snapshot s;
 	struct prio_error err;
@@ -356,11 +371,16 @@ Test(classic, slurm_test24_1_document_example)
 	cr_assert_eq(prio_fairshare_compute(&s, PRIO_FS_CLASSIC, r, &err), 0);
 	char *text = render(&s, r, PRIO_FS_CLASSIC, classic_fields);
 	expect_rows(text, want, sizeof(want) / sizeof(want[0]));
-	/* User6 has no shares at all: no factor (test24.1 checks "AccountG|User6|0|"). */
-	cr_assert(strstr(text, "AccountG|User6|0|0.000000|30|0.300000|0.300000|0.000000|\n"), "%s",
-		  text);
+	/* User6 has no shares at all: no factor (test24.1 checks
+	 * "AccountG|User6|0|"). */
+	cr_assert(
+	    strstr(
+		text,
+		"AccountG|User6|0|0.000000|30|0.300000|0.300000|0.000000|\n"),
+	    "%s", text);
 	/* The root row as test24.3 prints it: SN 1, UN blank, UE 1, F 0.5. */
-	cr_assert(!strncmp(text, "root|||1.000000|100||1.000000|0.500000|", 39), "%s", text);
+	cr_assert(!strncmp(text, "root|||1.000000|100||1.000000|0.500000|", 39),
+		  "%s", text);
 	free(text);
 	free(r);
 	prio_snapshot_free(&s);
@@ -369,28 +389,29 @@ Test(classic, slurm_test24_1_document_example)
 Test(classic, slurm_test24_3_fairshare_parent)
 {
 	static const char *const want[] = {
-		"root|||1.000000|210||1.000000|0.500000|",
-		"AccountA||40|0.266667|45|0.214286|0.214286|0.572929|",
-		"AccountB||30|0.200000|20|0.095238|0.184524|0.527550|",
-		"AccountB|User1|1|0.200000|20|0.095238|0.184524|0.527550|",
-		"AccountC||10|0.066667|25|0.119048|0.142857|0.226431|",
-		"AccountC|User2|1|0.033333|25|0.119048|0.130952|0.065672|",
-		"AccountC|User3|1|0.033333|0|0.000000|0.071429|0.226431|",
-		"AccountD||60|0.400000|25|0.119048|0.119048|0.813594|",
-		"AccountE||25|0.166667|25|0.119048|0.119048|0.609507|",
-		"AccountE|User4|1|0.166667|25|0.119048|0.119048|0.609507|",
-		"AccountF||35|0.233333|0|0.000000|0.069444|0.813594|",
-		"AccountF|User5|1|0.233333|0|0.000000|0.069444|0.813594|",
-		"AccountG||0|0.000000|30|0.142857|0.142857|0.000000|",
-		"AccountG|User6|0|0.000000|30|0.142857|0.142857|0.000000|",
-		"AccountH||50|0.333333|110|0.523810|0.523810|0.336475|",
-		"AccountH|UHRA1|parent|0.333333|20|0.095238|0.523810|0.336475|",
-		"AccountH|UHRA2|40|0.078431|20|0.095238|0.196078|0.176777|",
-		"AccountH|UHRA3|50|0.098039|25|0.119048|0.238095|0.185749|",
-		"AccountHTA||parent|0.333333|45|0.214286|0.523810|0.336475|",
-		"AccountHTA|UHTAStd1|parent|0.333333|10|0.047619|0.523810|0.336475|",
-		"AccountHTA|UHTAStd2|30|0.058824|10|0.047619|0.131653|0.211966|",
-		"AccountHTA|UHTAStd3|50|0.098039|25|0.119048|0.238095|0.185749|",
+	    "root|||1.000000|210||1.000000|0.500000|",
+	    "AccountA||40|0.266667|45|0.214286|0.214286|0.572929|",
+	    "AccountB||30|0.200000|20|0.095238|0.184524|0.527550|",
+	    "AccountB|User1|1|0.200000|20|0.095238|0.184524|0.527550|",
+	    "AccountC||10|0.066667|25|0.119048|0.142857|0.226431|",
+	    "AccountC|User2|1|0.033333|25|0.119048|0.130952|0.065672|",
+	    "AccountC|User3|1|0.033333|0|0.000000|0.071429|0.226431|",
+	    "AccountD||60|0.400000|25|0.119048|0.119048|0.813594|",
+	    "AccountE||25|0.166667|25|0.119048|0.119048|0.609507|",
+	    "AccountE|User4|1|0.166667|25|0.119048|0.119048|0.609507|",
+	    "AccountF||35|0.233333|0|0.000000|0.069444|0.813594|",
+	    "AccountF|User5|1|0.233333|0|0.000000|0.069444|0.813594|",
+	    "AccountG||0|0.000000|30|0.142857|0.142857|0.000000|",
+	    "AccountG|User6|0|0.000000|30|0.142857|0.142857|0.000000|",
+	    "AccountH||50|0.333333|110|0.523810|0.523810|0.336475|",
+	    "AccountH|UHRA1|parent|0.333333|20|0.095238|0.523810|0.336475|",
+	    "AccountH|UHRA2|40|0.078431|20|0.095238|0.196078|0.176777|",
+	    "AccountH|UHRA3|50|0.098039|25|0.119048|0.238095|0.185749|",
+	    "AccountHTA||parent|0.333333|45|0.214286|0.523810|0.336475|",
+	    "AccountHTA|UHTAStd1|parent|0.333333|10|0.047619|0.523810|0."
+	    "336475|",
+	    "AccountHTA|UHTAStd2|30|0.058824|10|0.047619|0.131653|0.211966|",
+	    "AccountHTA|UHTAStd3|50|0.098039|25|0.119048|0.238095|0.185749|",
 	};
 	struct prio_snapshot s;
 	struct prio_error err;
@@ -413,7 +434,8 @@ Test(classic, dampening_factor_divides_the_exponent)
 	struct prio_fs_result *r = calloc(s.assoc_count, sizeof(*r));
 	cr_assert_eq(prio_fairshare_compute(&s, PRIO_FS_CLASSIC, r, &err), 0);
 	/* User2: UE 0.275, SN 0.05: 2^(-5.5/5). */
-	cr_assert_float_eq(r[find(&s, "User2")].fairshare, pow(2.0, -1.1), 1e-12);
+	cr_assert_float_eq(r[find(&s, "User2")].fairshare, pow(2.0, -1.1),
+			   1e-12);
 	free(r);
 	prio_snapshot_free(&s);
 }
@@ -429,15 +451,19 @@ Test(depth_oblivious, ratios_below_the_first_tier)
 	struct prio_error err;
 	doc_tree(&s, false);
 	struct prio_fs_result *r = calloc(s.assoc_count, sizeof(*r));
-	cr_assert_eq(prio_fairshare_compute(&s, PRIO_FS_DEPTH_OBLIVIOUS, r, &err), 0);
-	uint32_t A = find_account(&s, "AccountA"), C = find_account(&s, "AccountC");
+	cr_assert_eq(
+	    prio_fairshare_compute(&s, PRIO_FS_DEPTH_OBLIVIOUS, r, &err), 0);
+	uint32_t A = find_account(&s, "AccountA"),
+		 C = find_account(&s, "AccountC");
 	uint32_t B = find_account(&s, "AccountB");
 	double rp = 0.45 / 0.4, rs = (0.2 + 0.25) / 0.4, rl = (0.25 / 0.1) / rs;
-	cr_assert_float_eq((double)r[A].usage_efctv, 0.45, 1e-12); /* first tier: UN */
+	cr_assert_float_eq((double)r[A].usage_efctv, 0.45,
+			   1e-12); /* first tier: UN */
 	cr_assert_float_eq((double)r[C].usage_efctv, rp * rl * 0.1, 1e-12);
 	/* B: ratio_l = (0.2/0.3)/rs < 1 while ratio_p > 1: k damps it. */
 	double rlb = (0.2 / 0.3) / rs, f = 5 * log(rp), k = 1 / (1 + f * f);
-	cr_assert_float_eq((double)r[B].usage_efctv, rp * pow(rlb, k) * 0.3, 1e-12);
+	cr_assert_float_eq((double)r[B].usage_efctv, rp * pow(rlb, k) * 0.3,
+			   1e-12);
 	cr_assert_float_eq(r[B].fairshare, pow(2.0, -rp * pow(rlb, k)), 1e-12);
 	/* User3 (no usage): UE = UN = 0, factor 1. */
 	cr_assert_float_eq((double)r[find(&s, "User3")].usage_efctv, 0.0, 0);
@@ -446,7 +472,8 @@ Test(depth_oblivious, ratios_below_the_first_tier)
 	prio_snapshot_free(&s);
 }
 
-static void pending_job(struct prio_snapshot *s, const char *user, const char *acct, bool held)
+static void pending_job(struct prio_snapshot *s, const char *user,
+			const char *acct, bool held)
 {
 	struct prio_job *j = prio_snapshot_new_job(s);
 	j->job_id = s->job_count;
@@ -471,9 +498,11 @@ Test(ticket, seed_document_worked_example)
 	pending_job(&s, "User1", "AccountB", true);
 	struct prio_fs_result *r = calloc(s.assoc_count, sizeof(*r));
 	cr_assert_eq(prio_fairshare_compute(&s, PRIO_FS_TICKET, r, &err), 0);
-	uint32_t A = find_account(&s, "AccountA"), D = find_account(&s, "AccountD");
+	uint32_t A = find_account(&s, "AccountA"),
+		 D = find_account(&s, "AccountD");
 	uint32_t B = find_account(&s, "AccountB");
-	uint32_t u2 = find(&s, "User2"), u5 = find(&s, "User5"), u1 = find(&s, "User1");
+	uint32_t u2 = find(&s, "User2"), u5 = find(&s, "User5"),
+		 u1 = find(&s, "User1");
 	cr_assert_float_eq(r[0].tickets, 1000.0, 0);
 	cr_assert_eq((int)lround(r[A].tickets), 198);
 	cr_assert_eq((int)lround(r[D].tickets), 802);
@@ -483,9 +512,12 @@ Test(ticket, seed_document_worked_example)
 	cr_assert_eq(lround(r[u2].fairshare * 100), 25);
 	cr_assert_float_eq(r[u2].fairshare, r[A].tickets / r[D].tickets, 1e-12);
 	/* The document's F values: A 0.89, D 2.40, F 100 (usage 0 -> S/100). */
-	cr_assert_float_eq(r[A].norm_shares / (double)r[A].usage_efctv, 0.4 / 0.45, 1e-12);
-	cr_assert_float_eq(r[D].norm_shares / (double)r[D].usage_efctv, 2.4, 1e-12);
-	cr_assert_float_eq((double)r[find_account(&s, "AccountF")].usage_efctv, 0.0035, 1e-12);
+	cr_assert_float_eq(r[A].norm_shares / (double)r[A].usage_efctv,
+			   0.4 / 0.45, 1e-12);
+	cr_assert_float_eq(r[D].norm_shares / (double)r[D].usage_efctv, 2.4,
+			   1e-12);
+	cr_assert_float_eq((double)r[find_account(&s, "AccountF")].usage_efctv,
+			   0.0035, 1e-12);
 	cr_assert(!r[B].active && r[u1].tickets == 0 && r[u1].fairshare == 0);
 	cr_assert(isnan(r[A].fairshare)); /* accounts show none */
 	free(r);
@@ -518,7 +550,8 @@ static void check_bounds(enum prio_fs_algorithm algo, bool with_h)
 	doc_tree(&s, with_h);
 	doc_tree(&t, with_h);
 	uint32_t n = s.assoc_count;
-	struct prio_fs_result *r = calloc(n, sizeof(*r)), *q = calloc(n, sizeof(*q));
+	struct prio_fs_result *r = calloc(n, sizeof(*r)),
+			      *q = calloc(n, sizeof(*q));
 	struct prio_fs_bounds *b = calloc(n, sizeof(*b));
 	cr_assert_eq(prio_fairshare_compute(&s, algo, r, &err), 0);
 	cr_assert_eq(prio_fairshare_bounds(&s, algo, r, 1.0, NULL, b, &err), 0);
@@ -533,26 +566,36 @@ static void check_bounds(enum prio_fs_algorithm algo, bool with_h)
 				x = j == trial ? 0.999 : 0;
 			else
 				x = (seed >> 8) / 16777216.0 / n;
-			for (uint32_t i = j; i != PRIO_ASSOC_NONE; i = s.assocs[i].parent)
+			for (uint32_t i = j; i != PRIO_ASSOC_NONE;
+			     i = s.assocs[i].parent)
 				t.assocs[i].usage_raw += x;
 		}
 		cr_assert_eq(prio_fairshare_compute(&t, algo, q, &err), 0);
 		for (uint32_t i = 0; i < n; i++) {
 			const double e = 1e-12;
 			if (!isnan(q[i].usage_norm))
-				cr_assert(q[i].usage_norm >= b[i].usage_norm[0] - e &&
-					  q[i].usage_norm <= b[i].usage_norm[1] + e);
-			cr_assert((double)q[i].usage_efctv >= b[i].usage_efctv[0] - e &&
-				      (double)q[i].usage_efctv <= b[i].usage_efctv[1] + e,
-				  "%s %u: %g not in [%g, %g]", prio_fs_algorithm_name(algo), i,
-				  (double)q[i].usage_efctv, b[i].usage_efctv[0], b[i].usage_efctv[1]);
+				cr_assert(
+				    q[i].usage_norm >= b[i].usage_norm[0] - e &&
+				    q[i].usage_norm <= b[i].usage_norm[1] + e);
+			cr_assert((double)q[i].usage_efctv >=
+					  b[i].usage_efctv[0] - e &&
+				      (double)q[i].usage_efctv <=
+					  b[i].usage_efctv[1] + e,
+				  "%s %u: %g not in [%g, %g]",
+				  prio_fs_algorithm_name(algo), i,
+				  (double)q[i].usage_efctv, b[i].usage_efctv[0],
+				  b[i].usage_efctv[1]);
 			if (algo != PRIO_FS_FAIR_TREE && !isnan(q[i].fairshare))
-				cr_assert(q[i].fairshare >= b[i].fairshare[0] - e &&
-					  q[i].fairshare <= b[i].fairshare[1] + e);
-			if (algo == PRIO_FS_FAIR_TREE && i && s.assocs[i].shares_raw != P &&
+				cr_assert(
+				    q[i].fairshare >= b[i].fairshare[0] - e &&
+				    q[i].fairshare <= b[i].fairshare[1] + e);
+			if (algo == PRIO_FS_FAIR_TREE && i &&
+			    s.assocs[i].shares_raw != P &&
 			    isfinite((double)q[i].level_fs))
-				cr_assert((double)q[i].level_fs >= b[i].level_fs[0] * (1 - e) &&
-					  (double)q[i].level_fs <= b[i].level_fs[1] * (1 + e));
+				cr_assert((double)q[i].level_fs >=
+					      b[i].level_fs[0] * (1 - e) &&
+					  (double)q[i].level_fs <=
+					      b[i].level_fs[1] * (1 + e));
 		}
 	}
 	free(r);
@@ -585,7 +628,9 @@ Test(bounds, exact_usage_gives_points)
 	struct prio_fs_result *r = calloc(s.assoc_count, sizeof(*r));
 	struct prio_fs_bounds *b = calloc(s.assoc_count, sizeof(*b));
 	cr_assert_eq(prio_fairshare_compute(&s, PRIO_FS_CLASSIC, r, &err), 0);
-	cr_assert_eq(prio_fairshare_bounds(&s, PRIO_FS_CLASSIC, r, 0.0, NULL, b, &err), 0);
+	cr_assert_eq(
+	    prio_fairshare_bounds(&s, PRIO_FS_CLASSIC, r, 0.0, NULL, b, &err),
+	    0);
 	uint32_t u2 = find(&s, "User2");
 	cr_assert_float_eq(b[u2].fairshare[0], r[u2].fairshare, 1e-12);
 	cr_assert_float_eq(b[u2].fairshare[1], r[u2].fairshare, 1e-12);
