@@ -412,20 +412,25 @@ static long double norm_of(const long double *u, uint32_t i)
 	return un > 1.0L ? 1.0L : un;
 }
 
+/* The association of a pending job Slurm computes a priority for (held
+ * jobs, priority 0, are skipped); PRIO_ASSOC_NONE otherwise. */
+static uint32_t pending_job_assoc(const struct prio_snapshot *snap,
+				  const struct prio_job *job)
+{
+	if (job->state != PRIO_JOB_PENDING || job->held || job->priority == 0)
+		return PRIO_ASSOC_NONE;
+	return prio_snapshot_job_assoc(
+	    snap, job, job->partition_count ? job->partitions[0] : PRIO_NO_ID);
+}
+
 void fs_first_pending_job(const struct prio_snapshot *snap, uint32_t *first)
 {
 	for (uint32_t i = 0; i < snap->assoc_count; i++)
 		first[i] = UINT32_MAX;
 	for (uint32_t j = 0; j < snap->job_count; j++) {
 		const struct prio_job *job = &snap->jobs[j];
-		uint32_t a;
+		uint32_t a = pending_job_assoc(snap, job);
 
-		if (job->state != PRIO_JOB_PENDING || job->held ||
-		    job->priority == 0)
-			continue;
-		a = prio_snapshot_job_assoc(
-		    snap, job,
-		    job->partition_count ? job->partitions[0] : PRIO_NO_ID);
 		if (a != PRIO_ASSOC_NONE && job->job_id < first[a])
 			first[a] = job->job_id;
 	}
@@ -633,20 +638,11 @@ static void mark_active(struct fs_work *w)
 {
 	const struct prio_snapshot *snap = w->snap;
 
-	for (uint32_t j = 0; j < snap->job_count; j++) {
-		const struct prio_job *job = &snap->jobs[j];
-		uint32_t i;
-
-		if (job->state != PRIO_JOB_PENDING || job->held ||
-		    job->priority == 0)
-			continue;
-		i = prio_snapshot_job_assoc(
-		    snap, job,
-		    job->partition_count ? job->partitions[0] : PRIO_NO_ID);
-		for (; i != PRIO_ASSOC_NONE && !w->out[i].active;
+	for (uint32_t j = 0; j < snap->job_count; j++)
+		for (uint32_t i = pending_job_assoc(snap, &snap->jobs[j]);
+		     i != PRIO_ASSOC_NONE && !w->out[i].active;
 		     i = w->out[i].fs_parent)
 			w->out[i].active = true;
-	}
 }
 
 static void ticket_values(struct fs_work *w)

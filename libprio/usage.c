@@ -201,6 +201,23 @@ static prio_id job_partition(const struct prio_job *job)
 	return job->partition_count ? job->partitions[0] : PRIO_NO_ID;
 }
 
+/* The association a running (or suspended) job of the job list charges;
+ * PRIO_ASSOC_NONE when it is not running or has no association. */
+static uint32_t running_assoc(const struct prio_snapshot *snap,
+			      const struct prio_job *job)
+{
+	if (!job_is_running(job) || !job->start_time)
+		return PRIO_ASSOC_NONE;
+	return prio_snapshot_job_assoc(snap, job, job_partition(job));
+}
+
+static double running_billing(const struct prio_snapshot *snap,
+			      const struct prio_job *job)
+{
+	return job_billing(snap, &job->tres_alloc, job_partition(job),
+			   job->qos);
+}
+
 /* Add u to an association and every ancestor. */
 static void charge(struct prio_snapshot *snap, uint32_t i, long double u)
 {
@@ -267,16 +284,14 @@ int prio_usage_replay(struct prio_snapshot *snap, time_t at, bool no_run,
 			st.after++;
 			continue;
 		}
-		a = prio_snapshot_job_assoc(snap, job, job_partition(job));
-		if (a == PRIO_ASSOC_NONE) {
+		if ((a = running_assoc(snap, job)) == PRIO_ASSOC_NONE) {
 			st.no_assoc++;
 			continue;
 		}
 		e = running_end(snap, job->end_time, no_run);
 		charge(snap, a,
 		       job_usage(&g, job->start_time, e) *
-			   job_billing(snap, &job->tres_alloc,
-				       job_partition(job), job->qos));
+			   running_billing(snap, job));
 		st.jobs++;
 		st.from_jobs++;
 		st.running += !e || e > at;
@@ -367,18 +382,14 @@ int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
 		const struct prio_job *job = &snap->jobs[j];
 		time_t s =
 		    job->start_time > snap->now ? job->start_time : snap->now;
-		uint32_t a;
+		uint32_t a = running_assoc(snap, job);
 
-		if (!job_is_running(job) || !job->start_time || s >= at ||
+		if (a == PRIO_ASSOC_NONE || s >= at ||
 		    (job->end_time && job->end_time <= snap->now))
-			continue;
-		a = prio_snapshot_job_assoc(snap, job, job_partition(job));
-		if (a == PRIO_ASSOC_NONE)
 			continue;
 		charge(snap, a,
 		       job_usage(&g, s, job->end_time) *
-			   job_billing(snap, &job->tres_alloc,
-				       job_partition(job), job->qos));
+			   running_billing(snap, job));
 	}
 	return PRIO_OK;
 }
@@ -402,22 +413,15 @@ int prio_usage_previous_cycle(const struct prio_snapshot *snap, unsigned cycles,
 
 		for (uint32_t j = 0; j < snap->job_count; j++) {
 			const struct prio_job *job = &snap->jobs[j];
+			uint32_t a = running_assoc(snap, job);
 			long double delta;
-			uint32_t a;
 
-			if (!job_is_running(job) || !job->start_time ||
-			    job->start_time >= cycle)
-				continue;
-			a = prio_snapshot_job_assoc(snap, job,
-						    job_partition(job));
-			if (a == PRIO_ASSOC_NONE)
+			if (a == PRIO_ASSOC_NONE || job->start_time >= cycle)
 				continue;
 			delta = (long double)(cycle - job->start_time);
 			if (delta > (long double)g.period)
 				delta = (long double)g.period;
-			delta *= dpow(&g, delta) *
-				 job_billing(snap, &job->tres_alloc,
-					     job_partition(job), job->qos);
+			delta *= dpow(&g, delta) * running_billing(snap, job);
 			for (uint32_t i = a; i != PRIO_ASSOC_NONE;
 			     i = snap->assocs[i].parent)
 				prev[i] -= delta;
@@ -446,14 +450,11 @@ int prio_usage_tres_run_mins(const struct prio_snapshot *snap, time_t t,
 	secs = out; /* sum seconds in place, then turn them into minutes */
 	for (uint32_t j = 0; j < snap->job_count; j++) {
 		const struct prio_job *job = &snap->jobs[j];
-		uint32_t a;
+		uint32_t a = running_assoc(snap, job);
 		uint64_t left;
 
-		if (!job_is_running(job) || !job->end_time ||
+		if (a == PRIO_ASSOC_NONE || !job->end_time ||
 		    job->end_time <= t)
-			continue;
-		a = prio_snapshot_job_assoc(snap, job, job_partition(job));
-		if (a == PRIO_ASSOC_NONE)
 			continue;
 		left = (uint64_t)(job->end_time - t);
 		for (uint32_t k = 0; k < job->tres_alloc.count; k++) {

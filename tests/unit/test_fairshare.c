@@ -73,6 +73,18 @@ static uint32_t find_account(struct prio_snapshot *s, const char *acct)
 	return 0;
 }
 
+/* The results of an algorithm on s (calloc'ed). */
+static struct prio_fs_result *computed(struct prio_snapshot *s,
+				       enum prio_fs_algorithm algorithm)
+{
+	struct prio_fs_result *r = calloc(s->assoc_count, sizeof(*r));
+	struct prio_error err;
+
+	cr_assert_eq(prio_fairshare_compute(s, algorithm, r, &err), 0, "%s",
+		     err.message);
+	return r;
+}
+
 /*
  * Every row as `sshare -p -o fields` prints it, without the Account
  * indentation (Slurm's test programs print rows without it), one row per
@@ -214,10 +226,8 @@ Test(fairtree, slurm_test24_4_every_row)
 	    "aGA|uGA2|20|0.500000|6|0.025000|0.600000|0.095238|0.833333|",
 	};
 	struct prio_snapshot s;
-	struct prio_error err;
 	test24_4(&s);
-	struct prio_fs_result *r = calloc(s.assoc_count, sizeof(*r));
-	cr_assert_eq(prio_fairshare_compute(&s, PRIO_FS_FAIR_TREE, r, &err), 0);
+	struct prio_fs_result *r = computed(&s, PRIO_FS_FAIR_TREE);
 	char *text = render(
 	    &s, r, PRIO_FS_FAIR_TREE,
 	    "Account,User,RawShares,NormShares,RawUsage,NormUsage,EffectvUsage,"
@@ -365,10 +375,8 @@ Test(classic, slurm_test24_1_document_example)
 	    "AccountG||0|0.000000|30|0.300000|0.300000|0.000000|",
 	};
 	struct prio_snapshot s;
-	struct prio_error err;
 	doc_tree(&s, false);
-	struct prio_fs_result *r = calloc(s.assoc_count, sizeof(*r));
-	cr_assert_eq(prio_fairshare_compute(&s, PRIO_FS_CLASSIC, r, &err), 0);
+	struct prio_fs_result *r = computed(&s, PRIO_FS_CLASSIC);
 	char *text = render(&s, r, PRIO_FS_CLASSIC, classic_fields);
 	expect_rows(text, want, sizeof(want) / sizeof(want[0]));
 	/* User6 has no shares at all: no factor (test24.1 checks
@@ -414,10 +422,8 @@ Test(classic, slurm_test24_3_fairshare_parent)
 	    "AccountHTA|UHTAStd3|50|0.098039|25|0.119048|0.238095|0.185749|",
 	};
 	struct prio_snapshot s;
-	struct prio_error err;
 	doc_tree(&s, true);
-	struct prio_fs_result *r = calloc(s.assoc_count, sizeof(*r));
-	cr_assert_eq(prio_fairshare_compute(&s, PRIO_FS_CLASSIC, r, &err), 0);
+	struct prio_fs_result *r = computed(&s, PRIO_FS_CLASSIC);
 	char *text = render(&s, r, PRIO_FS_CLASSIC, classic_fields);
 	expect_rows(text, want, sizeof(want) / sizeof(want[0]));
 	free(text);
@@ -428,11 +434,9 @@ Test(classic, slurm_test24_3_fairshare_parent)
 Test(classic, dampening_factor_divides_the_exponent)
 {
 	struct prio_snapshot s;
-	struct prio_error err;
 	doc_tree(&s, false);
 	s.conf.dampening_factor = 5;
-	struct prio_fs_result *r = calloc(s.assoc_count, sizeof(*r));
-	cr_assert_eq(prio_fairshare_compute(&s, PRIO_FS_CLASSIC, r, &err), 0);
+	struct prio_fs_result *r = computed(&s, PRIO_FS_CLASSIC);
 	/* User2: UE 0.275, SN 0.05: 2^(-5.5/5). */
 	cr_assert_float_eq(r[find(&s, "User2")].fairshare, pow(2.0, -1.1),
 			   1e-12);
@@ -448,11 +452,8 @@ Test(depth_oblivious, ratios_below_the_first_tier)
 	 * ratio_s = (0.2 + 0.25) / 0.4, ratio_l(C) = (0.25 / 0.1) / ratio_s;
 	 * ln ratio_p > 0 and ln ratio_l > 0 agree, so k = 1. */
 	struct prio_snapshot s;
-	struct prio_error err;
 	doc_tree(&s, false);
-	struct prio_fs_result *r = calloc(s.assoc_count, sizeof(*r));
-	cr_assert_eq(
-	    prio_fairshare_compute(&s, PRIO_FS_DEPTH_OBLIVIOUS, r, &err), 0);
+	struct prio_fs_result *r = computed(&s, PRIO_FS_DEPTH_OBLIVIOUS);
 	uint32_t A = find_account(&s, "AccountA"),
 		 C = find_account(&s, "AccountC");
 	uint32_t B = find_account(&s, "AccountB");
@@ -491,13 +492,11 @@ Test(ticket, seed_document_worked_example)
 	 * gets PriorityFS 198/802 = 0.25, user 5 1.0.  A held job of user 1
 	 * makes nothing active. */
 	struct prio_snapshot s;
-	struct prio_error err;
 	doc_tree(&s, false);
 	pending_job(&s, "User2", "AccountC", false);
 	pending_job(&s, "User5", "AccountF", false);
 	pending_job(&s, "User1", "AccountB", true);
-	struct prio_fs_result *r = calloc(s.assoc_count, sizeof(*r));
-	cr_assert_eq(prio_fairshare_compute(&s, PRIO_FS_TICKET, r, &err), 0);
+	struct prio_fs_result *r = computed(&s, PRIO_FS_TICKET);
 	uint32_t A = find_account(&s, "AccountA"),
 		 D = find_account(&s, "AccountD");
 	uint32_t B = find_account(&s, "AccountB");
@@ -527,10 +526,8 @@ Test(ticket, seed_document_worked_example)
 Test(ticket, nobody_pending_gives_nobody_tickets)
 {
 	struct prio_snapshot s;
-	struct prio_error err;
 	doc_tree(&s, false);
-	struct prio_fs_result *r = calloc(s.assoc_count, sizeof(*r));
-	cr_assert_eq(prio_fairshare_compute(&s, PRIO_FS_TICKET, r, &err), 0);
+	struct prio_fs_result *r = computed(&s, PRIO_FS_TICKET);
 	for (uint32_t i = 0; i < s.assoc_count; i++)
 		cr_assert(r[i].tickets == 0 && !r[i].active);
 	cr_assert_float_eq(r[find(&s, "User1")].fairshare, 0.0, 0);
