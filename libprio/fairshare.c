@@ -1,27 +1,51 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Fairshare over the association tree, as Slurm 22.05 computes it
- * (slurm-facts §2 Fair Tree, §3 classic and DEPTH_OBLIVIOUS).
+ * (slurm-facts §2 Fair Tree, §3 classic, DEPTH_OBLIVIOUS and ticket-based).
  *
- * Both algorithms work on the *fairshare tree*: an association whose direct
- * parent has Fairshare=parent hangs from the first ancestor that does not,
- * and a Fairshare=parent account keeps no children of its own there.
+ * Every algorithm works on the *fairshare tree* (fairshare_tree.h): an
+ * association whose direct parent has Fairshare=parent hangs from the first
+ * ancestor that does not, and a Fairshare=parent account keeps no children
+ * of its own there.  level_shares is the sum of the shares of the
+ * fs-siblings that are not "parent".
  *
- * Fair Tree: S = shares / sum of fs-sibling shares, U = usage / fs-parent
- * usage, Level FS = S / U (S = 0 gives 0, U = 0 gives infinity, a parent
- * user infinity, a parent account NO_VAL).  Siblings are visited by Level FS
- * descending, users before accounts on equal values; users take competition
- * ranks counting down from N (the number of user associations) and their
- * factor is rank / N.  Tied sibling accounts are walked one after the other
- * (never merged, unlike the Fair Tree document says); the second one starts
- * "tied", so its first user repeats the rank last given.
+ * Fair Tree: S = shares / level_shares, U = usage / fs-parent usage (the
+ * parent's own usage, not the siblings' sum), Level FS = S / U with S = 0
+ * giving 0, U = 0 infinity, a parent user infinity, a parent account NO_VAL.
+ * Siblings are visited by Level FS descending, users before accounts on
+ * equal values, otherwise in tree order (glibc's qsort is a stable merge
+ * sort at these sizes, so Slurm keeps its list order too).  Users take
+ * competition ranks counting down from N (the number of user associations)
+ * and their factor is rank / N.  Tied sibling accounts are walked one after
+ * the other (never merged, whatever the Fair Tree document says); the
+ * second one starts "tied", so its first user repeats the rank last given.
+ * Values are long double where Slurm's are (usage, U, Level FS), so that
+ * ties and near-ties (test24.4's uD2 and uD3) come out as Slurm's do.
+ *
+ * Classic: SN is the product of shares / level_shares up the direct chain
+ * ("parent" links skipped), UN = usage / root usage capped at 1, UE = UN for
+ * children of the root, else UN + (UE_parent - UN) * shares / level_shares,
+ * and F = 2^(-(UE/SN)/FairShareDampeningFactor) for every row, root
+ * included.  DEPTH_OBLIVIOUS replaces UE below the first tier by
+ * ratio_p * ratio_l^k * SN.  Slurm computes account rows at the start of a
+ * cycle and user rows later (see the oracle README): by default we compute
+ * everything from the same usage, which is what the next cycle would show;
+ * prio_fairshare_compute_lagged() reproduces the lag given the usage from
+ * before the cycle (account NormUsage from it, everything else follows).
+ *
+ * Ticket-based (seed document 004): F = SN / max(UN, SN / 100) at every
+ * level; the root's tickets go to *active* children (a pending, not held
+ * job at or below them) in proportion to SN * F, recursively; a user's
+ * factor is its tickets over the largest number any user received.
  */
 #include "config.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "fairshare_tree.h"
 #include "prio/fairshare.h"
 #include "prio/timestr.h"
 
@@ -36,125 +60,226 @@ enum prio_fs_algorithm prio_fs_algorithm_of(uint32_t flags)
 	return PRIO_FS_CLASSIC;
 }
 
-/* Working state shared by the passes. */
-struct fs_work {
-	const struct prio_snapshot *snap;
-	struct prio_fs_result *out;
-	uint32_t n;
-	uint32_t *order;      /* pre-order of the direct tree */
-	uint32_t *fs_first;   /* first fs-child, PRIO_ASSOC_NONE */
-	uint32_t *fs_next;    /* next fs-sibling */
-	uint32_t *scratch;    /* sibling slices for ranking */
-	uint32_t *pos;        /* position in the pre-order, for stable ties */
-	uint32_t rank, rnt, users;
-};
-
-static bool is_parent_shares(const struct prio_assoc *a)
+const char *prio_fs_algorithm_name(enum prio_fs_algorithm algorithm)
 {
-	return a->shares_raw == PRIO_FS_USE_PARENT;
+	switch (algorithm) {
+	case PRIO_FS_FAIR_TREE:
+		return "fairtree";
+	case PRIO_FS_CLASSIC:
+		return "classic";
+	case PRIO_FS_DEPTH_OBLIVIOUS:
+		return "depth-oblivious";
+	case PRIO_FS_TICKET:
+		return "ticket";
+	}
+	return "?";
 }
 
-/* Shares as Slurm holds them: an unset value on a non-root row is 1, the
- * database default. */
-static uint32_t shares_of(const struct prio_assoc *a)
+int prio_fs_algorithm_parse(const char *name, enum prio_fs_algorithm *out)
 {
-	return a->shares_raw == PRIO_NO_VAL ? 1 : a->shares_raw;
+	static const struct {
+		const char *name;
+		enum prio_fs_algorithm algorithm;
+	} names[] = {
+	    {"fairtree", PRIO_FS_FAIR_TREE},
+	    {"fair-tree", PRIO_FS_FAIR_TREE},
+	    {"fair_tree", PRIO_FS_FAIR_TREE},
+	    {"classic", PRIO_FS_CLASSIC},
+	    {"no_fair_tree", PRIO_FS_CLASSIC},
+	    {"depth-oblivious", PRIO_FS_DEPTH_OBLIVIOUS},
+	    {"depth_oblivious", PRIO_FS_DEPTH_OBLIVIOUS},
+	    {"ticket", PRIO_FS_TICKET},
+	    {"ticket-based", PRIO_FS_TICKET},
+	    {"ticket_based", PRIO_FS_TICKET},
+	};
+
+	for (size_t i = 0; name && i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcasecmp(name, names[i].name) == 0) {
+			*out = names[i].algorithm;
+			return 0;
+		}
+	return -1;
 }
 
-/* Pre-order of the direct tree (parents before children, siblings in the
- * loaded order), without recursion. */
-static int preorder(struct fs_work *w, struct prio_error *err)
+/* ---- the fairshare tree ---------------------------------------------- */
+
+void fs_tree_free(struct fs_tree *t)
 {
-	const struct prio_assoc *as = w->snap->assocs;
-	uint32_t *stack = malloc((size_t)w->n * sizeof(*stack));
+	free(t->order);
+	free(t->pos);
+	free(t->fs_parent);
+	free(t->fs_first);
+	free(t->fs_next);
+	memset(t, 0, sizeof(*t));
+}
+
+static int cmp_id_asc(const void *pa, const void *pb, void *ctx)
+{
+	const struct prio_assoc *as = ctx;
+	uint32_t a = as[*(const uint32_t *)pa].id,
+		 b = as[*(const uint32_t *)pb].id;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * Pre-order of the tree in the controller's list order, without recursion;
+ * stack has room for n entries.  Slurm builds its children lists from the
+ * association list as the database returns it, by lft, and the nested set
+ * puts each new association first under its parent: siblings come newest
+ * first, i.e. by association id descending.  Ties in Fair Tree and the
+ * order DEPTH_OBLIVIOUS updates siblings in follow it.  Without ids (an
+ * input without the ID column) the loaded order, sshare's, stands in.
+ */
+static int preorder(const struct prio_snapshot *snap, struct fs_tree *t,
+		    uint32_t *stack, struct prio_error *err)
+{
+	const struct prio_assoc *as = snap->assocs;
 	uint32_t top = 0, k = 0;
+	bool by_id = true;
 
-	if (!stack)
-		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
+	for (uint32_t i = 1; i < t->n && by_id; i++)
+		by_id = as[i].id != 0;
 	stack[top++] = 0;
-	while (top) {
-		uint32_t i = stack[--top], c, cnt = 0;
+	while (top && k < t->n) {
+		uint32_t i = stack[--top], cnt = 0, slot;
 
-		if (k >= w->n)
-			break; /* a cycle: cannot happen with a well-formed tree */
-		w->pos[i] = k;
-		w->order[k++] = i;
-		/* Push children in reverse so the first child pops first. */
-		for (c = as[i].first_child; c != PRIO_ASSOC_NONE && cnt <= w->n;
+		t->pos[i] = k;
+		t->order[k++] = i;
+		for (uint32_t c = as[i].first_child;
+		     c != PRIO_ASSOC_NONE && cnt <= t->n;
 		     c = as[c].next_sibling)
 			cnt++;
-		if (top + cnt > w->n) {
-			free(stack);
-			return prio_error_set(err, PRIO_ERR_PARSE, as[i].file, as[i].line,
-					      "Account", "association tree is not a tree");
-		}
+		if (top + cnt > t->n)
+			return prio_error_set(err, PRIO_ERR_PARSE, as[i].file,
+					      as[i].line, "Account",
+					      "association tree is not a tree");
+		/* Push children so that the first one pops first. */
+		slot = top + cnt;
+		for (uint32_t c = as[i].first_child; c != PRIO_ASSOC_NONE;
+		     c = as[c].next_sibling)
+			stack[--slot] = c;
+		if (by_id && cnt > 1)
+			qsort_r(stack + top, cnt, sizeof(*stack), cmp_id_asc,
+				(void *)as);
 		top += cnt;
-		{
-			uint32_t slot = top;
-
-			for (c = as[i].first_child; c != PRIO_ASSOC_NONE;
-			     c = as[c].next_sibling)
-				stack[--slot] = c;
-		}
 	}
-	free(stack);
-	if (k != w->n)
-		return prio_error_set(err, PRIO_ERR_PARSE, "", 0, "Account",
-				      "%u associations are not reachable from root",
-				      w->n - k);
+	if (k != t->n)
+		return prio_error_set(
+		    err, PRIO_ERR_PARSE, "", 0, "Account",
+		    "%u associations are not reachable from root", t->n - k);
 	return PRIO_OK;
 }
 
-/* Link each association under its fairshare parent, keeping pre-order. */
-static void build_fs_tree(struct fs_work *w)
+int fs_tree_build(const struct prio_snapshot *snap, struct fs_tree *t,
+		  struct prio_error *err)
 {
-	const struct prio_assoc *as = w->snap->assocs;
-	uint32_t *last = w->scratch; /* last fs-child appended, per parent */
+	const struct prio_assoc *as = snap->assocs;
+	uint32_t *scratch;
+	size_t size;
+	int rc;
 
-	for (uint32_t i = 0; i < w->n; i++) {
-		w->fs_first[i] = w->fs_next[i] = PRIO_ASSOC_NONE;
-		last[i] = PRIO_ASSOC_NONE;
+	memset(t, 0, sizeof(*t));
+	if (snap->assoc_count == 0 || as[0].parent != PRIO_ASSOC_NONE)
+		return prio_error_set(
+		    err, PRIO_ERR_MISSING, "", 0, "",
+		    "no association tree loaded (give --assoc)");
+	t->n = snap->assoc_count;
+	size = (size_t)t->n * sizeof(uint32_t);
+	t->order = malloc(size);
+	t->pos = malloc(size);
+	t->fs_parent = malloc(size);
+	t->fs_first = malloc(size);
+	t->fs_next = malloc(size);
+	scratch = malloc(size);
+	if (!t->order || !t->pos || !t->fs_parent || !t->fs_first ||
+	    !t->fs_next || !scratch) {
+		free(scratch);
+		fs_tree_free(t);
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
 	}
-	w->out[0].fs_parent = PRIO_ASSOC_NONE;
-	for (uint32_t k = 1; k < w->n; k++) {
-		uint32_t i = w->order[k], p = as[i].parent;
+	if ((rc = preorder(snap, t, scratch, err)) < 0) {
+		free(scratch);
+		fs_tree_free(t);
+		return rc;
+	}
+	/* Link each association under its fairshare parent, in pre-order;
+	 * scratch now holds the last fs-child appended per parent. */
+	for (uint32_t i = 0; i < t->n; i++) {
+		t->fs_first[i] = t->fs_next[i] = PRIO_ASSOC_NONE;
+		scratch[i] = PRIO_ASSOC_NONE;
+	}
+	t->fs_parent[0] = PRIO_ASSOC_NONE;
+	for (uint32_t k = 1; k < t->n; k++) {
+		uint32_t i = t->order[k], p = as[i].parent;
 
-		while (p != 0 && is_parent_shares(&as[p]))
+		while (p != 0 && fs_is_parent_shares(&as[p]))
 			p = as[p].parent;
-		w->out[i].fs_parent = p;
-		if (last[p] == PRIO_ASSOC_NONE)
-			w->fs_first[p] = i;
+		t->fs_parent[i] = p;
+		if (scratch[p] == PRIO_ASSOC_NONE)
+			t->fs_first[p] = i;
 		else
-			w->fs_next[last[p]] = i;
-		last[p] = i;
+			t->fs_next[scratch[p]] = i;
+		scratch[p] = i;
 	}
+	free(scratch);
+	return PRIO_OK;
 }
 
-/* Shares and usage common to all algorithms. */
-static void shares_and_usage(struct fs_work *w)
+/* ---- what every algorithm shares ------------------------------------- */
+
+struct fs_work {
+	const struct prio_snapshot *snap;
+	const struct fs_tree *t;
+	struct prio_fs_result *out;
+	uint32_t *scratch; /* sibling slices for ranking */
+	uint32_t rank, rnt, users;
+};
+
+static void common_values(struct fs_work *w, const long double *prev)
 {
 	const struct prio_assoc *as = w->snap->assocs;
+	const struct fs_tree *t = w->t;
 	long double root_usage = as[0].usage_raw;
 
-	for (uint32_t p = 0; p < w->n; p++) {
+	for (uint32_t i = 0; i < t->n; i++) {
+		struct prio_fs_result *r = &w->out[i];
+
+		r->fs_parent = t->fs_parent[i];
+		r->level_fs = NAN;
+		r->fairshare = NAN;
+		r->rank = 0;
+		r->active = false;
+		r->tickets = 0;
+		if (i == 0) {
+			r->usage_norm = NAN;
+		} else if (prev && !as[i].is_user) {
+			/* An account row as of the start of Slurm's cycle. */
+			long double un = prev[0] > 0 ? prev[i] / prev[0] : 0.0L;
+
+			r->usage_norm = un > 1.0L ? 1.0 : (double)un;
+		} else if (root_usage > 0) {
+			long double un = as[i].usage_raw / root_usage;
+
+			r->usage_norm = un > 1.0L ? 1.0 : (double)un;
+		} else {
+			r->usage_norm = 0.0;
+		}
+	}
+	for (uint32_t p = 0; p < t->n; p++) {
 		uint64_t sum = 0;
 
-		for (uint32_t c = w->fs_first[p]; c != PRIO_ASSOC_NONE; c = w->fs_next[c])
-			if (!is_parent_shares(&as[c]))
-				sum += shares_of(&as[c]);
-		for (uint32_t c = w->fs_first[p]; c != PRIO_ASSOC_NONE; c = w->fs_next[c])
-			w->out[c].level_shares = sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
+		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE;
+		     c = t->fs_next[c])
+			if (!fs_is_parent_shares(&as[c]))
+				sum += fs_shares_of(&as[c]);
+		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE;
+		     c = t->fs_next[c])
+			w->out[c].level_shares =
+			    sum > UINT32_MAX ? UINT32_MAX : (uint32_t)sum;
 	}
 	w->out[0].level_shares = PRIO_NO_VAL; /* never set for root */
-	for (uint32_t i = 0; i < w->n; i++) {
-		if (i == 0)
-			w->out[i].usage_norm = NAN;
-		else if (root_usage > 0) {
-			long double un = as[i].usage_raw / root_usage;
-			w->out[i].usage_norm = un > 1.0L ? 1.0 : (double)un;
-		} else
-			w->out[i].usage_norm = 0.0;
-	}
 }
 
 /* ---- Fair Tree ------------------------------------------------------- */
@@ -164,50 +289,69 @@ static void fair_tree_values(struct fs_work *w)
 	const struct prio_assoc *as = w->snap->assocs;
 
 	/* Pre-order: an fs-parent is always computed before its children. */
-	for (uint32_t k = 0; k < w->n; k++) {
-		uint32_t i = w->order[k], p = w->out[i].fs_parent;
+	for (uint32_t k = 0; k < w->t->n; k++) {
+		uint32_t i = w->t->order[k], p = w->out[i].fs_parent;
 		struct prio_fs_result *r = &w->out[i];
 
-		r->fairshare = NAN;
-		r->rank = 0;
 		if (i == 0) {
-			r->norm_shares = (double)shares_of(&as[0]) / (double)PRIO_NO_VAL;
+			r->norm_shares =
+			    (double)fs_shares_of(&as[0]) / (double)PRIO_NO_VAL;
 			r->usage_efctv = 1.0L;
 			r->level_fs = PRIO_FS_LEVEL_FS_PARENT_ACCOUNT;
 			continue;
 		}
-		if (is_parent_shares(&as[i]))
+		if (fs_is_parent_shares(&as[i]))
 			r->norm_shares = w->out[p].norm_shares;
 		else if (r->level_shares == 0)
 			r->norm_shares = 0.0;
 		else
-			r->norm_shares = (double)as[i].shares_raw / (double)r->level_shares;
-		r->usage_efctv = as[p].usage_raw > 0 ? as[i].usage_raw / as[p].usage_raw : 0.0L;
-		if (is_parent_shares(&as[i]))
-			r->level_fs = as[i].is_user ? INFINITY : PRIO_FS_LEVEL_FS_PARENT_ACCOUNT;
+			r->norm_shares = (double)fs_shares_of(&as[i]) /
+					 (double)r->level_shares;
+		r->usage_efctv = as[p].usage_raw > 0
+				     ? as[i].usage_raw / as[p].usage_raw
+				     : 0.0L;
+		if (fs_is_parent_shares(&as[i]))
+			r->level_fs = as[i].is_user
+					  ? INFINITY
+					  : PRIO_FS_LEVEL_FS_PARENT_ACCOUNT;
 		else if (r->norm_shares == 0.0)
 			r->level_fs = 0.0L;
 		else if (r->usage_efctv == 0.0L)
 			r->level_fs = INFINITY;
 		else
-			r->level_fs = (long double)r->norm_shares / r->usage_efctv;
+			r->level_fs =
+			    (long double)r->norm_shares / r->usage_efctv;
 	}
 }
+
+struct sort_ctx {
+	const struct prio_snapshot *snap;
+	const struct fs_tree *t;
+	const struct prio_fs_result *res;
+};
 
 /* Level FS descending; users before accounts; then tree order (stable). */
 static int cmp_siblings(const void *pa, const void *pb, void *ctx)
 {
-	const struct fs_work *w = ctx;
+	const struct sort_ctx *c = ctx;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	const struct prio_fs_result *ra = &w->out[a], *rb = &w->out[b];
-	const struct prio_assoc *as = w->snap->assocs;
+	const struct prio_fs_result *ra = &c->res[a], *rb = &c->res[b];
+	const struct prio_assoc *as = c->snap->assocs;
 
 	if (ra->level_fs != rb->level_fs)
 		return ra->level_fs > rb->level_fs ? -1 : 1;
 	if (as[a].is_user != as[b].is_user)
 		return as[a].is_user ? -1 : 1;
-	/* Equal values of one kind: keep the tree's order (sshare's order). */
-	return w->pos[a] < w->pos[b] ? -1 : w->pos[a] > w->pos[b];
+	return c->t->pos[a] < c->t->pos[b] ? -1 : c->t->pos[a] > c->t->pos[b];
+}
+
+void fs_sort_siblings(const struct prio_snapshot *snap, const struct fs_tree *t,
+		      const struct prio_fs_result *res, uint32_t *slice,
+		      uint32_t k)
+{
+	struct sort_ctx c = {snap, t, res};
+
+	qsort_r(slice, k, sizeof(*slice), cmp_siblings, &c);
 }
 
 static void rank_level(struct fs_work *w, uint32_t parent, uint32_t *slice,
@@ -217,11 +361,12 @@ static void rank_level(struct fs_work *w, uint32_t parent, uint32_t *slice,
 	long double prev = PRIO_FS_LEVEL_FS_PARENT_ACCOUNT;
 	uint32_t k = 0;
 
-	for (uint32_t c = w->fs_first[parent]; c != PRIO_ASSOC_NONE; c = w->fs_next[c])
+	for (uint32_t c = w->t->fs_first[parent]; c != PRIO_ASSOC_NONE;
+	     c = w->t->fs_next[c])
 		slice[k++] = c;
 	if (k == 0 || depth > PRIO_ASSOC_MAX_DEPTH + 1)
 		return;
-	qsort_r(slice, k, sizeof(*slice), cmp_siblings, w);
+	fs_sort_siblings(w->snap, w->t, w->out, slice, k);
 	for (uint32_t s = 0; s < k; s++) {
 		uint32_t i = slice[s];
 		long double lf = w->out[i].level_fs;
@@ -231,7 +376,8 @@ static void rank_level(struct fs_work *w, uint32_t parent, uint32_t *slice,
 			if (!tied)
 				w->rank = w->rnt;
 			w->out[i].rank = w->rank;
-			w->out[i].fairshare = (double)w->rank / (double)w->users;
+			w->out[i].fairshare =
+			    (double)w->rank / (double)w->users;
 			w->rnt--;
 		} else {
 			rank_level(w, i, slice + k, tied, depth + 1);
@@ -240,132 +386,373 @@ static void rank_level(struct fs_work *w, uint32_t parent, uint32_t *slice,
 	}
 }
 
-/* ---- classic and DEPTH_OBLIVIOUS ------------------------------------- */
+/* ---- classic, DEPTH_OBLIVIOUS, ticket-based -------------------------- */
 
-static void classic_values(struct fs_work *w, bool depth_oblivious)
+static long double depth_oblivious_ue(long double ue_p, double sn_p, double sn,
+				      long double un, long double sib_un)
+{
+	long double ratio_p = ue_p / sn_p;
+	long double ratio_s = sib_un / sn_p;
+	long double ratio_l = (un / sn) / ratio_s;
+	long double k = 1.0L;
+
+	if (ratio_p != 0 && ratio_l != 0 && logl(ratio_p) * logl(ratio_l) < 0) {
+		long double f = 5.0L * logl(ratio_p);
+
+		k = 1.0L / (1.0L + f * f);
+	}
+	return ratio_p * powl(ratio_l, k) * sn;
+}
+
+/* usage / root usage from a usage array (a lagged one). */
+static long double norm_of(const long double *u, uint32_t i)
+{
+	long double un = u[0] > 0 ? u[i] / u[0] : 0.0L;
+
+	return un > 1.0L ? 1.0L : un;
+}
+
+/* The association of a pending job Slurm computes a priority for (held
+ * jobs, priority 0, are skipped); PRIO_ASSOC_NONE otherwise. */
+static uint32_t pending_job_assoc(const struct prio_snapshot *snap,
+				  const struct prio_job *job)
+{
+	if (job->state != PRIO_JOB_PENDING || job->held || job->priority == 0)
+		return PRIO_ASSOC_NONE;
+	return prio_snapshot_job_assoc(
+	    snap, job, job->partition_count ? job->partitions[0] : PRIO_NO_ID);
+}
+
+void fs_first_pending_job(const struct prio_snapshot *snap, uint32_t *first)
+{
+	for (uint32_t i = 0; i < snap->assoc_count; i++)
+		first[i] = UINT32_MAX;
+	for (uint32_t j = 0; j < snap->job_count; j++) {
+		const struct prio_job *job = &snap->jobs[j];
+		uint32_t a = pending_job_assoc(snap, job);
+
+		if (a != PRIO_ASSOC_NONE && job->job_id < first[a])
+			first[a] = job->job_id;
+	}
+}
+
+/*
+ * DEPTH_OBLIVIOUS's Σ usage_norm of the fs-siblings ("parent" ones left
+ * out), for every association, linear per level but for user siblings.
+ * Without the lag (un_prev NULL) every sibling's un_now.  With it, the
+ * values Slurm holds when it computes each one (the classic and
+ * depth-oblivious oracle scenarios and their slurmctld.log):
+ *  - an account, at the start of a cycle: user siblings and the accounts up
+ *    to it in list order one cycle back, the accounts after it (not yet
+ *    updated in this pass) two cycles back;
+ *  - a user, later, when its first pending job's priority is computed (in
+ *    job id order; at the first sshare call for users without one): the
+ *    accounts one cycle back, user siblings computed before it (an earlier
+ *    first job) current, the others still one cycle back.
+ */
+struct user_key_ctx {
+	const struct fs_sib_inputs *in;
+	const struct fs_tree *t;
+};
+
+/* The order users' rows are computed in: first pending job, then list. */
+static int cmp_user_key(const void *pa, const void *pb, void *ctx)
+{
+	const struct user_key_ctx *c = ctx;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+
+	if (c->in->first[a] != c->in->first[b])
+		return c->in->first[a] < c->in->first[b] ? -1 : 1;
+	return c->t->pos[a] < c->t->pos[b] ? -1 : c->t->pos[a] > c->t->pos[b];
+}
+
+int fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
+		    const struct fs_sib_inputs *in, long double *sib)
+{
+	const struct prio_assoc *as = snap->assocs;
+	struct user_key_ctx ctx = {in, t};
+	uint32_t *users =
+	    in->un_prev ? malloc((size_t)t->n * sizeof(*users)) : NULL;
+
+	if (in->un_prev && !users)
+		return PRIO_ERR_NOMEM;
+	for (uint32_t p = 0; p < t->n; p++) {
+		long double now = 0, user_prev = 0, before = 0, after = 0,
+			    done_now = 0;
+		uint32_t nu = 0;
+
+		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE;
+		     c = t->fs_next[c]) {
+			if (fs_is_parent_shares(&as[c]))
+				continue;
+			now += in->un_now[c];
+			if (!in->un_prev)
+				continue;
+			if (as[c].is_user) {
+				user_prev += in->un_prev[c];
+				users[nu++] = c;
+			} else {
+				after += in->un_prev2[c];
+			}
+		}
+		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE;
+		     c = t->fs_next[c]) {
+			if (!in->un_prev) {
+				sib[c] = now;
+				continue;
+			}
+			if (fs_is_parent_shares(&as[c]) || as[c].is_user)
+				continue;
+			/* Accounts in list order move from two cycles back
+			 * to one. */
+			after -= in->un_prev2[c];
+			before += in->un_prev[c];
+			sib[c] = user_prev + before + after;
+		}
+		if (!nu)
+			continue;
+		/* Users in the order their rows are computed: the ones done
+		 * before (and itself) current, the others one cycle back. */
+		qsort_r(users, nu, sizeof(*users), cmp_user_key, &ctx);
+		for (uint32_t k = 0; k < nu; k++) {
+			uint32_t c = users[k];
+
+			done_now += in->un_now[c];
+			user_prev -= in->un_prev[c];
+			sib[c] = before + done_now + user_prev;
+		}
+	}
+	free(users);
+	return PRIO_OK;
+}
+
+/* The inputs of fs_sibling_sums from the results (and the lag). */
+static int sibling_sums(struct fs_work *w, const struct prio_fs_lag *lag,
+			long double *sib)
+{
+	const struct fs_tree *t = w->t;
+	struct fs_sib_inputs in = {0};
+	long double *buf = calloc(3 * (size_t)t->n, sizeof(*buf));
+	uint32_t *first = lag ? malloc((size_t)t->n * sizeof(*first)) : NULL;
+	int rc;
+
+	if (!buf || (lag && !first)) {
+		free(buf);
+		free(first);
+		return PRIO_ERR_NOMEM;
+	}
+	in.un_now = buf;
+	for (uint32_t i = 0; i < t->n; i++)
+		buf[i] = i ? w->out[i].usage_norm : 0;
+	if (lag) {
+		const long double *prev2 =
+		    lag->prev2_usage ? lag->prev2_usage : lag->prev_usage;
+
+		for (uint32_t i = 1; i < t->n; i++) {
+			buf[t->n + i] = norm_of(lag->prev_usage, i);
+			buf[2 * t->n + i] = norm_of(prev2, i);
+		}
+		in.un_prev = buf + t->n;
+		in.un_prev2 = buf + 2 * (size_t)t->n;
+		fs_first_pending_job(w->snap, first);
+		in.first = first;
+	}
+	rc = fs_sibling_sums(w->snap, t, &in, sib);
+	free(buf);
+	free(first);
+	return rc;
+}
+
+static int classic_values(struct fs_work *w, bool depth_oblivious,
+			  const struct prio_fs_lag *lag)
 {
 	const struct prio_assoc *as = w->snap->assocs;
-	uint16_t damp = w->snap->conf.dampening_factor ? w->snap->conf.dampening_factor : 1;
+	const struct fs_tree *t = w->t;
+	uint16_t damp =
+	    w->snap->conf.dampening_factor ? w->snap->conf.dampening_factor : 1;
+	long double *sib = NULL;
 
-	for (uint32_t k = 0; k < w->n; k++) {
-		uint32_t i = w->order[k], p = w->out[i].fs_parent;
+	if (depth_oblivious) {
+		if (!(sib = calloc(t->n, sizeof(*sib))) ||
+		    sibling_sums(w, lag && lag->prev_usage ? lag : NULL, sib) <
+			0) {
+			free(sib);
+			return PRIO_ERR_NOMEM;
+		}
+	}
+	for (uint32_t k = 0; k < t->n; k++) {
+		uint32_t i = t->order[k], p = w->out[i].fs_parent;
 		struct prio_fs_result *r = &w->out[i];
-		double sn = 1.0;
+		long double un = r->usage_norm;
 
-		r->rank = 0;
-		r->level_fs = NAN;
 		if (i == 0) {
 			r->norm_shares = 1.0;
 			r->usage_efctv = 1.0L;
-		} else if (is_parent_shares(&as[i])) {
-			r->norm_shares = w->out[p].norm_shares;
-			r->usage_efctv = w->out[p].usage_efctv;
 		} else {
-			/* Product over the direct chain up to (not incl.) root. */
-			for (uint32_t x = i; x != 0 && x != PRIO_ASSOC_NONE; x = as[x].parent) {
-				if (is_parent_shares(&as[x]))
-					continue;
-				if (w->out[x].level_shares == 0) {
-					sn = 0.0;
-					break;
-				}
-				sn *= (double)shares_of(&as[x]) / (double)w->out[x].level_shares;
-			}
-			r->norm_shares = sn;
-			long double un = w->out[i].usage_norm;
-			long double ue_p = w->out[p].usage_efctv;
+			/* SN: this level's share times the direct parent's SN,
+			 * a "parent" level contributing nothing, so that a
+			 * "parent" association has its fs-parent's SN. */
+			double f = 1.0;
 
-			if (p == 0) {
+			if (!fs_is_parent_shares(&as[i]))
+				f = r->level_shares == 0
+					? 0.0
+					: (double)fs_shares_of(&as[i]) /
+					      (double)r->level_shares;
+			r->norm_shares = f * w->out[as[i].parent].norm_shares;
+			if (p == 0)
 				r->usage_efctv = un;
-			} else if (depth_oblivious) {
-				double sn_p = w->out[p].norm_shares;
-
-				if (sn != 0 && sn_p != 0 && ue_p != 0 && un != 0) {
-					long double sib = 0;
-
-					for (uint32_t c = w->fs_first[p]; c != PRIO_ASSOC_NONE;
-					     c = w->fs_next[c])
-						if (!is_parent_shares(&as[c]))
-							sib += w->out[c].usage_norm;
-					long double ratio_p = ue_p / sn_p;
-					long double ratio_s = sib / sn_p;
-					long double ratio_l = (un / sn) / ratio_s;
-					long double kk = 1.0L;
-
-					if (ratio_p != 0 && ratio_l != 0 &&
-					    logl(ratio_p) * logl(ratio_l) < 0) {
-						long double f = 5.0L * logl(ratio_p);
-						kk = 1.0L / (1.0L + f * f);
-					}
-					r->usage_efctv = ratio_p * powl(ratio_l, kk) * sn;
-				} else {
-					r->usage_efctv = un;
-				}
-			} else if (r->level_shares == 0) {
-				r->usage_efctv = ue_p;
-			} else {
-				r->usage_efctv = un + (ue_p - un) * (long double)shares_of(&as[i]) /
-							      (long double)r->level_shares;
-			}
+			else if (fs_is_parent_shares(&as[i]))
+				r->usage_efctv = w->out[p].usage_efctv;
+			else if (depth_oblivious)
+				r->usage_efctv =
+				    r->norm_shares != 0 &&
+					    w->out[p].norm_shares != 0 &&
+					    w->out[p].usage_efctv != 0 &&
+					    un != 0
+					? depth_oblivious_ue(
+					      w->out[p].usage_efctv,
+					      w->out[p].norm_shares,
+					      r->norm_shares, un, sib[i])
+					: un;
+			else if (r->level_shares == 0)
+				r->usage_efctv = w->out[p].usage_efctv;
+			else
+				r->usage_efctv =
+				    un + (w->out[p].usage_efctv - un) *
+					     (long double)fs_shares_of(&as[i]) /
+					     (long double)r->level_shares;
 		}
-		if (r->norm_shares <= 0)
-			r->fairshare = 0.0;
-		else
-			r->fairshare = pow(2.0, -((double)r->usage_efctv / r->norm_shares) /
-						     (double)damp);
+		r->fairshare =
+		    r->norm_shares <= 0
+			? 0.0
+			: pow(2.0, -((double)r->usage_efctv / r->norm_shares) /
+				       (double)damp);
 	}
+	free(sib);
+	return PRIO_OK;
+}
+
+/* Mark every association with a pending, not held job at or below it. */
+static void mark_active(struct fs_work *w)
+{
+	const struct prio_snapshot *snap = w->snap;
+
+	for (uint32_t j = 0; j < snap->job_count; j++)
+		for (uint32_t i = pending_job_assoc(snap, &snap->jobs[j]);
+		     i != PRIO_ASSOC_NONE && !w->out[i].active;
+		     i = w->out[i].fs_parent)
+			w->out[i].active = true;
+}
+
+static void ticket_values(struct fs_work *w)
+{
+	const struct prio_assoc *as = w->snap->assocs;
+	const struct fs_tree *t = w->t;
+	double max_user = 0;
+
+	w->out[0].fairshare = NAN;
+	for (uint32_t i = 1; i < t->n; i++) {
+		struct prio_fs_result *r = &w->out[i];
+		long double floor = 0.01L * r->norm_shares;
+
+		r->usage_efctv =
+		    r->usage_norm > floor ? (long double)r->usage_norm : floor;
+		r->fairshare = NAN;
+	}
+	mark_active(w);
+	w->out[0].tickets = w->out[0].active ? PRIO_FS_TICKETS_ROOT : 0;
+	for (uint32_t k = 0; k < t->n; k++) {
+		uint32_t p = t->order[k];
+		long double sum = 0;
+
+		if (w->out[p].tickets <= 0)
+			continue;
+		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE;
+		     c = t->fs_next[c])
+			if (w->out[c].active && w->out[c].usage_efctv > 0)
+				sum += w->out[c].norm_shares *
+				       (w->out[c].norm_shares /
+					w->out[c].usage_efctv);
+		if (sum <= 0)
+			continue;
+		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE;
+		     c = t->fs_next[c])
+			if (w->out[c].active && w->out[c].usage_efctv > 0)
+				w->out[c].tickets =
+				    (double)(w->out[p].tickets *
+					     w->out[c].norm_shares *
+					     (w->out[c].norm_shares /
+					      w->out[c].usage_efctv) /
+					     sum);
+	}
+	for (uint32_t i = 0; i < t->n; i++)
+		if (as[i].is_user && w->out[i].tickets > max_user)
+			max_user = w->out[i].tickets;
+	for (uint32_t i = 0; i < t->n; i++)
+		if (as[i].is_user)
+			w->out[i].fairshare =
+			    max_user > 0 ? w->out[i].tickets / max_user : 0.0;
 }
 
 int prio_fairshare_compute(const struct prio_snapshot *snap,
 			   enum prio_fs_algorithm algorithm,
 			   struct prio_fs_result *out, struct prio_error *err)
 {
+	return prio_fairshare_compute_lagged(snap, algorithm, NULL, out, err);
+}
+
+int prio_fairshare_compute_lagged(const struct prio_snapshot *snap,
+				  enum prio_fs_algorithm algorithm,
+				  const struct prio_fs_lag *lag,
+				  struct prio_fs_result *out,
+				  struct prio_error *err)
+{
+	struct fs_tree t;
 	struct fs_work w;
 	int rc;
 
-	if (snap->assoc_count == 0 || snap->assocs[0].parent != PRIO_ASSOC_NONE)
-		return prio_error_set(err, PRIO_ERR_MISSING, "", 0, "",
-				      "no association tree loaded (give --assoc)");
+	if ((rc = fs_tree_build(snap, &t, err)) < 0)
+		return rc;
 	memset(&w, 0, sizeof(w));
 	w.snap = snap;
+	w.t = &t;
 	w.out = out;
-	w.n = snap->assoc_count;
-	w.order = malloc((size_t)w.n * sizeof(uint32_t));
-	w.fs_first = malloc((size_t)w.n * sizeof(uint32_t));
-	w.fs_next = malloc((size_t)w.n * sizeof(uint32_t));
-	w.scratch = malloc((size_t)w.n * sizeof(uint32_t));
-	w.pos = calloc((size_t)w.n, sizeof(uint32_t));
-	if (!w.order || !w.fs_first || !w.fs_next || !w.scratch || !w.pos) {
-		rc = prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
-		goto out;
-	}
-	memset(out, 0, (size_t)w.n * sizeof(*out));
-	if ((rc = preorder(&w, err)) < 0)
-		goto out;
-	build_fs_tree(&w);
-	shares_and_usage(&w);
-	for (uint32_t i = 0; i < w.n; i++)
+	memset(out, 0, (size_t)t.n * sizeof(*out));
+	common_values(
+	    &w, lag && algorithm != PRIO_FS_FAIR_TREE ? lag->prev_usage : NULL);
+	for (uint32_t i = 0; i < t.n; i++)
 		w.users += snap->assocs[i].is_user;
 	switch (algorithm) {
 	case PRIO_FS_FAIR_TREE:
+		w.scratch = malloc((size_t)t.n * sizeof(uint32_t));
+		if (!w.scratch) {
+			rc = PRIO_ERR_NOMEM;
+			break;
+		}
 		fair_tree_values(&w);
 		w.rank = w.rnt = w.users;
 		rank_level(&w, 0, w.scratch, false, 0);
+		free(w.scratch);
 		break;
 	case PRIO_FS_CLASSIC:
-	case PRIO_FS_TICKET:
-		classic_values(&w, false);
+		rc = classic_values(&w, false, lag);
 		break;
 	case PRIO_FS_DEPTH_OBLIVIOUS:
-		classic_values(&w, true);
+		rc = classic_values(&w, true, lag);
 		break;
+	case PRIO_FS_TICKET:
+		if ((rc = classic_values(&w, false, lag)) == PRIO_OK)
+			ticket_values(&w);
+		break;
+	default:
+		rc = prio_error_set(err, PRIO_ERR_USAGE, "", 0, "",
+				    "unknown fairshare algorithm %d",
+				    (int)algorithm);
 	}
-	rc = PRIO_OK;
-out:
-	free(w.order);
-	free(w.fs_first);
-	free(w.fs_next);
-	free(w.scratch);
-	free(w.pos);
+	fs_tree_free(&t);
+	if (rc == PRIO_ERR_NOMEM)
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
 	return rc;
 }

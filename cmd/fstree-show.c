@@ -1,0 +1,612 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fstree-show: the fairshare tree as sshare 22.05 prints it, offline, from a
+ * snapshot (DESIGN §2), plus what sshare cannot do: another algorithm
+ * (--algorithm), another moment (--at, --replay), what-if shares (--set),
+ * a drawing of the tree (--tree), an audit of a real sshare output
+ * (--audit), and explanations (--why, --when).
+ *
+ * sshare's own options keep their meaning (slurm-facts §7): -a -A -e -h/-n
+ * -l -m -o -p -P -u -U, the default user filter (the invoking user unless
+ * -a or -u), the default column sets (LevelFS with -l under Fair Tree).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fstree.h"
+
+#define USAGE                                                                  \
+	"fstree-show [--snapshot DIR | --conf F --assoc F ...] [-a] [-l] "     \
+	"[-m] [-U] [-A LIST] "                                                 \
+	"[-u LIST] [-o LIST] [-p|-P|--csv|--json] [-h] [--algorithm NAME] "    \
+	"[--at TIME "                                                          \
+	"[--no-run]] [--replay] [--tree | --audit FILE | --why USER [--vs "    \
+	"USER] | --when "                                                      \
+	"USER --fairshare F|--level-fs X] [--account ACCT]"
+
+#define MAX_FIELDS 64
+
+enum {
+	OPT_ALGORITHM = OPT_COMMON_LAST + 1,
+	OPT_TREE,
+	OPT_ASCII,
+	OPT_AUDIT,
+	OPT_WHY,
+	OPT_VS,
+	OPT_ACCOUNT,
+	OPT_WHEN,
+	OPT_FAIRSHARE,
+	OPT_LEVEL_FS,
+	OPT_REPLAY,
+	OPT_AT,
+	OPT_NO_RUN,
+	OPT_NO_LAG,
+};
+
+static void help(void)
+{
+	printf(
+	    "Usage: %s\n\n"
+	    "Show the fairshare tree as sshare prints it, from files, and "
+	    "explain it.\n\n"
+	    "sshare's options:\n"
+	    "  -a, --all              every user, not only the invoking user\n"
+	    "  -A, --accounts=LIST    only rows of these accounts "
+	    "(comma-separated)\n"
+	    "  -e, --helpformat       list the field names for -o, then exit\n"
+	    "  -l, --long             the long column set (NormUsage, LevelFS, "
+	    "TRES)\n"
+	    "  -m, --partition        add the Partition column\n"
+	    "  -n                     no header line (same as -h)\n"
+	    "  -o, --format=LIST      columns: Name[%%WIDTH],... (prefixes "
+	    "allowed)\n"
+	    "  -p, --parsable         '|' after every field\n"
+	    "  -P, --parsable2        '|' between fields\n"
+	    "  -u, --users=LIST       these users' rows (-1: all users)\n"
+	    "  -U, --Users            user rows only\n"
+	    "  -V                     the version, then exit\n"
+	    "Fairshare:\n"
+	    "      --algorithm=NAME   fairtree, classic, depth-oblivious or "
+	    "ticket\n"
+	    "                         (default: from PriorityFlags)\n"
+	    "      --at=TIME          evaluate at another moment (decay, "
+	    "running jobs)\n"
+	    "      --no-run           running jobs add no usage after the "
+	    "snapshot\n"
+	    "      --replay           rebuild usage from sacct records and "
+	    "running jobs\n"
+	    "      --no-lag           classic: account rows from current "
+	    "usage, not one\n"
+	    "                         cycle behind as Slurm shows them (with "
+	    "--jobs)\n"
+	    "Views:\n"
+	    "      --tree             draw the tree: shares, usage, Level FS, "
+	    "rank\n"
+	    "      --ascii            draw it with ASCII characters only\n"
+	    "      --audit=FILE       compare with a real 'sshare -P' or '-l' "
+	    "output\n"
+	    "                         (exit 1 when a cell disagrees)\n"
+	    "      --why=USER         why USER has its FairShare, level by "
+	    "level\n"
+	    "      --vs=USER          ... compared with another user\n"
+	    "      --account=ACCT     which of the user's associations (--why, "
+	    "--when)\n"
+	    "      --when=USER        when decay brings USER to a target, "
+	    "with\n"
+	    "      --fairshare=F      ... the FairShare factor F, or\n"
+	    "      --level-fs=X       ... the Level FS X\n",
+	    USAGE);
+	cmd_common_help(stdout);
+	printf(
+	    "\nExit status: 0 success, 1 the answer is no (audit differences, "
+	    "target\n"
+	    "never reached), 2 usage or input error.  See fstree-show(1).\n");
+}
+
+bool fstree_color(void)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	return isatty(STDOUT_FILENO) && !(nc && *nc);
+}
+
+void fstree_compute(struct fstree *f)
+{
+	struct prio_error err;
+
+	prio_error_clear(&err);
+	if (!f->res &&
+	    !(f->res = calloc(f->snap.assoc_count ? f->snap.assoc_count : 1,
+			      sizeof(*f->res))))
+		cmd_die(&f->c, "out of memory");
+	f->lag.prev_usage = NULL;
+	if (f->algorithm != PRIO_FS_FAIR_TREE && !f->no_lag &&
+	    f->snap.assoc_count && f->at == f->snap.now &&
+	    (prio_snapshot_roles_loaded(&f->snap) & (1u << PRIO_ROLE_JOBS))) {
+		uint32_t n = f->snap.assoc_count;
+
+		if (!f->prev_usage &&
+		    !(f->prev_usage =
+			  calloc(2 * (size_t)n, sizeof(*f->prev_usage))))
+			cmd_die(&f->c, "out of memory");
+		if (prio_usage_previous_cycle(&f->snap, 1, f->prev_usage,
+					      &f->lag.prev_slack, &err) < 0 ||
+		    prio_usage_previous_cycle(&f->snap, 2, f->prev_usage + n,
+					      &f->lag.prev2_slack, &err) < 0)
+			cmd_die_error(&f->c, &err);
+		f->lag.prev_usage = f->prev_usage;
+		f->lag.prev2_usage = f->prev_usage + n;
+	}
+	if (prio_fairshare_compute_lagged(&f->snap, f->algorithm, &f->lag,
+					  f->res, &err) < 0)
+		cmd_die_error(&f->c, &err);
+}
+
+uint32_t fstree_find_user(struct fstree *f, const char *user,
+			  const char *account, const char *option)
+{
+	const struct prio_snapshot *s = &f->snap;
+	uint32_t found = PRIO_ASSOC_NONE, count = 0;
+	char list[512];
+	size_t used = 0;
+
+	list[0] = '\0';
+	for (uint32_t i = 0; i < s->assoc_count; i++) {
+		const struct prio_assoc *a = &s->assocs[i];
+
+		if (!a->is_user ||
+		    strcmp(prio_snapshot_str(s, a->user), user) != 0)
+			continue;
+		if (account &&
+		    strcasecmp(prio_snapshot_str(s, a->account), account) != 0)
+			continue;
+		if (used < sizeof(list))
+			used +=
+			    (size_t)snprintf(list + used, sizeof(list) - used,
+					     "%s%s", count ? ", " : "",
+					     prio_snapshot_str(s, a->account));
+		if (!count++)
+			found = i;
+	}
+	if (!count && account)
+		cmd_die(&f->c,
+			"%s %s: no association of user %s under account %s",
+			option, user, user, account);
+	if (!count)
+		cmd_die(&f->c, "%s %s: no such user in the association tree",
+			option, user);
+	if (count > 1)
+		cmd_die(&f->c,
+			"%s %s: the user has %u associations (%s): pick one "
+			"with --account",
+			option, user, count, list);
+	return found;
+}
+
+/* Split a comma list (an argv string, cut in place) onto an array. */
+static const char **split_list(struct fstree *f, char *arg, size_t *n,
+			       const char **old, size_t old_n)
+{
+	const char **out =
+	    realloc(old, (old_n + strlen(arg) / 2 + 2) * sizeof(*out));
+	char *save = NULL;
+
+	if (!out)
+		cmd_die(&f->c, "out of memory");
+	*n = old_n;
+	for (char *tok = strtok_r(arg, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		out[(*n)++] = tok;
+	return out;
+}
+
+static const char *invoking_user(void)
+{
+	struct passwd *pw = getpwuid(getuid());
+
+	return pw ? pw->pw_name : "";
+}
+
+/* Apply --replay / --at to the loaded usage. */
+static void set_usage(struct fstree *f, bool replay)
+{
+	struct prio_error err;
+	struct prio_snapshot *s = &f->snap;
+	bool usage = false;
+
+	prio_error_clear(&err);
+	for (uint32_t i = 0; i < s->assoc_count && !usage; i++)
+		usage = s->assocs[i].usage_known;
+	if (!replay && !usage && s->sacct_count)
+		replay = true;
+	if (replay) {
+		if (!s->sacct_count && !s->job_count)
+			cmd_die(&f->c, "--replay: no job records (give --sacct "
+				       "and --jobs)");
+		if (prio_usage_replay(s, f->at, f->no_run, NULL, &err) < 0)
+			cmd_die_error(&f->c, &err);
+		f->replayed = true;
+	} else if (!usage) {
+		cmd_die(
+		    &f->c,
+		    "no usage: give sshare output (--assoc sshare.txt) or job "
+		    "records to replay (--sacct, --jobs)");
+	} else if (f->at != s->now) {
+		if (prio_usage_advance(s, f->at, f->no_run, &err) < 0)
+			cmd_die_error(&f->c, &err);
+		f->replayed = true;
+	}
+	if (f->replayed)
+		/* What sshare captured no longer holds at another moment. */
+		for (uint32_t i = 0; i < s->assoc_count; i++)
+			s->assocs[i].slurm.present &=
+			    ~(uint32_t)(PRIO_SSHARE_GRP_TRES_RAW |
+					PRIO_SSHARE_TRES_RUN_MINS);
+}
+
+struct table_opts {
+	bool long_format, partitions;
+	char *format; /* -o items joined, NULL = default */
+	struct prio_sshare_filter filter;
+};
+
+static int show_table(struct fstree *f, const struct table_opts *o)
+{
+	static const struct prio_column depth_col = {
+	    "depth", "Depth", 5, true, PRIO_NUMFMT_PF, NULL};
+	struct prio_field_sel sel[MAX_FIELDS];
+	struct prio_column cols[MAX_FIELDS + 1];
+	struct prio_cell cells[MAX_FIELDS + 1];
+	bool machine, with_depth = false;
+	struct prio_sshare_rowbuf buf;
+	struct prio_sshare_rows rows;
+	struct prio_sshare_tres tres = {0};
+	struct prio_error err;
+	struct prio_writer *w;
+	uint64_t *run_mins = NULL;
+	const char *list = o->format;
+	char why[256];
+	size_t nsel;
+	uint32_t assoc;
+	unsigned indent;
+	int rc = EXIT_OK;
+
+	prio_error_clear(&err);
+	if (!list)
+		list = prio_sshare_default_format(o->long_format, o->partitions,
+						  f->algorithm ==
+						      PRIO_FS_FAIR_TREE);
+	if (prio_fieldlist_parse(list, prio_sshare_fields(),
+				 PRIO_SSHARE_F_COUNT, sel, MAX_FIELDS, &nsel,
+				 why, sizeof(why)) < 0)
+		cmd_usage_error(&f->c, USAGE, "%s", why);
+	/* CSV and JSON carry the account's name and its depth apart, where
+	 * sshare indents the name. */
+	machine = f->c.mode == CMD_OUT_CSV || f->c.mode == CMD_OUT_JSON;
+	for (size_t k = 0; k < nsel; k++) {
+		cols[k] = sel[k].col;
+		with_depth = with_depth ||
+			     (machine && sel[k].index == PRIO_SSHARE_F_ACCOUNT);
+		if (sel[k].index == PRIO_SSHARE_F_TRES_RUN_MINS && !run_mins &&
+		    (prio_snapshot_roles_loaded(&f->snap) &
+		     (1u << PRIO_ROLE_JOBS))) {
+			run_mins = calloc((size_t)f->snap.assoc_count *
+					      (f->snap.tres.count + 1),
+					  sizeof(*run_mins));
+			if (!run_mins)
+				cmd_die(&f->c, "out of memory");
+			if (prio_usage_tres_run_mins(&f->snap, f->at, run_mins,
+						     &err) < 0)
+				cmd_die_error(&f->c, &err);
+			tres.tres_run_mins = run_mins;
+			tres.tres_count = f->snap.tres.count;
+		}
+	}
+	if (prio_sshare_rows_init(&rows, &f->snap, &o->filter, &err) < 0)
+		cmd_die_error(&f->c, &err);
+	if (with_depth)
+		cols[nsel] = depth_col;
+	w = prio_writer_new(stdout, cmd_writer_mode(f->c.mode),
+			    PRIO_STYLE_SSHARE, cols, nsel + with_depth,
+			    !f->c.noheader, NULL);
+	if (!w)
+		cmd_die(&f->c, "cannot start the table: %s", strerror(errno));
+	while (prio_sshare_rows_next(&rows, &assoc, &indent)) {
+		prio_sshare_cells(&f->snap, f->res, f->algorithm, &tres, assoc,
+				  with_depth ? 0 : indent, sel, nsel, cells,
+				  &buf);
+		if (with_depth)
+			cells[nsel] = prio_cell_uint(indent);
+		if (prio_writer_row(w, cells) < 0)
+			break;
+	}
+	if (prio_writer_finish(w) < 0) {
+		cmd_warn(&f->c, "write error: %s", strerror(errno));
+		rc = EXIT_ERROR;
+	}
+	prio_sshare_rows_free(&rows);
+	free(run_mins);
+	return rc;
+}
+
+static double parse_number(struct fstree *f, const char *opt, const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (end == arg || *end || errno || !(v >= 0))
+		cmd_usage_error(
+		    &f->c, USAGE,
+		    "%s: expected a non-negative number, got \"%s\"", opt, arg);
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option own[] = {
+	    {"all", no_argument, NULL, 'a'},
+	    {"accounts", required_argument, NULL, 'A'},
+	    {"helpformat", no_argument, NULL, 'e'},
+	    {"noheader", no_argument, NULL, 'h'},
+	    {"long", no_argument, NULL, 'l'},
+	    {"partition", no_argument, NULL, 'm'},
+	    {"format", required_argument, NULL, 'o'},
+	    {"parsable", no_argument, NULL, 'p'},
+	    {"parsable2", no_argument, NULL, 'P'},
+	    {"users", required_argument, NULL, 'u'},
+	    {"Users", no_argument, NULL, 'U'},
+	    {"algorithm", required_argument, NULL, OPT_ALGORITHM},
+	    {"tree", no_argument, NULL, OPT_TREE},
+	    {"ascii", no_argument, NULL, OPT_ASCII},
+	    {"audit", required_argument, NULL, OPT_AUDIT},
+	    {"why", required_argument, NULL, OPT_WHY},
+	    {"vs", required_argument, NULL, OPT_VS},
+	    {"account", required_argument, NULL, OPT_ACCOUNT},
+	    {"when", required_argument, NULL, OPT_WHEN},
+	    {"fairshare", required_argument, NULL, OPT_FAIRSHARE},
+	    {"level-fs", required_argument, NULL, OPT_LEVEL_FS},
+	    {"replay", no_argument, NULL, OPT_REPLAY},
+	    {"at", required_argument, NULL, OPT_AT},
+	    {"no-run", no_argument, NULL, OPT_NO_RUN},
+	    {"no-lag", no_argument, NULL, OPT_NO_LAG},
+	};
+	enum { NOWN = sizeof(own) / sizeof(own[0]) };
+	struct option longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN + 1];
+	struct fstree f;
+	struct table_opts t;
+	const char *audit = NULL, *why = NULL, *vs = NULL, *when = NULL,
+		   *algorithm = NULL;
+	bool users_all = false;
+	bool tree = false, replay = false, at_set = false, target_fs = false,
+	     target_lf = false;
+	bool users_given = false;
+	double target = 0;
+	time_t at = 0;
+	size_t fmt_len = 0;
+	int opt, rc, views;
+
+	memset(&f, 0, sizeof(f));
+	memset(&t, 0, sizeof(t));
+	cmd_common_init(&f.c, "fstree-show");
+	memcpy(longopts, cmd_common_long_options,
+	       sizeof(cmd_common_long_options));
+	memcpy(longopts + CMD_COMMON_LONG_OPTION_COUNT, own, sizeof(own));
+	memset(&longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN], 0,
+	       sizeof(longopts[0]));
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":aA:ehlmno:pPu:UV", longopts,
+				  NULL)) != -1) {
+		if (cmd_common_option(&f.c, opt, optarg))
+			continue;
+		switch (opt) {
+		case 'a':
+			t.filter.all_users = true;
+			break;
+		case 'A':
+			t.filter.accounts =
+			    split_list(&f, optarg, &t.filter.account_count,
+				       (const char **)t.filter.accounts,
+				       t.filter.account_count);
+			break;
+		case 'e': {
+			char buf[512];
+
+			fputs(prio_sshare_helpformat(buf, sizeof(buf)), stdout);
+			return EXIT_OK;
+		}
+		case 'h':
+		case 'n':
+			f.c.noheader = true;
+			break;
+		case 'l':
+			t.long_format = true;
+			break;
+		case 'm':
+			t.partitions = true;
+			break;
+		case 'o': {
+			size_t n = strlen(optarg);
+			char *p = realloc(t.format, fmt_len + n + 2);
+
+			if (!p)
+				cmd_die(&f.c, "out of memory");
+			t.format = p;
+			if (fmt_len)
+				t.format[fmt_len++] = ',';
+			memcpy(t.format + fmt_len, optarg, n + 1);
+			fmt_len += n;
+			break;
+		}
+		case 'p':
+			f.c.mode = CMD_OUT_PARSABLE;
+			break;
+		case 'P':
+			f.c.mode = CMD_OUT_PARSABLE2;
+			break;
+		case 'u':
+			users_given = true;
+			users_all = users_all || strcmp(optarg, "-1") == 0;
+			t.filter.users = split_list(
+			    &f, optarg, &t.filter.user_count,
+			    (const char **)t.filter.users, t.filter.user_count);
+			break;
+		case 'U':
+			t.filter.users_only = true;
+			break;
+		case OPT_ALGORITHM:
+			if (prio_fs_algorithm_parse(optarg, &f.algorithm) < 0)
+				cmd_usage_error(
+				    &f.c, USAGE,
+				    "--algorithm: expected fairtree, classic, "
+				    "depth-oblivious or ticket, got \"%s\"",
+				    optarg);
+			algorithm = optarg;
+			break;
+		case OPT_TREE:
+			tree = true;
+			break;
+		case OPT_ASCII:
+			f.ascii = true;
+			break;
+		case OPT_AUDIT:
+			audit = optarg;
+			break;
+		case OPT_WHY:
+			why = optarg;
+			break;
+		case OPT_VS:
+			vs = optarg;
+			break;
+		case OPT_ACCOUNT:
+			f.account = optarg;
+			break;
+		case OPT_WHEN:
+			when = optarg;
+			break;
+		case OPT_FAIRSHARE:
+			target_fs = true;
+			target = parse_number(&f, "--fairshare", optarg);
+			break;
+		case OPT_LEVEL_FS:
+			target_lf = true;
+			target = parse_number(&f, "--level-fs", optarg);
+			break;
+		case OPT_REPLAY:
+			replay = true;
+			break;
+		case OPT_AT:
+			if (cmd_parse_now(optarg, &at) < 0)
+				cmd_usage_error(
+				    &f.c, USAGE,
+				    "--at: expected Unix seconds or "
+				    "YYYY-MM-DDTHH:MM:SS, got \"%s\"",
+				    optarg);
+			at_set = true;
+			break;
+		case OPT_NO_RUN:
+			f.no_run = true;
+			break;
+		case OPT_NO_LAG:
+			f.no_lag = true;
+			break;
+		case OPT_HELP:
+			help();
+			return EXIT_OK;
+		case 'V':
+		case OPT_VERSION:
+			printf("fstree-show (prio-tools) %s\n",
+			       PACKAGE_VERSION);
+			return EXIT_OK;
+		case ':':
+			cmd_usage_error(&f.c, USAGE,
+					"option '%s' needs a value",
+					argv[optind - 1]);
+		default:
+			cmd_usage_error(&f.c, USAGE, "unknown option '%s'",
+					argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		cmd_usage_error(&f.c, USAGE, "unexpected argument '%s'",
+				argv[optind]);
+	views = tree + !!audit + !!why + !!when;
+	if (views > 1)
+		cmd_usage_error(
+		    &f.c, USAGE,
+		    "--tree, --audit, --why and --when are exclusive");
+	if ((tree || why || when) && f.c.mode != CMD_OUT_TEXT)
+		cmd_usage_error(
+		    &f.c, USAGE,
+		    "--tree, --why and --when print text: no -p, -P, "
+		    "--csv or --json");
+	if (vs && !why)
+		cmd_usage_error(&f.c, USAGE, "--vs needs --why");
+	if (when && target_fs == target_lf)
+		cmd_usage_error(
+		    &f.c, USAGE,
+		    "--when needs one of --fairshare or --level-fs");
+	if (!when && (target_fs || target_lf))
+		cmd_usage_error(&f.c, USAGE,
+				"--fairshare and --level-fs go with --when");
+	if (f.account && !why && !when)
+		cmd_usage_error(&f.c, USAGE,
+				"--account goes with --why or --when");
+	if (audit && (replay || at_set))
+		cmd_usage_error(
+		    &f.c, USAGE,
+		    "--audit compares Slurm's own usage: no --replay or --at");
+	if (users_all)
+		t.filter.all_users = true;
+	if (!t.filter.all_users && !users_given) {
+		const char **self = malloc(sizeof(*self));
+
+		if (!self)
+			cmd_die(&f.c, "out of memory");
+		self[0] = invoking_user();
+		t.filter.users = self;
+		t.filter.user_count = 1;
+	}
+	/* With nothing else named, the audited file is the tree too. */
+	if (audit && !f.c.paths[PRIO_ROLE_ASSOC] && !f.c.snapshot_dir)
+		f.c.paths[PRIO_ROLE_ASSOC] = audit;
+	/* Job history is read only to rebuild usage. */
+	if (!replay && !at_set)
+		f.c.folder_roles &= ~(1u << PRIO_ROLE_SACCT);
+	cmd_load_snapshot(&f.c, &f.snap);
+	f.at = at_set ? at : f.snap.now;
+	if (!algorithm)
+		f.algorithm = prio_fs_algorithm_of(f.snap.conf.priority_flags);
+	if (!audit)
+		set_usage(&f, replay);
+	if (audit)
+		rc = fstree_audit(&f, audit);
+	else {
+		fstree_compute(&f);
+		if (tree)
+			rc = fstree_tree(&f);
+		else if (why)
+			rc = fstree_why(&f, why, vs);
+		else if (when)
+			rc = fstree_when(&f, when, target_lf, target);
+		else
+			rc = show_table(&f, &t);
+	}
+	free(f.res);
+	free(f.prev_usage);
+	free(t.format);
+	free((void *)t.filter.users);
+	free((void *)t.filter.accounts);
+	free(f.c.sets);
+	free(f.c.set_origins);
+	prio_snapshot_free(&f.snap);
+	return rc;
+}

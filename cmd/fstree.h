@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fstree-show's parts: the sshare table (fstree-show.c), the drawn tree
+ * (fstree-tree.c), the audit against a real sshare output
+ * (fstree-audit.c), and the explanations --why and --when
+ * (fstree-explain.c).  They share the loaded snapshot and its fairshare
+ * results through struct fstree.
+ */
+#ifndef FSTREE_H
+#define FSTREE_H
+
+#include <stdbool.h>
+#include <time.h>
+
+#include "common.h"
+#include "prio/report_sshare.h"
+#include "prio/usage.h"
+
+struct fstree {
+	struct cmd_common c;
+	struct prio_snapshot snap;
+	enum prio_fs_algorithm algorithm;
+	struct prio_fs_result *res; /* one per association */
+	time_t at;		    /* evaluation time (--at, else now) */
+	bool no_run;
+	bool replayed; /* usage rebuilt from job records */
+	bool ascii;    /* --tree without box characters */
+	bool no_lag;   /* --no-lag */
+	/* Slurm's classic one-cycle lag, modelled when the running jobs are
+	 * known (fstree_compute sets it up; prev_usage NULL otherwise). */
+	struct prio_fs_lag lag;
+	long double *prev_usage;
+	const char *account; /* --account: which association of a user */
+};
+
+/* Compute res for the snapshot's current usage (exits 2 on error); under
+ * classic and DEPTH_OBLIVIOUS, at the snapshot's time and with the running
+ * jobs loaded, with Slurm's lag of account rows unless --no-lag. */
+void fstree_compute(struct fstree *f);
+
+/* The user association of `user` (under `account` when given): its index,
+ * or exits 2 naming what is missing or ambiguous. */
+uint32_t fstree_find_user(struct fstree *f, const char *user,
+			  const char *account, const char *option);
+
+/* Each mode writes to stdout and returns the exit status. */
+int fstree_tree(struct fstree *f);
+int fstree_audit(struct fstree *f, const char *file);
+int fstree_why(struct fstree *f, const char *user, const char *vs);
+int fstree_when(struct fstree *f, const char *user, bool level_fs,
+		double target);
+
+/* Colour on: stdout is a terminal and NO_COLOR is unset. */
+bool fstree_color(void);
+
+#endif

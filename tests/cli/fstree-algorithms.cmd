@@ -1,0 +1,1 @@
+for a in fairtree classic depth-oblivious ticket; do fstree-show --snapshot samples/site --algorithm $a --no-lag -P -n -u frank,grace -o Account,User,NormShares,EffectvUsage,FairShare | grep -e frank -e grace; done

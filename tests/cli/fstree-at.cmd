@@ -1,0 +1,1 @@
+fstree-show --snapshot samples/site -P -u alice -o Account,User,RawUsage,FairShare --at 2026-11-22T04:25:30; fstree-show --snapshot samples/site -P -u alice -o Account,User,RawUsage,FairShare --at 2026-11-22T04:25:30 --no-run

@@ -1,0 +1,1 @@
+fstree-show --snapshot samples/site --csv -u oscar -o Account,User,RawShares,LevelFS

@@ -1,0 +1,1 @@
+fstree-show --conf samples/site/slurm.conf --assoc samples/site/assoc.cfg --sacct samples/site/sacct.txt --jobs samples/site/jobs.txt --qos samples/site/qos.txt --now 1795319713 -a -P -o Account,User,RawUsage,FairShare

@@ -1,0 +1,1 @@
+fstree-show -e

@@ -1,0 +1,1 @@
+fstree-show --snapshot samples/site --json -u oscar -l

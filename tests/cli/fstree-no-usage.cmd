@@ -1,0 +1,1 @@
+fstree-show --conf samples/site/slurm.conf --assoc samples/site/assoc.cfg -a

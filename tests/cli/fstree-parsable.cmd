@@ -1,0 +1,1 @@
+fstree-show --snapshot samples/site -p -n -u bob -o Acc,User,FairShare

@@ -1,0 +1,1 @@
+fstree-show --snapshot samples/site --tree --algorithm classic --no-lag | head -9

@@ -1,0 +1,1 @@
+fstree-show --snapshot samples/site --why alice

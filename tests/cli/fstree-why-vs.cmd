@@ -1,0 +1,1 @@
+fstree-show --snapshot samples/site --why ivan --vs genomics/judy; fstree-show --snapshot samples/site --why grace --vs mallory; fstree-show --snapshot samples/site --why frank --vs grace --algorithm classic --no-lag
