@@ -605,8 +605,6 @@ int main(int argc, char **argv)
 	free(t.format);
 	free((void *)t.filter.users);
 	free((void *)t.filter.accounts);
-	free(f.c.sets);
-	free(f.c.set_origins);
 	prio_snapshot_free(&f.snap);
 	return rc;
 }
