@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common.h"
 #include "prio/preempt.h"
@@ -63,12 +64,13 @@ static void help(void)
 	       "The pending job:\n"
 	       "      --job=JOBID        a pending job of the snapshot\n"
 	       "  -p, --partition=NAME   or described like sbatch: its partition\n"
-	       "  -N, --nodes=MIN[-MAX]  node count\n"
+	       "  -N, --nodes=MIN[-MAX]  node count (--nodes with a file: the nodes\n"
+	       "                         source)\n"
 	       "  -n, --ntasks=N         tasks\n"
 	       "  -c, --cpus-per-task=N  CPUs per task\n"
 	       "      --mem=SIZE         memory per node (MB, or K/M/G/T suffix)\n"
 	       "      --mem-per-cpu=SIZE memory per CPU\n"
-	       "  -q, --qos=NAME         QOS\n"
+	       "  -q, --qos=NAME         QOS (--qos with a file: the QOS source)\n"
 	       "  -t, --time=TIME        time limit (minutes, or H:MM:SS, D-HH...)\n"
 	       "  -A, --account=NAME     account\n"
 	       "      --user=NAME        user\n"
@@ -481,12 +483,12 @@ static void list_ids(const struct prio_snapshot *snap,
 }
 
 static void print_next(const struct prio_preempt_ctx *ctx,
-		       const struct prio_preempt_plan *p)
+		       const struct prio_preempt_plan *p, bool both)
 {
 	const struct prio_snapshot *snap = ctx->snap;
 	char t[64], ids[2048], nodes[4096];
 
-	printf("What happens next (%s):\n", plan_title(p));
+	printf("What happens next (%s):\n", both ? "both plans" : plan_title(p));
 	/* Grace first: signals now. */
 	for (uint32_t v = 0; v < p->victim_count; v++) {
 		const struct prio_preempt_entry *e = &p->entries[p->victims[v]];
@@ -600,6 +602,7 @@ static void print_text(const struct cmd_common *c,
 	const struct prio_snapshot *snap = ctx->snap;
 	const struct prio_config *conf = &snap->conf;
 	char a[32], mode[64], nodes[32];
+	bool both = false;
 
 	if (ctx->max_nodes > ctx->need_nodes)
 		snprintf(nodes, sizeof(nodes), "%u-%u", ctx->need_nodes,
@@ -632,18 +635,21 @@ static void print_text(const struct cmd_common *c,
 	}
 	printf("\n");
 	print_jobs(c, ctx, first, second);
-	if (second && same_plan(first, second))
+	if (second && same_plan(first, second)) {
 		second = NULL;
+		both = true;
+	}
 	if (first->can_start) {
 		printf("\n");
-		print_next(ctx, first);
-		printf("\nQueue afterwards (%s):\n", plan_title(first));
+		print_next(ctx, first, both);
+		printf("\nQueue afterwards (%s):\n",
+		       both ? "both plans" : plan_title(first));
 		fflush(stdout);
 		print_queue(c, ctx, first, format, PRIO_OUT_TEXT);
 	}
 	if (second && second->can_start) {
 		printf("\n");
-		print_next(ctx, second);
+		print_next(ctx, second, false);
 		printf("\nQueue afterwards (%s):\n", plan_title(second));
 		fflush(stdout);
 		print_queue(c, ctx, second, format, PRIO_OUT_TEXT);
@@ -673,18 +679,32 @@ static void print_machine(const struct cmd_common *c,
 		cmd_die(c, "write error: %s", strerror(errno));
 }
 
+static bool is_node_count(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	if (n == 0)
+		return false;
+	if (s[n] == '-')
+		s += n + 1, n = strspn(s, "0123456789");
+	return n > 0 && s[n] == '\0';
+}
+
+static bool is_file_name(const char *s)
+{
+	return !strcmp(s, "-") || strchr(s, '/') || access(s, F_OK) == 0;
+}
+
 static void parse_args(int argc, char **argv, struct cmd_common *c,
 		       struct args *a)
 {
 	static const struct option own[] = {
 		{ "job", required_argument, NULL, OPT_JOB },
 		{ "partition", required_argument, NULL, 'p' },
-		{ "nodes", required_argument, NULL, 'N' },
 		{ "ntasks", required_argument, NULL, 'n' },
 		{ "cpus-per-task", required_argument, NULL, 'c' },
 		{ "mem", required_argument, NULL, OPT_MEM },
 		{ "mem-per-cpu", required_argument, NULL, OPT_MEM_PER_CPU },
-		{ "qos", required_argument, NULL, 'q' },
 		{ "time", required_argument, NULL, 't' },
 		{ "account", required_argument, NULL, 'A' },
 		{ "user", required_argument, NULL, OPT_USER },
@@ -711,7 +731,14 @@ static void parse_args(int argc, char **argv, struct cmd_common *c,
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":p:N:n:c:q:t:A:J:o:Ph",
 				  longopts, NULL)) != -1) {
-		if (cmd_common_option(c, opt, optarg))
+		/* sbatch's --nodes and --qos share their names with the
+		 * source options: a count is a node count, a name that is
+		 * no file is a QOS. */
+		if (opt == OPT_NODES && is_node_count(optarg))
+			opt = 'N';
+		else if (opt == OPT_QOS && !is_file_name(optarg))
+			opt = 'q';
+		else if (cmd_common_option(c, opt, optarg))
 			continue;
 		switch (opt) {
 		case OPT_JOB: a->job = optarg; break;
@@ -846,5 +873,7 @@ int main(int argc, char **argv)
 	prio_preempt_ctx_free(&ctx);
 	prio_resources_free(&res);
 	prio_snapshot_free(&snap);
+	free(c.sets);
+	free(c.set_origins);
 	return rc;
 }
