@@ -23,7 +23,7 @@
 
 #define USAGE                                                                  \
 	"preempt-plan [--snapshot DIR | --conf F --jobs F ...] "               \
-	"(--job JOBID | -p PART -N NODES -n TASKS ...) "                      \
+	"(--job JOBID | -p PART -N NODES -n TASKS ...) "                       \
 	"[--strategy slurm|minimal|both] [--queue] [-o FMT] "                  \
 	"[-P|--csv|--json] [-h]"
 
@@ -56,6 +56,8 @@ struct args {
 	const char *format;
 };
 
+/* The help text is laid out as printed. */
+/* clang-format off */
 static void help(void)
 {
 	printf("Usage: %s\n\n"
@@ -90,6 +92,7 @@ static void help(void)
 	printf("\nExit status: 0 the job can start, 1 it cannot even with "
 	       "preemption,\n2 usage or input error.  See preempt-plan(1).\n");
 }
+/* clang-format on */
 
 static uint32_t parse_count(const struct cmd_common *c, const char *opt,
 			    const char *arg, bool zero_ok)
@@ -101,8 +104,9 @@ static uint32_t parse_count(const struct cmd_common *c, const char *opt,
 	v = strtoul(arg, &end, 10);
 	if (errno || end == arg || *end || v > 0x7fffffffUL || arg[0] == '-' ||
 	    (!zero_ok && v == 0))
-		cmd_usage_error(c, USAGE, "%s: expected a %s integer, got \"%s\"",
-				opt, zero_ok ? "non-negative" : "positive", arg);
+		cmd_usage_error(c, USAGE,
+				"%s: expected a %s integer, got \"%s\"", opt,
+				zero_ok ? "non-negative" : "positive", arg);
 	return (uint32_t)v;
 }
 
@@ -117,14 +121,15 @@ static void parse_nodes(const struct cmd_common *c, const char *arg,
 		return;
 	}
 	if ((size_t)(dash - arg) >= sizeof(min))
-		cmd_usage_error(c, USAGE, "--nodes: expected MIN[-MAX], got \"%s\"",
-				arg);
+		cmd_usage_error(c, USAGE,
+				"--nodes: expected MIN[-MAX], got \"%s\"", arg);
 	memcpy(min, arg, (size_t)(dash - arg));
 	min[dash - arg] = '\0';
 	a->min_nodes = parse_count(c, "--nodes", min, false);
 	a->max_nodes = parse_count(c, "--nodes", dash + 1, false);
 	if (a->max_nodes < a->min_nodes)
-		cmd_usage_error(c, USAGE, "--nodes: MAX below MIN in \"%s\"", arg);
+		cmd_usage_error(c, USAGE, "--nodes: MAX below MIN in \"%s\"",
+				arg);
 }
 
 static uint64_t parse_mem(const struct cmd_common *c, const char *opt,
@@ -139,12 +144,25 @@ static uint64_t parse_mem(const struct cmd_common *c, const char *opt,
 	if (errno || end == arg || arg[0] == '-')
 		goto bad;
 	switch (*end) {
-	case '\0': break;
-	case 'K': case 'k': mult = 0; break;
-	case 'M': case 'm': break;
-	case 'G': case 'g': mult = 1024; break;
-	case 'T': case 't': mult = 1024 * 1024; break;
-	default: goto bad;
+	case '\0':
+		break;
+	case 'K':
+	case 'k':
+		mult = 0;
+		break;
+	case 'M':
+	case 'm':
+		break;
+	case 'G':
+	case 'g':
+		mult = 1024;
+		break;
+	case 'T':
+	case 't':
+		mult = 1024 * 1024;
+		break;
+	default:
+		goto bad;
 	}
 	if (*end && end[1] && !((end[1] == 'B' || end[1] == 'b') && !end[2]))
 		goto bad;
@@ -154,12 +172,12 @@ static uint64_t parse_mem(const struct cmd_common *c, const char *opt,
 		goto bad;
 	return v * mult;
 bad:
-	cmd_usage_error(c, USAGE, "%s: expected a size like 4000, 4G, got \"%s\"",
-			opt, arg);
+	cmd_usage_error(c, USAGE,
+			"%s: expected a size like 4000, 4G, got \"%s\"", opt,
+			arg);
 }
 
-static enum strategy parse_strategy(const struct cmd_common *c,
-				    const char *arg)
+static enum strategy parse_strategy(const struct cmd_common *c, const char *arg)
 {
 	if (!strcmp(arg, "slurm"))
 		return STRAT_SLURM;
@@ -167,9 +185,9 @@ static enum strategy parse_strategy(const struct cmd_common *c,
 		return STRAT_MINIMAL;
 	if (!strcmp(arg, "both"))
 		return STRAT_BOTH;
-	cmd_usage_error(c, USAGE,
-			"--strategy: expected slurm, minimal or both, got \"%s\"",
-			arg);
+	cmd_usage_error(
+	    c, USAGE, "--strategy: expected slurm, minimal or both, got \"%s\"",
+	    arg);
 }
 
 /* The snapshot index of a job "123" or "123_4"; UINT32_MAX if absent. */
@@ -189,14 +207,14 @@ static uint32_t find_job(const struct cmd_common *c,
 			end = (char *)t - 1;
 	}
 	if (errno || end == arg || *end || arg[0] == '-')
-		cmd_usage_error(c, USAGE, "--job: expected a job id, got \"%s\"",
-				arg);
+		cmd_usage_error(c, USAGE,
+				"--job: expected a job id, got \"%s\"", arg);
 	for (uint32_t j = 0; j < snap->job_count; j++) {
 		const struct prio_job *job = &snap->jobs[j];
 
-		if (task == ULONG_MAX ? job->job_id == id
-				      : job->array_job_id == id &&
-					    job->array_task_id == task)
+		if (task == ULONG_MAX
+			? job->job_id == id
+			: job->array_job_id == id && job->array_task_id == task)
 			return j;
 	}
 	return UINT32_MAX;
@@ -242,7 +260,8 @@ static void build_request(const struct cmd_common *c,
 		uint32_t j = find_job(c, snap, a->job);
 
 		if (j == UINT32_MAX)
-			cmd_die(c, "--job %s: no such job in the snapshot", a->job);
+			cmd_die(c, "--job %s: no such job in the snapshot",
+				a->job);
 		prio_error_clear(&err);
 		if (prio_preempt_request_from_job(snap, j, req, &err) < 0)
 			cmd_die(c, "--job %s: %s", a->job, err.message);
@@ -277,8 +296,8 @@ static const char *plan_nodes(const struct prio_snapshot *snap,
 			      const struct prio_preempt_plan *p, char *buf,
 			      size_t size)
 {
-	char **names = malloc((p->node_count ? p->node_count : 1) *
-			      sizeof(*names));
+	char **names =
+	    malloc((p->node_count ? p->node_count : 1) * sizeof(*names));
 
 	if (!names) {
 		snprintf(buf, size, "(out of memory)");
@@ -341,19 +360,20 @@ static void print_saving(const struct prio_preempt_plan *s,
 	if (!s->can_start || !m->can_start)
 		return;
 	if (m->victim_count < s->victim_count)
-		printf("The minimal plan preempts %u job%s fewer (%u instead of "
-		       "%u)",
-		       s->victim_count - m->victim_count,
-		       s->victim_count - m->victim_count == 1 ? "" : "s",
-		       m->victim_count, s->victim_count);
+		printf(
+		    "The minimal plan preempts %u job%s fewer (%u instead of "
+		    "%u)",
+		    s->victim_count - m->victim_count,
+		    s->victim_count - m->victim_count == 1 ? "" : "s",
+		    m->victim_count, s->victim_count);
 	else
 		printf("Both plans preempt %u job%s", s->victim_count,
 		       s->victim_count == 1 ? "" : "s");
 	if (m->lost_cpu_seconds < s->lost_cpu_seconds)
 		printf("%s %llu CPU-seconds less work lost",
 		       m->victim_count < s->victim_count ? ", and"
-							  : "; the minimal "
-							    "plan has",
+							 : "; the minimal "
+							   "plan has",
 		       (unsigned long long)(s->lost_cpu_seconds -
 					    m->lost_cpu_seconds));
 	printf(".\n");
@@ -378,8 +398,8 @@ static bool same_plan(const struct prio_preempt_plan *a,
  * then the others in job order. */
 static uint32_t *row_order(const struct prio_preempt_plan *p)
 {
-	uint32_t *order = malloc((p->entry_count ? p->entry_count : 1) *
-				 sizeof(*order));
+	uint32_t *order =
+	    malloc((p->entry_count ? p->entry_count : 1) * sizeof(*order));
 	uint32_t k = 0;
 
 	if (!order)
@@ -398,15 +418,15 @@ static void print_jobs(const struct cmd_common *c,
 		       const struct prio_preempt_plan *m)
 {
 	static const struct prio_column cols[] = {
-		{ "jobid", "JOBID", 8, true, PRIO_NUMFMT_PLAIN, " " },
-		{ "partition", "PARTITION", 9, true, PRIO_NUMFMT_PLAIN, " " },
-		{ "user", "USER", 8, true, PRIO_NUMFMT_PLAIN, " " },
-		{ "nodes", "NODELIST", 15, false, PRIO_NUMFMT_PLAIN, " " },
-		{ "mode", "MODE", 7, true, PRIO_NUMFMT_PLAIN, " " },
-		{ "grace", "GRACE", 5, true, PRIO_NUMFMT_PLAIN, " " },
-		{ "action", "ACTION", 7, true, PRIO_NUMFMT_PLAIN, " " },
-		{ "minimal", "MINIMAL", 7, true, PRIO_NUMFMT_PLAIN, " " },
-		{ "why", "WHY", 0, false, PRIO_NUMFMT_PLAIN, NULL },
+	    {"jobid", "JOBID", 8, true, PRIO_NUMFMT_PLAIN, " "},
+	    {"partition", "PARTITION", 9, true, PRIO_NUMFMT_PLAIN, " "},
+	    {"user", "USER", 8, true, PRIO_NUMFMT_PLAIN, " "},
+	    {"nodes", "NODELIST", 15, false, PRIO_NUMFMT_PLAIN, " "},
+	    {"mode", "MODE", 7, true, PRIO_NUMFMT_PLAIN, " "},
+	    {"grace", "GRACE", 5, true, PRIO_NUMFMT_PLAIN, " "},
+	    {"action", "ACTION", 7, true, PRIO_NUMFMT_PLAIN, " "},
+	    {"minimal", "MINIMAL", 7, true, PRIO_NUMFMT_PLAIN, " "},
+	    {"why", "WHY", 0, false, PRIO_NUMFMT_PLAIN, NULL},
 	};
 	struct prio_column use[9];
 	struct prio_cell cells[PRIO_PCOL_COUNT], out[9];
@@ -420,8 +440,8 @@ static void print_jobs(const struct cmd_common *c,
 		cmd_die(c, "out of memory");
 	memcpy(use, cols, sizeof(cols));
 	if (m) {
-		use[6].header = p->strategy == PRIO_STRATEGY_SLURM ? "SLURM"
-								   : "ACTION";
+		use[6].header =
+		    p->strategy == PRIO_STRATEGY_SLURM ? "SLURM" : "ACTION";
 		n = 9;
 	} else {
 		use[7] = use[8];
@@ -463,78 +483,93 @@ static void print_jobs(const struct cmd_common *c,
 		cmd_die(c, "write error: %s", strerror(errno));
 }
 
-/* Job ids of the victims with this action and stop time. */
-static void list_ids(const struct prio_snapshot *snap,
-		     const struct prio_preempt_plan *p, int action,
-		     time_t stop, bool by_stop, char *buf, size_t size)
+/* Print the job ids of victims[from..to) of p, comma-separated. */
+static void print_ids(const struct prio_snapshot *snap,
+		      const struct prio_preempt_plan *p, const uint32_t *v,
+		      uint32_t count)
 {
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (uint32_t v = 0; v < p->victim_count && len + 16 < size; v++) {
-		const struct prio_preempt_entry *e = &p->entries[p->victims[v]];
-
-		if (e->action != action || (by_stop && e->stop_time != stop))
-			continue;
-		len += (size_t)snprintf(buf + len, size - len, "%s%u",
-					len ? ", " : "",
-					snap->jobs[e->job].job_id);
-	}
+	for (uint32_t i = 0; i < count; i++)
+		printf("%s%u", i ? ", " : "",
+		       snap->jobs[p->entries[v[i]].job].job_id);
 }
 
-static void print_next(const struct prio_preempt_ctx *ctx,
+static const struct prio_preempt_plan *sort_plan;
+
+/* Killed and requeued victims by stop time, then action, then the order
+ * Slurm acts in. */
+static int cmp_stop(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	const struct prio_preempt_entry *e = &sort_plan->entries[x];
+	const struct prio_preempt_entry *f = &sort_plan->entries[y];
+
+	if (e->stop_time != f->stop_time)
+		return e->stop_time < f->stop_time ? -1 : 1;
+	if (e->action != f->action)
+		return e->action < f->action ? -1 : 1;
+	return e->rank < f->rank ? -1 : e->rank > f->rank;
+}
+
+static void print_next(const struct cmd_common *c,
+		       const struct prio_preempt_ctx *ctx,
 		       const struct prio_preempt_plan *p, bool both)
 {
 	const struct prio_snapshot *snap = ctx->snap;
-	char t[64], ids[2048], nodes[4096];
+	uint32_t *stop =
+	    malloc((p->victim_count ? p->victim_count : 1) * sizeof(*stop));
+	uint32_t *susp =
+	    malloc((p->victim_count ? p->victim_count : 1) * sizeof(*susp));
+	uint32_t ns = 0, nk = 0;
+	char t[64], u[64], nodes[4096];
 
-	printf("What happens next (%s):\n", both ? "both plans" : plan_title(p));
-	/* Grace first: signals now. */
+	if (!stop || !susp)
+		cmd_die(c, "out of memory");
+	printf("What happens next (%s):\n",
+	       both ? "both plans" : plan_title(p));
 	for (uint32_t v = 0; v < p->victim_count; v++) {
 		const struct prio_preempt_entry *e = &p->entries[p->victims[v]];
 
-		if (!e->signal_time)
+		if (e->action == PRIO_ACTION_SUSPEND) {
+			susp[ns++] = p->victims[v];
 			continue;
-		printf("  %s  job %u: SIGCONT and SIGTERM, GraceTime %u s "
-		       "until %s\n",
-		       prio_timestamp_format(e->signal_time, t, sizeof(t)),
-		       snap->jobs[e->job].job_id, e->grace,
-		       prio_timestamp_format(e->stop_time, ids, sizeof(ids)));
-	}
-	for (uint32_t v = 0; v < p->victim_count; v++) {
-		const struct prio_preempt_entry *e = &p->entries[p->victims[v]];
-		bool first = true;
-
-		if (e->action == PRIO_ACTION_SUSPEND)
-			continue;
-		/* One line per stop time and action, at its first victim. */
-		for (uint32_t u = 0; u < v && first; u++) {
-			const struct prio_preempt_entry *f =
-			    &p->entries[p->victims[u]];
-
-			first = !(f->action == e->action &&
-				  f->stop_time == e->stop_time);
 		}
-		if (!first)
-			continue;
-		list_ids(snap, p, e->action, e->stop_time, true, ids,
-			 sizeof(ids));
-		if (e->action == PRIO_ACTION_REQUEUE)
-			printf("  %s  %s requeued (pending, eligible again at "
-			       "%s: BeginTime)\n",
-			       prio_timestamp_format(e->stop_time, t, sizeof(t)),
-			       ids,
-			       prio_timestamp_format(e->resume_time, nodes,
-						     sizeof(nodes)));
-		else
-			printf("  %s  %s %s (SIGKILL; state PREEMPTED)\n",
-			       prio_timestamp_format(e->stop_time, t, sizeof(t)),
-			       ids, e->grace ? "killed" : "cancelled");
+		stop[nk++] = p->victims[v];
+		if (e->signal_time)
+			printf(
+			    "  %s  job %u: SIGCONT and SIGTERM, GraceTime "
+			    "%u s until %s\n",
+			    prio_timestamp_format(e->signal_time, t, sizeof(t)),
+			    snap->jobs[e->job].job_id, e->grace,
+			    prio_timestamp_format(e->stop_time, u, sizeof(u)));
 	}
-	list_ids(snap, p, PRIO_ACTION_SUSPEND, 0, false, ids, sizeof(ids));
-	if (ids[0])
-		printf("  %s  %s suspended by the gang scheduler\n",
-		       prio_timestamp_format(p->start_time, t, sizeof(t)), ids);
+	sort_plan = p;
+	qsort(stop, nk, sizeof(*stop), cmp_stop);
+	for (uint32_t i = 0, j; i < nk; i = j) {
+		const struct prio_preempt_entry *e = &p->entries[stop[i]];
+
+		for (j = i + 1;
+		     j < nk && p->entries[stop[j]].stop_time == e->stop_time &&
+		     p->entries[stop[j]].action == e->action;
+		     j++)
+			;
+		printf("  %s  ",
+		       prio_timestamp_format(e->stop_time, t, sizeof(t)));
+		print_ids(snap, p, stop + i, j - i);
+		if (e->action == PRIO_ACTION_REQUEUE)
+			printf(" requeued (pending, eligible again at %s: "
+			       "BeginTime)\n",
+			       prio_timestamp_format(e->resume_time, u,
+						     sizeof(u)));
+		else
+			printf(" %s (SIGKILL; state PREEMPTED)\n",
+			       e->grace ? "killed" : "cancelled");
+	}
+	if (ns) {
+		printf("  %s  ",
+		       prio_timestamp_format(p->start_time, t, sizeof(t)));
+		print_ids(snap, p, susp, ns);
+		printf(" suspended by the gang scheduler\n");
+	}
 	printf("  %s  job %u starts on %s\n",
 	       prio_timestamp_format(p->start_time, t, sizeof(t)),
 	       ctx->req.job_id, plan_nodes(snap, p, nodes, sizeof(nodes)));
@@ -542,15 +577,19 @@ static void print_next(const struct prio_preempt_ctx *ctx,
 		printf("  %s  job %u reaches its time limit at the latest",
 		       prio_timestamp_format(p->end_time, t, sizeof(t)),
 		       ctx->req.job_id);
-		if (ids[0])
-			printf("; when it ends %s resume%s", ids,
-			       p->action_count[PRIO_ACTION_SUSPEND] == 1 ? "s"
-									: "");
+		if (ns) {
+			printf("; when it ends ");
+			print_ids(snap, p, susp, ns);
+			printf(" resume%s", ns == 1 ? "s" : "");
+		}
 		printf("\n");
-	} else if (ids[0]) {
-		printf("  (no time limit)  %s resume when job %u ends\n", ids,
-		       ctx->req.job_id);
+	} else if (ns) {
+		printf("  (no time limit)  ");
+		print_ids(snap, p, susp, ns);
+		printf(" resume when job %u ends\n", ctx->req.job_id);
 	}
+	free(stop);
+	free(susp);
 }
 
 static void print_queue(const struct cmd_common *c,
@@ -563,7 +602,7 @@ static void print_queue(const struct cmd_common *c,
 	struct prio_error err;
 	struct prio_writer *w;
 	struct prio_cell *cells;
-	char (*bufs)[160];
+	char(*bufs)[160];
 	char why[256];
 
 	if (prio_squeue_table_init(&t, format, why, sizeof(why)) < 0)
@@ -573,11 +612,11 @@ static void print_queue(const struct cmd_common *c,
 		cmd_die_error(c, &err);
 	cells = calloc(t.ncols ? t.ncols : 1, sizeof(*cells));
 	bufs = calloc(t.ncols ? t.ncols : 1, sizeof(*bufs));
-	w = cells && bufs ? prio_writer_new(stdout, mode, PRIO_STYLE_SPRIO,
-					    t.cols, t.ncols, !c->noheader,
-					    mode == PRIO_OUT_TEXT ? t.fmt.prefix
-								  : NULL)
-			  : NULL;
+	w = cells && bufs
+		? prio_writer_new(stdout, mode, PRIO_STYLE_SPRIO, t.cols,
+				  t.ncols, !c->noheader,
+				  mode == PRIO_OUT_TEXT ? t.fmt.prefix : NULL)
+		: NULL;
 	if (!w)
 		cmd_die(c, "out of memory");
 	for (uint32_t i = 0; i < q.count; i++) {
@@ -641,7 +680,7 @@ static void print_text(const struct cmd_common *c,
 	}
 	if (first->can_start) {
 		printf("\n");
-		print_next(ctx, first, both);
+		print_next(c, ctx, first, both);
 		printf("\nQueue afterwards (%s):\n",
 		       both ? "both plans" : plan_title(first));
 		fflush(stdout);
@@ -649,7 +688,7 @@ static void print_text(const struct cmd_common *c,
 	}
 	if (second && second->can_start) {
 		printf("\n");
-		print_next(ctx, second, false);
+		print_next(c, ctx, second, false);
 		printf("\nQueue afterwards (%s):\n", plan_title(second));
 		fflush(stdout);
 		print_queue(c, ctx, second, format, PRIO_OUT_TEXT);
@@ -699,25 +738,25 @@ static void parse_args(int argc, char **argv, struct cmd_common *c,
 		       struct args *a)
 {
 	static const struct option own[] = {
-		{ "job", required_argument, NULL, OPT_JOB },
-		{ "partition", required_argument, NULL, 'p' },
-		{ "ntasks", required_argument, NULL, 'n' },
-		{ "cpus-per-task", required_argument, NULL, 'c' },
-		{ "mem", required_argument, NULL, OPT_MEM },
-		{ "mem-per-cpu", required_argument, NULL, OPT_MEM_PER_CPU },
-		{ "time", required_argument, NULL, 't' },
-		{ "account", required_argument, NULL, 'A' },
-		{ "user", required_argument, NULL, OPT_USER },
-		{ "job-name", required_argument, NULL, 'J' },
-		{ "priority", required_argument, NULL, OPT_PRIORITY },
-		{ "exclusive", no_argument, NULL, OPT_EXCLUSIVE },
-		{ "oversubscribe", no_argument, NULL, OPT_OVERSUBSCRIBE },
-		{ "strategy", required_argument, NULL, OPT_STRATEGY },
-		{ "search-limit", required_argument, NULL, OPT_SEARCH_LIMIT },
-		{ "queue", no_argument, NULL, OPT_QUEUE },
-		{ "format", required_argument, NULL, 'o' },
-		{ "parsable", no_argument, NULL, 'P' },
-		{ "noheader", no_argument, NULL, 'h' },
+	    {"job", required_argument, NULL, OPT_JOB},
+	    {"partition", required_argument, NULL, 'p'},
+	    {"ntasks", required_argument, NULL, 'n'},
+	    {"cpus-per-task", required_argument, NULL, 'c'},
+	    {"mem", required_argument, NULL, OPT_MEM},
+	    {"mem-per-cpu", required_argument, NULL, OPT_MEM_PER_CPU},
+	    {"time", required_argument, NULL, 't'},
+	    {"account", required_argument, NULL, 'A'},
+	    {"user", required_argument, NULL, OPT_USER},
+	    {"job-name", required_argument, NULL, 'J'},
+	    {"priority", required_argument, NULL, OPT_PRIORITY},
+	    {"exclusive", no_argument, NULL, OPT_EXCLUSIVE},
+	    {"oversubscribe", no_argument, NULL, OPT_OVERSUBSCRIBE},
+	    {"strategy", required_argument, NULL, OPT_STRATEGY},
+	    {"search-limit", required_argument, NULL, OPT_SEARCH_LIMIT},
+	    {"queue", no_argument, NULL, OPT_QUEUE},
+	    {"format", required_argument, NULL, 'o'},
+	    {"parsable", no_argument, NULL, 'P'},
+	    {"noheader", no_argument, NULL, 'h'},
 	};
 	enum { NOWN = sizeof(own) / sizeof(own[0]) };
 	struct option longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN + 1];
@@ -729,8 +768,8 @@ static void parse_args(int argc, char **argv, struct cmd_common *c,
 	memset(&longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN], 0,
 	       sizeof(longopts[0]));
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":p:N:n:c:q:t:A:J:o:Ph",
-				  longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":p:N:n:c:q:t:A:J:o:Ph", longopts,
+				  NULL)) != -1) {
 		/* sbatch's --nodes and --qos share their names with the
 		 * source options: a count is a node count, a name that is
 		 * no file is a QOS. */
@@ -741,10 +780,18 @@ static void parse_args(int argc, char **argv, struct cmd_common *c,
 		else if (cmd_common_option(c, opt, optarg))
 			continue;
 		switch (opt) {
-		case OPT_JOB: a->job = optarg; break;
-		case 'p': a->partition = optarg; break;
-		case 'N': parse_nodes(c, optarg, a); break;
-		case 'n': a->ntasks = parse_count(c, "--ntasks", optarg, false); break;
+		case OPT_JOB:
+			a->job = optarg;
+			break;
+		case 'p':
+			a->partition = optarg;
+			break;
+		case 'N':
+			parse_nodes(c, optarg, a);
+			break;
+		case 'n':
+			a->ntasks = parse_count(c, "--ntasks", optarg, false);
+			break;
 		case 'c':
 			a->cpus_per_task =
 			    parse_count(c, "--cpus-per-task", optarg, false);
@@ -757,7 +804,9 @@ static void parse_args(int argc, char **argv, struct cmd_common *c,
 			a->mem_mb = parse_mem(c, "--mem-per-cpu", optarg);
 			a->mem_per_cpu = true;
 			break;
-		case 'q': a->qos = optarg; break;
+		case 'q':
+			a->qos = optarg;
+			break;
 		case 't':
 			if (prio_time_str2mins(optarg, strlen(optarg),
 					       &a->time_limit) < 0 ||
@@ -768,26 +817,50 @@ static void parse_args(int argc, char **argv, struct cmd_common *c,
 						"\"%s\"",
 						optarg);
 			break;
-		case 'A': a->account = optarg; break;
-		case OPT_USER: a->user = optarg; break;
-		case 'J': a->name = optarg; break;
-		case OPT_PRIORITY:
-			a->priority = parse_count(c, "--priority", optarg, true);
+		case 'A':
+			a->account = optarg;
 			break;
-		case OPT_EXCLUSIVE: a->exclusive = true; break;
-		case OPT_OVERSUBSCRIBE: a->oversubscribe = true; break;
-		case OPT_STRATEGY: a->strategy = parse_strategy(c, optarg); break;
+		case OPT_USER:
+			a->user = optarg;
+			break;
+		case 'J':
+			a->name = optarg;
+			break;
+		case OPT_PRIORITY:
+			a->priority =
+			    parse_count(c, "--priority", optarg, true);
+			break;
+		case OPT_EXCLUSIVE:
+			a->exclusive = true;
+			break;
+		case OPT_OVERSUBSCRIBE:
+			a->oversubscribe = true;
+			break;
+		case OPT_STRATEGY:
+			a->strategy = parse_strategy(c, optarg);
+			break;
 		case OPT_SEARCH_LIMIT:
 			a->search_limit =
 			    parse_count(c, "--search-limit", optarg, false);
 			break;
-		case OPT_QUEUE: a->queue_only = true; break;
-		case 'o': a->format = optarg; break;
-		case 'P': c->mode = CMD_OUT_PARSABLE2; break;
-		case 'h': c->noheader = true; break;
-		case OPT_HELP: help(); exit(EXIT_OK);
+		case OPT_QUEUE:
+			a->queue_only = true;
+			break;
+		case 'o':
+			a->format = optarg;
+			break;
+		case 'P':
+			c->mode = CMD_OUT_PARSABLE2;
+			break;
+		case 'h':
+			c->noheader = true;
+			break;
+		case OPT_HELP:
+			help();
+			exit(EXIT_OK);
 		case OPT_VERSION:
-			printf("preempt-plan (prio-tools) %s\n", PACKAGE_VERSION);
+			printf("preempt-plan (prio-tools) %s\n",
+			       PACKAGE_VERSION);
 			exit(EXIT_OK);
 		case ':':
 			cmd_usage_error(c, USAGE, "option '%s' needs a value",
@@ -798,7 +871,8 @@ static void parse_args(int argc, char **argv, struct cmd_common *c,
 		}
 	}
 	if (optind < argc)
-		cmd_usage_error(c, USAGE, "unexpected argument '%s'", argv[optind]);
+		cmd_usage_error(c, USAGE, "unexpected argument '%s'",
+				argv[optind]);
 	if (!a->job && !a->partition && !a->min_nodes && !a->ntasks)
 		cmd_usage_error(c, USAGE,
 				"which job? give --job JOBID or describe it "
@@ -808,7 +882,7 @@ static void parse_args(int argc, char **argv, struct cmd_common *c,
 int main(int argc, char **argv)
 {
 	struct cmd_common c;
-	struct args a = { .strategy = STRAT_BOTH };
+	struct args a = {.strategy = STRAT_BOTH};
 	struct prio_snapshot snap;
 	struct prio_resources res;
 	struct prio_preempt_request req;
@@ -826,9 +900,10 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &c, &a);
 	cmd_load_snapshot(&c, &snap);
 	if (!snap.partition_count)
-		cmd_die(&c,
-			"no partitions: give a slurm.conf (--conf) or 'scontrol "
-			"show partition' output (--partitions)");
+		cmd_die(
+		    &c,
+		    "no partitions: give a slurm.conf (--conf) or 'scontrol "
+		    "show partition' output (--partitions)");
 	build_request(&c, &snap, &a, &req);
 	prio_error_clear(&err);
 	if (prio_resources_build(&snap, &res, &err) < 0)
@@ -839,8 +914,7 @@ int main(int argc, char **argv)
 				err.field[0] ? ": " : "", err.message);
 		cmd_die_error(&c, &err);
 	}
-	if ((a.strategy & STRAT_SLURM) ||
-	    a.strategy == STRAT_MINIMAL) {
+	if ((a.strategy & STRAT_SLURM) || a.strategy == STRAT_MINIMAL) {
 		if (prio_preempt_plan_slurm(&ctx, &slurm, &err) < 0)
 			cmd_die_error(&c, &err);
 		have_slurm = true;

@@ -68,10 +68,14 @@
 const char *prio_preempt_action_name(enum prio_preempt_action a)
 {
 	switch (a) {
-	case PRIO_ACTION_SUSPEND: return "suspend";
-	case PRIO_ACTION_REQUEUE: return "requeue";
-	case PRIO_ACTION_CANCEL: return "cancel";
-	default: return "none";
+	case PRIO_ACTION_SUSPEND:
+		return "suspend";
+	case PRIO_ACTION_REQUEUE:
+		return "requeue";
+	case PRIO_ACTION_CANCEL:
+		return "cancel";
+	default:
+		return "none";
 	}
 }
 
@@ -82,16 +86,16 @@ void prio_preempt_request_init(struct prio_preempt_request *req)
 	req->time_limit = PRIO_NO_VAL;
 }
 
-int prio_preempt_request_from_job(const struct prio_snapshot *snap,
-				  uint32_t j, struct prio_preempt_request *req,
+int prio_preempt_request_from_job(const struct prio_snapshot *snap, uint32_t j,
+				  struct prio_preempt_request *req,
 				  struct prio_error *err)
 {
 	const struct prio_job *job = &snap->jobs[j];
 
 	if (job->state != PRIO_JOB_PENDING)
 		return prio_error_set(err, PRIO_ERR_USAGE, job->file, job->line,
-				      "JobState",
-				      "job %u is %s, not pending", job->job_id,
+				      "JobState", "job %u is %s, not pending",
+				      job->job_id,
 				      prio_job_state_name(job->state));
 	req->job_index = j;
 	if (!req->job_id)
@@ -117,9 +121,8 @@ int prio_preempt_request_from_job(const struct prio_snapshot *snap,
 					     ? job->num_tasks
 					     : job->num_cpus;
 
-			req->max_nodes = tasks > job->min_nodes
-					     ? tasks
-					     : job->min_nodes;
+			req->max_nodes =
+			    tasks > job->min_nodes ? tasks : job->min_nodes;
 		}
 	}
 	if (!req->cpus_per_task && job->cpus_per_task)
@@ -141,8 +144,8 @@ int prio_preempt_request_from_job(const struct prio_snapshot *snap,
 
 /* --- the question ------------------------------------------------------ */
 
-static const struct prio_partition *default_partition(
-    const struct prio_snapshot *snap)
+static const struct prio_partition *
+default_partition(const struct prio_snapshot *snap)
 {
 	for (uint32_t i = 0; i < snap->partition_count; i++)
 		if (snap->partitions[i].is_default)
@@ -177,8 +180,7 @@ static uint32_t resolve_rows(const struct prio_partition *p, bool wants)
 	return (p->max_share & PRIO_SHARED_FORCE) || wants ? share : 1;
 }
 
-static int resolve_request(struct prio_preempt_ctx *ctx,
-			   struct prio_error *err)
+static int resolve_request(struct prio_preempt_ctx *ctx, struct prio_error *err)
 {
 	const struct prio_snapshot *snap = ctx->snap;
 	struct prio_preempt_request *req = &ctx->req;
@@ -200,8 +202,7 @@ static int resolve_request(struct prio_preempt_ctx *ctx,
 	if (!req->qos) {
 		/* Slurm gives the association's default QOS; "normal" is
 		 * the usual one. */
-		prio_id normal =
-		    prio_intern_find(&snap->strings, "normal", 6);
+		prio_id normal = prio_intern_find(&snap->strings, "normal", 6);
 
 		if (normal && prio_snapshot_qos(snap, normal))
 			req->qos = normal;
@@ -222,10 +223,10 @@ static int resolve_request(struct prio_preempt_ctx *ctx,
 	ctx->cpus_per_task = req->cpus_per_task ? req->cpus_per_task : 1;
 	ctx->need_nodes = req->min_nodes ? req->min_nodes : 1;
 	if (!req->ntasks)
-		req->ntasks = req->min_cpus ? (req->min_cpus +
-					       ctx->cpus_per_task - 1) /
-						  ctx->cpus_per_task
-					    : ctx->need_nodes;
+		req->ntasks = req->min_cpus
+				  ? (req->min_cpus + ctx->cpus_per_task - 1) /
+					ctx->cpus_per_task
+				  : ctx->need_nodes;
 	per_task_cpus = (uint64_t)req->ntasks * ctx->cpus_per_task;
 	if (per_task_cpus < (uint64_t)ctx->need_nodes * ctx->cpus_per_task)
 		per_task_cpus = (uint64_t)ctx->need_nodes * ctx->cpus_per_task;
@@ -241,8 +242,9 @@ static int resolve_request(struct prio_preempt_ctx *ctx,
 	else if (req->min_nodes)
 		ctx->max_nodes = ctx->need_nodes;
 	else
-		ctx->max_nodes = req->ntasks > ctx->need_nodes ? req->ntasks
-							       : ctx->need_nodes;
+		ctx->max_nodes = req->ntasks > ctx->need_nodes
+				     ? req->ntasks
+				     : ctx->need_nodes;
 	if (req->mem_mb) {
 		if (req->mem_per_cpu)
 			ctx->mem_per_cpu = req->mem_mb;
@@ -302,7 +304,7 @@ static void check_possible(struct prio_preempt_ctx *ctx)
 
 static uint16_t strip_mode(uint16_t mode)
 {
-	return mode & (uint16_t)~(PRIO_PREEMPT_GANG | PRIO_PREEMPT_WITHIN);
+	return mode & (uint16_t) ~(PRIO_PREEMPT_GANG | PRIO_PREEMPT_WITHIN);
 }
 
 /* PreemptExemptTime in force for a job, seconds (0 none). */
@@ -379,8 +381,8 @@ static uint8_t plugin_check(const struct prio_preempt_ctx *ctx,
 			if (!listed)
 				return PRIO_WHY_QOS_NOT_LISTED;
 		}
-		cd->mode = strip_mode(jq->preempt_mode ? jq->preempt_mode
-						       : cluster);
+		cd->mode =
+		    strip_mode(jq->preempt_mode ? jq->preempt_mode : cluster);
 		if (cd->mode == PRIO_PREEMPT_OFF)
 			return PRIO_WHY_MODE_OFF;
 		cd->grace = jq->grace_time;
@@ -391,20 +393,20 @@ static uint8_t plugin_check(const struct prio_preempt_ctx *ctx,
 	}
 }
 
+/* Nodes a job holds; stamp[] (one per node) remembers the last job that
+ * counted a node, so a node listed twice counts once. */
 static uint32_t distinct_nodes(const struct prio_resources *res,
-			       const struct prio_res_job *rj)
+			       const struct prio_res_job *rj, uint32_t *stamp,
+			       uint32_t mark)
 {
 	uint32_t count = 0;
 
-	/* Allocations of one job are grouped by node in input order; a node
-	 * listed twice is rare enough for a quadratic check over one job. */
-	for (uint32_t a = 0; a < rj->alloc_count; a++) {
-		bool seen = false;
+	for (uint32_t a = rj->first_alloc;
+	     a < rj->first_alloc + rj->alloc_count; a++) {
+		uint32_t n = res->allocs[a].node;
 
-		for (uint32_t b = 0; b < a && !seen; b++)
-			seen = res->allocs[rj->first_alloc + b].node ==
-			       res->allocs[rj->first_alloc + a].node;
-		count += !seen;
+		count += stamp[n] != mark;
+		stamp[n] = mark;
 	}
 	return count;
 }
@@ -438,18 +440,22 @@ static int classify(struct prio_preempt_ctx *ctx, struct prio_error *err)
 	const struct prio_snapshot *snap = ctx->snap;
 	const struct prio_resources *res = ctx->res;
 	uint8_t *in_part = calloc(res->node_count ? res->node_count : 1, 1);
+	uint32_t *stamp =
+	    calloc(res->node_count ? res->node_count : 1, sizeof(*stamp));
 	struct order_item *order;
 	struct prio_preempt_cand *tmp;
 	uint32_t n = 0;
 
-	ctx->entries = calloc(res->job_count ? res->job_count : 1,
-			      sizeof(*ctx->entries));
+	ctx->entries =
+	    calloc(res->job_count ? res->job_count : 1, sizeof(*ctx->entries));
 	tmp = calloc(res->job_count ? res->job_count : 1, sizeof(*tmp));
 	order = calloc(res->job_count ? res->job_count : 1, sizeof(*order));
-	ctx->cands = calloc(res->job_count ? res->job_count : 1,
-			    sizeof(*ctx->cands));
-	if (!in_part || !ctx->entries || !tmp || !order || !ctx->cands) {
+	ctx->cands =
+	    calloc(res->job_count ? res->job_count : 1, sizeof(*ctx->cands));
+	if (!in_part || !stamp || !ctx->entries || !tmp || !order ||
+	    !ctx->cands) {
 		free(in_part);
+		free(stamp);
 		free(tmp);
 		free(order);
 		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
@@ -466,7 +472,7 @@ static int classify(struct prio_preempt_ctx *ctx, struct prio_error *err)
 			? &snap->partitions[rj->partition]
 			: NULL;
 		struct prio_preempt_entry *e = &ctx->entries[r];
-		struct prio_preempt_cand cd = { .entry = r, .res_job = r };
+		struct prio_preempt_cand cd = {.entry = r, .res_job = r};
 		bool overlap = false;
 		uint32_t x;
 		uint8_t why;
@@ -483,14 +489,15 @@ static int classify(struct prio_preempt_ctx *ctx, struct prio_error *err)
 		else if (!overlap)
 			why = PRIO_WHY_NO_OVERLAP;
 		else
-			why = plugin_check(ctx, job, jp,
-					   distinct_nodes(res, rj), &cd,
-					   &e->detail);
+			why = plugin_check(
+			    ctx, job, jp, distinct_nodes(res, rj, stamp, r + 1),
+			    &cd, &e->detail);
 		if (why == PRIO_WHY_NONE && (x = exempt_time(snap, job, jp)) &&
-		    job->start_time && snap->now < job->start_time + (time_t)x) {
+		    job->start_time &&
+		    snap->now < job->start_time + (time_t)x) {
 			why = PRIO_WHY_EXEMPT;
-			e->detail = (int64_t)(job->start_time + (time_t)x -
-					      snap->now);
+			e->detail =
+			    (int64_t)(job->start_time + (time_t)x - snap->now);
 		}
 		e->why = why;
 		if (why != PRIO_WHY_NONE)
@@ -499,12 +506,12 @@ static int classify(struct prio_preempt_ctx *ctx, struct prio_error *err)
 		e->mode = cd.mode;
 		e->grace = cd.grace;
 		cd.start_time = job->start_time;
-		cd.usable = (cd.mode & (PRIO_PREEMPT_REQUEUE |
-					PRIO_PREEMPT_CANCEL)) ||
-			    (cd.mode == PRIO_PREEMPT_SUSPEND && ctx->gang);
+		cd.usable =
+		    (cd.mode & (PRIO_PREEMPT_REQUEUE | PRIO_PREEMPT_CANCEL)) ||
+		    (cd.mode == PRIO_PREEMPT_SUSPEND && ctx->gang);
 		tmp[n] = cd;
-		order[n] = (struct order_item){ cd.key,
-						(int64_t)job->start_time, n };
+		order[n] =
+		    (struct order_item){cd.key, (int64_t)job->start_time, n};
 		n++;
 	}
 	qsort(order, n, sizeof(*order),
@@ -513,6 +520,7 @@ static int classify(struct prio_preempt_ctx *ctx, struct prio_error *err)
 		ctx->cands[i] = tmp[order[i].idx];
 	ctx->cand_count = n;
 	free(in_part);
+	free(stamp);
 	free(tmp);
 	free(order);
 	return 0;
@@ -742,13 +750,12 @@ int pplan_finish(const struct prio_preempt_ctx *ctx,
 			grace = e->grace;
 	}
 	plan->start_time = now + grace;
-	plan->end_time = ctx->req.time_limit == PRIO_INFINITE
-			     ? 0
-			     : plan->start_time +
-				   (time_t)ctx->req.time_limit * 60;
+	plan->end_time =
+	    ctx->req.time_limit == PRIO_INFINITE
+		? 0
+		: plan->start_time + (time_t)ctx->req.time_limit * 60;
 	for (uint32_t v = 0; v < plan->victim_count; v++) {
-		struct prio_preempt_entry *e =
-		    &plan->entries[plan->victims[v]];
+		struct prio_preempt_entry *e = &plan->entries[plan->victims[v]];
 		const struct prio_job *job = &snap->jobs[e->job];
 
 		plan->action_count[e->action]++;
@@ -811,8 +818,8 @@ static int displace(const struct prio_preempt_ctx *ctx, struct psim *s,
 	}
 	for (uint32_t i = 0; i < plan->node_count; i++) {
 		uint32_t node = plan->nodes[i], m = 0;
-		int64_t need = (int64_t)plan->node_cpus[i] -
-			       psim_free_cpus(s, node);
+		int64_t need =
+		    (int64_t)plan->node_cpus[i] - psim_free_cpus(s, node);
 
 		for (uint32_t k = res->node_first[node];
 		     k < res->node_first[node + 1]; k++) {
@@ -821,7 +828,7 @@ static int displace(const struct prio_preempt_ctx *ctx, struct psim *s,
 			uint32_t c = s->cand_of[al->job];
 
 			if (c != UINT32_MAX && usable[c])
-				on[m++] = (struct on_node){ c, al->cpus };
+				on[m++] = (struct on_node){c, al->cpus};
 		}
 		qsort(on, m, sizeof(*on), cmp_on_node);
 		for (uint32_t k = 0; k < m; k++)
@@ -956,13 +963,12 @@ static int walk(const struct prio_preempt_ctx *ctx, struct psim *s,
 		}
 		for (uint32_t i = 0; i < n; i++)
 			items[i] = (struct reorder_item){
-				i == fit  ? 99999u
-				: i < fit ? overlap_count(
-						s, ctx->cands[order[i]].res_job,
+			    i == fit ? 99999u
+			    : i < fit
+				? overlap_count(s, ctx->cands[order[i]].res_job,
 						plan->nodes, plan->node_count)
-					  : 0,
-				i, order[i]
-			};
+				: 0,
+			    i, order[i]};
 		qsort(items, n, sizeof(*items), cmp_reorder);
 		for (uint32_t i = 0; i < n; i++)
 			order[i] = items[i].cand;

@@ -54,14 +54,14 @@ struct cost {
 struct search {
 	const struct prio_preempt_ctx *ctx;
 	struct psim *s;
-	uint32_t *use;       /* usable candidates (ctx->cands indices) */
+	uint32_t *use; /* usable candidates (ctx->cands indices) */
 	uint32_t m;
-	uint64_t *lost;      /* per use[] entry */
+	uint64_t *lost;	     /* per use[] entry */
 	uint32_t *top_nodes; /* node counts, descending */
-	uint32_t *cur;       /* the set being built (use[] positions) */
+	uint32_t *cur;	     /* the set being built (use[] positions) */
 	uint32_t k;
 	uint64_t cur_lost;
-	uint32_t *best;      /* best set (use[] positions, ascending) */
+	uint32_t *best; /* best set (use[] positions, ascending) */
 	bool have_best;
 	struct cost best_cost;
 	uint32_t *nodes, *cpus; /* scratch for placements */
@@ -239,8 +239,8 @@ static int greedy(struct search *x, const uint32_t *use_of_cand)
 	struct lost_item *li;
 	uint32_t *victims, *set;
 	bool *taken = calloc(x->m ? x->m : 1, 1);
-	uint32_t share = (ctx->need_cpus + ctx->need_nodes - 1) /
-			 ctx->need_nodes;
+	uint32_t share =
+	    (ctx->need_cpus + ctx->need_nodes - 1) / ctx->need_nodes;
 
 	share += (ctx->cpus_per_task - share % ctx->cpus_per_task) %
 		 ctx->cpus_per_task;
@@ -270,16 +270,15 @@ static int greedy(struct search *x, const uint32_t *use_of_cand)
 				    : share;
 		struct node_price *p = &np[n];
 
-		*p = (struct node_price){ node, 0, 0, vn };
+		*p = (struct node_price){node, 0, 0, vn};
 		for (uint32_t k = res->node_first[node];
 		     k < res->node_first[node + 1]; k++) {
-			uint32_t c = s->cand_of[res->allocs[res->node_allocs[k]]
-						    .job];
+			uint32_t c =
+			    s->cand_of[res->allocs[res->node_allocs[k]].job];
 
 			if (c != UINT32_MAX && use_of_cand[c] != UINT32_MAX)
 				li[m++] = (struct lost_item){
-					x->lost[use_of_cand[c]], use_of_cand[c]
-				};
+				    x->lost[use_of_cand[c]], use_of_cand[c]};
 		}
 		qsort(li, m, sizeof(*li), cmp_lost_item);
 		for (uint32_t k = 0; k < m && s->cap[node] < want; k++) {
@@ -345,8 +344,7 @@ static void seed_slurm(struct search *x, const struct prio_preempt_plan *sp,
 	bool ok = true;
 
 	for (uint32_t v = 0; v < sp->victim_count && ok; v++) {
-		uint32_t c =
-		    x->s->cand_of[sp->entries[sp->victims[v]].res_job];
+		uint32_t c = x->s->cand_of[sp->entries[sp->victims[v]].res_job];
 
 		ok = c != UINT32_MAX && use_of_cand[c] != UINT32_MAX;
 		if (ok)
@@ -379,8 +377,8 @@ static int search_init(struct search *x, const struct prio_preempt_ctx *ctx,
 {
 	const struct prio_snapshot *snap = ctx->snap;
 	uint32_t n = ctx->cand_count ? ctx->cand_count : 1;
-	uint32_t pn = ctx->partition->node_count ? ctx->partition->node_count
-						 : 1;
+	uint32_t pn =
+	    ctx->partition->node_count ? ctx->partition->node_count : 1;
 
 	memset(x, 0, sizeof(*x));
 	x->ctx = ctx;
@@ -410,12 +408,11 @@ static int search_init(struct search *x, const struct prio_preempt_ctx *ctx,
 			continue;
 		(*use_of_cand)[c] = x->m;
 		x->use[x->m] = c;
-		x->lost[x->m] = cd->mode != PRIO_PREEMPT_SUSPEND &&
-					job->start_time &&
-					snap->now > job->start_time
-				    ? (uint64_t)(snap->now - job->start_time) *
-					  rj->cpus
-				    : 0;
+		x->lost[x->m] =
+		    cd->mode != PRIO_PREEMPT_SUSPEND && job->start_time &&
+			    snap->now > job->start_time
+			? (uint64_t)(snap->now - job->start_time) * rj->cpus
+			: 0;
 		x->top_nodes[x->m] = rj->alloc_count;
 		x->m++;
 	}
@@ -448,7 +445,8 @@ static int copy_plan(const struct prio_preempt_plan *from,
 	       from->entry_count * sizeof(*plan->entries));
 	memcpy(plan->victims, from->victims,
 	       from->victim_count * sizeof(*plan->victims));
-	memcpy(plan->nodes, from->nodes, from->node_count * sizeof(*plan->nodes));
+	memcpy(plan->nodes, from->nodes,
+	       from->node_count * sizeof(*plan->nodes));
 	memcpy(plan->node_cpus, from->node_cpus,
 	       from->node_count * sizeof(*plan->node_cpus));
 	plan->victim_count = from->victim_count;
@@ -502,8 +500,7 @@ int prio_preempt_plan_minimal(const struct prio_preempt_ctx *ctx,
 			rc = -1;
 		if (x.have_best && x.best_cost.count < top)
 			top = x.best_cost.count;
-		for (x.k = 1; rc == 0 && x.k <= top && !x.out_of_steps;
-		     x.k++) {
+		for (x.k = 1; rc == 0 && x.k <= top && !x.out_of_steps; x.k++) {
 			dfs(&x, 0, 0);
 			if (x.have_best && x.best_cost.count <= x.k)
 				break;
@@ -512,8 +509,8 @@ int prio_preempt_plan_minimal(const struct prio_preempt_ctx *ctx,
 	}
 	plan->steps = x.steps;
 	if (rc == 0) {
-		if (slurm_ok && (!x.have_best ||
-				 x.best_cost.count > slurm->victim_count))
+		if (slurm_ok &&
+		    (!x.have_best || x.best_cost.count > slurm->victim_count))
 			rc = copy_plan(slurm, plan);
 		else if (x.have_best)
 			rc = build(&x, plan);

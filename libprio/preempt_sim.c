@@ -72,7 +72,8 @@ static uint32_t node_cap(const struct psim *s, uint32_t n)
 		if (ctx->mem_per_node && mem_free < (int64_t)ctx->mem_per_node)
 			return 0;
 		if (ctx->mem_per_cpu) {
-			int64_t by_mem = mem_free < 0 ? 0
+			int64_t by_mem =
+			    mem_free < 0 ? 0
 					 : mem_free / (int64_t)ctx->mem_per_cpu;
 
 			if (ctx->whole_nodes && by_mem < c)
@@ -108,8 +109,8 @@ int psim_init(struct psim *s, const struct prio_preempt_ctx *ctx,
 	memset(s, 0, sizeof(*s));
 	s->ctx = ctx;
 	s->res = res;
-	s->pnodes = malloc((p->node_count ? p->node_count : 1) *
-			   sizeof(*s->pnodes));
+	s->pnodes =
+	    malloc((p->node_count ? p->node_count : 1) * sizeof(*s->pnodes));
 	s->in_part = calloc(n ? n : 1, 1);
 	s->other = calloc(n ? n : 1, sizeof(*s->other));
 	s->own = calloc(n ? n : 1, sizeof(*s->own));
@@ -117,8 +118,8 @@ int psim_init(struct psim *s, const struct prio_preempt_ctx *ctx,
 	s->cap = calloc(n ? n : 1, sizeof(*s->cap));
 	s->level = calloc(res->job_count ? res->job_count : 1, 1);
 	s->base = calloc(res->job_count ? res->job_count : 1, 1);
-	s->cand_of = malloc((res->job_count ? res->job_count : 1) *
-			    sizeof(*s->cand_of));
+	s->cand_of =
+	    malloc((res->job_count ? res->job_count : 1) * sizeof(*s->cand_of));
 	if (!s->pnodes || !s->in_part || !s->other || !s->own || !s->mem ||
 	    !s->cap || !s->level || !s->base || !s->cand_of)
 		goto nomem;
@@ -132,7 +133,8 @@ int psim_init(struct psim *s, const struct prio_preempt_ctx *ctx,
 			return prio_error_set(
 			    err, PRIO_ERR_LIMIT, p->file ? p->file : "",
 			    p->line, "CPUs",
-			    "node %s has %u CPUs: more than the planner handles",
+			    "node %s has %u CPUs: more than the planner "
+			    "handles",
 			    prio_snapshot_str(ctx->snap,
 					      ctx->snap->nodes[node].name),
 			    res->node_cpus[node]);
@@ -255,8 +257,8 @@ bool psim_fits(const struct psim *s)
 
 uint32_t psim_free_cpus(const struct psim *s, uint32_t node)
 {
-	int64_t f = (int64_t)s->res->node_cpus[node] - s->other[node] -
-		    s->own[node];
+	int64_t f =
+	    (int64_t)s->res->node_cpus[node] - s->other[node] - s->own[node];
 
 	return f > 0 ? (uint32_t)f : 0;
 }
@@ -270,8 +272,8 @@ static uint64_t spread(const struct psim *s, const uint32_t *nodes,
 	uint64_t total = 0, rest;
 
 	for (uint32_t i = 0; i < count; i++) {
-		cpus[i] = ctx->whole_nodes ? s->cap[nodes[i]]
-					   : ctx->cpus_per_task;
+		cpus[i] =
+		    ctx->whole_nodes ? s->cap[nodes[i]] : ctx->cpus_per_task;
 		total += cpus[i];
 	}
 	rest = total < ctx->need_cpus ? ctx->need_cpus - total : 0;
@@ -310,8 +312,8 @@ static int cmp_capnode(const void *a, const void *b)
 static uint32_t select_largest(const struct psim *s, uint32_t *nodes)
 {
 	const struct prio_preempt_ctx *ctx = s->ctx;
-	struct capnode *cn = malloc((s->pnode_count ? s->pnode_count : 1) *
-				    sizeof(*cn));
+	struct capnode *cn =
+	    malloc((s->pnode_count ? s->pnode_count : 1) * sizeof(*cn));
 	uint32_t k = 0, m = 0;
 	uint64_t sum = 0;
 
@@ -319,8 +321,8 @@ static uint32_t select_largest(const struct psim *s, uint32_t *nodes)
 		return 0;
 	for (uint32_t i = 0; i < s->pnode_count; i++)
 		if (s->cap[s->pnodes[i]])
-			cn[m++] = (struct capnode){ s->cap[s->pnodes[i]],
-						    s->pnodes[i] };
+			cn[m++] = (struct capnode){s->cap[s->pnodes[i]],
+						   s->pnodes[i]};
 	qsort(cn, m, sizeof(*cn), cmp_capnode);
 	for (uint32_t i = 0; i < m && k < ctx->max_nodes &&
 			     (k < ctx->need_nodes || sum < ctx->need_cpus);
@@ -352,13 +354,13 @@ uint32_t psim_select(const struct psim *s, uint32_t *nodes, uint32_t *cpus)
 
 		if (!s->cap[n])
 			continue;
-		if (nruns && runs[nruns - 1].first + runs[nruns - 1].count ==
-				 i &&
+		if (nruns &&
+		    runs[nruns - 1].first + runs[nruns - 1].count == i &&
 		    s->pnodes[i - 1] + 1 == n) {
 			runs[nruns - 1].count++;
 			runs[nruns - 1].cpus += s->cap[n];
 		} else {
-			runs[nruns++] = (struct run){ i, 1, s->cap[n], false };
+			runs[nruns++] = (struct run){i, 1, s->cap[n], false};
 		}
 	}
 	while ((rem_nodes > 0 || rem_cpus > 0) && k < ctx->max_nodes) {
@@ -382,9 +384,9 @@ uint32_t psim_select(const struct psim *s, uint32_t *nodes, uint32_t *cpus)
 		if (!best)
 			break;
 		best->used = true;
-		for (uint32_t i = best->first; i < best->first + best->count &&
-					       (rem_nodes > 0 || rem_cpus > 0) &&
-					       k < ctx->max_nodes;
+		for (uint32_t i = best->first;
+		     i < best->first + best->count &&
+		     (rem_nodes > 0 || rem_cpus > 0) && k < ctx->max_nodes;
 		     i++) {
 			nodes[k++] = s->pnodes[i];
 			rem_nodes--;
@@ -401,8 +403,8 @@ done:
 	return k;
 }
 
-bool psim_job_on_nodes(const struct psim *s, uint32_t rj,
-		       const uint32_t *nodes, uint32_t count)
+bool psim_job_on_nodes(const struct psim *s, uint32_t rj, const uint32_t *nodes,
+		       uint32_t count)
 {
 	const struct prio_res_job *job = &s->res->jobs[rj];
 

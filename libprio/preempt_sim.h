@@ -20,6 +20,9 @@
 
 #include "prio/preempt.h"
 
+/* Field comments are aligned by hand. */
+/* clang-format off */
+
 /* How much of a job's allocation the simulation counts as held. */
 enum psim_level {
 	PSIM_HELD = 0, /* CPUs and memory */
@@ -89,5 +92,7 @@ void pplan_explain(const struct prio_preempt_ctx *ctx,
 /* Mark the plan as unable to start, with the reason. */
 void pplan_cannot(const struct prio_preempt_ctx *ctx,
 		  struct prio_preempt_plan *plan);
+
+/* clang-format on */
 
 #endif

@@ -25,18 +25,21 @@
 const char *prio_preempt_mode_name(uint16_t mode)
 {
 	switch (mode) {
-	case PRIO_PREEMPT_SUSPEND: return "SUSPEND";
-	case PRIO_PREEMPT_REQUEUE: return "REQUEUE";
-	case PRIO_PREEMPT_CANCEL: return "CANCEL";
-	default: return "";
+	case PRIO_PREEMPT_SUSPEND:
+		return "SUSPEND";
+	case PRIO_PREEMPT_REQUEUE:
+		return "REQUEUE";
+	case PRIO_PREEMPT_CANCEL:
+		return "CANCEL";
+	default:
+		return "";
 	}
 }
 
 /* Why the plugin lets the preemptor preempt this job. */
 static int allowed_text(const struct prio_preempt_ctx *ctx,
 			const struct prio_job *job,
-			const struct prio_partition *jp, char *buf,
-			size_t size)
+			const struct prio_partition *jp, char *buf, size_t size)
 {
 	const struct prio_snapshot *snap = ctx->snap;
 	const char *pn = prio_snapshot_str(snap, ctx->partition->name);
@@ -51,8 +54,8 @@ static int allowed_text(const struct prio_preempt_ctx *ctx,
 		return snprintf(buf, size,
 				"same QOS %s with WITHIN, and its priority %u "
 				"is below %u",
-				prio_snapshot_str(snap, job->qos), job->priority,
-				ctx->req.priority);
+				prio_snapshot_str(snap, job->qos),
+				job->priority, ctx->req.priority);
 	return snprintf(buf, size, "QOS %s may preempt QOS %s",
 			prio_snapshot_str(snap, ctx->req.qos),
 			prio_snapshot_str(snap, job->qos));
@@ -60,15 +63,15 @@ static int allowed_text(const struct prio_preempt_ctx *ctx,
 
 const char *prio_preempt_why_text(const struct prio_preempt_ctx *ctx,
 				  const struct prio_preempt_plan *plan,
-				  const struct prio_preempt_entry *e,
-				  char *buf, size_t size)
+				  const struct prio_preempt_entry *e, char *buf,
+				  size_t size)
 {
 	const struct prio_snapshot *snap = ctx->snap;
 	const struct prio_res_job *rj = &ctx->res->jobs[e->res_job];
 	const struct prio_job *job = &snap->jobs[e->job];
-	const struct prio_partition *jp =
-	    rj->partition != UINT32_MAX ? &snap->partitions[rj->partition]
-					: NULL;
+	const struct prio_partition *jp = rj->partition != UINT32_MAX
+					      ? &snap->partitions[rj->partition]
+					      : NULL;
 	const char *pn = prio_snapshot_str(snap, ctx->partition->name);
 	const char *jpn = jp ? prio_snapshot_str(snap, jp->name) : "?";
 	const char *qn = prio_snapshot_str(snap, ctx->req.qos);
@@ -82,43 +85,51 @@ const char *prio_preempt_why_text(const struct prio_preempt_ctx *ctx,
 		allowed[0] = '\0';
 	switch ((enum prio_preempt_why)e->why) {
 	case PRIO_WHY_FIT:
-		n = snprintf(buf, size, "%s; preempting it made the job fit "
+		n = snprintf(buf, size,
+			     "%s; preempting it made the job fit "
 			     "(candidate %u of %u)",
 			     allowed, e->rank, ctx->cand_count);
 		break;
 	case PRIO_WHY_REMOVED:
-		n = snprintf(buf, size, "%s; preempted on the way to the fit "
+		n = snprintf(buf, size,
+			     "%s; preempted on the way to the fit "
 			     "(candidate %u of %u) and on the job's nodes",
 			     allowed, e->rank, ctx->cand_count);
 		break;
 	case PRIO_WHY_SHADOW:
-		n = snprintf(buf, size, "%s; the job takes its CPUs and the "
+		n = snprintf(buf, size,
+			     "%s; the job takes its CPUs and the "
 			     "gang scheduler preempts it",
 			     allowed);
 		break;
 	case PRIO_WHY_QOS_ROW:
-		n = snprintf(buf, size, "%s; the job overlaps it through the "
+		n = snprintf(buf, size,
+			     "%s; the job overlaps it through the "
 			     "extra QOS row and the gang scheduler suspends "
 			     "it",
 			     allowed);
 		break;
 	case PRIO_WHY_MINIMAL:
-		n = snprintf(buf, size, "%s; one of the fewest jobs whose "
+		n = snprintf(buf, size,
+			     "%s; one of the fewest jobs whose "
 			     "preemption lets the job start",
 			     allowed);
 		break;
 	case PRIO_WHY_FREE:
-		n = snprintf(buf, size, "%s, but the job fits without "
+		n = snprintf(buf, size,
+			     "%s, but the job fits without "
 			     "preempting anything",
 			     allowed);
 		break;
 	case PRIO_WHY_NOT_NEEDED:
-		n = snprintf(buf, size, "%s, but the job fit before Slurm "
+		n = snprintf(buf, size,
+			     "%s, but the job fit before Slurm "
 			     "reached it (candidate %u of %u)",
 			     allowed, e->rank, ctx->cand_count);
 		break;
 	case PRIO_WHY_OFF_NODES:
-		n = snprintf(buf, size, "%s; removed in Slurm's simulation "
+		n = snprintf(buf, size,
+			     "%s; removed in Slurm's simulation "
 			     "(candidate %u of %u), but the job's nodes are "
 			     "elsewhere",
 			     allowed, e->rank, ctx->cand_count);
@@ -127,22 +138,26 @@ const char *prio_preempt_why_text(const struct prio_preempt_ctx *ctx,
 		n = snprintf(buf, size, "%s, but not needed", allowed);
 		break;
 	case PRIO_WHY_NOT_ENOUGH:
-		n = snprintf(buf, size, "%s, but the job cannot start even "
+		n = snprintf(buf, size,
+			     "%s, but the job cannot start even "
 			     "with it preempted",
 			     allowed);
 		break;
 	case PRIO_WHY_SKIPPED_SUSPEND:
-		n = snprintf(buf, size, "%s, but its PreemptMode is SUSPEND, "
+		n = snprintf(buf, size,
+			     "%s, but its PreemptMode is SUSPEND, "
 			     "which the select plugin's simulation skips",
 			     allowed);
 		break;
 	case PRIO_WHY_NO_GANG:
-		n = snprintf(buf, size, "%s, but its PreemptMode SUSPEND needs "
+		n = snprintf(buf, size,
+			     "%s, but its PreemptMode SUSPEND needs "
 			     "the cluster's PreemptMode to include GANG",
 			     allowed);
 		break;
 	case PRIO_WHY_TIMESLICE:
-		n = snprintf(buf, size, "shares CPUs with the job by gang "
+		n = snprintf(buf, size,
+			     "shares CPUs with the job by gang "
 			     "time-slicing (OverSubscribe=%s, %u s slices)",
 			     ctx->partition->oversubscribe_text
 				 ? ctx->partition->oversubscribe_text
@@ -150,12 +165,14 @@ const char *prio_preempt_why_text(const struct prio_preempt_ctx *ctx,
 			     snap->conf.sched_time_slice);
 		break;
 	case PRIO_WHY_ALREADY_SUSPENDED:
-		n = snprintf(buf, size, "%s; already suspended, its CPUs are "
+		n = snprintf(buf, size,
+			     "%s; already suspended, its CPUs are "
 			     "free for the job",
 			     allowed);
 		break;
 	case PRIO_WHY_DISABLED:
-		n = snprintf(buf, size, "preemption is off (PreemptType=%s, "
+		n = snprintf(buf, size,
+			     "preemption is off (PreemptType=%s, "
 			     "PreemptMode=%s)",
 			     snap->conf.preempt_type_text
 				 ? snap->conf.preempt_type_text
@@ -169,49 +186,53 @@ const char *prio_preempt_why_text(const struct prio_preempt_ctx *ctx,
 		n = snprintf(buf, size, "its partition is not in the snapshot");
 		break;
 	case PRIO_WHY_TIER:
-		n = snprintf(buf, size, "%s tier: partition %s has "
-			     "PriorityTier %u, not below %s's %u",
-			     e->detail == ctx->partition->tier ? "same"
-							       : "higher",
-			     jpn, (unsigned)e->detail, pn,
-			     ctx->partition->tier);
+		n = snprintf(
+		    buf, size,
+		    "%s tier: partition %s has "
+		    "PriorityTier %u, not below %s's %u",
+		    e->detail == ctx->partition->tier ? "same" : "higher", jpn,
+		    (unsigned)e->detail, pn, ctx->partition->tier);
 		break;
 	case PRIO_WHY_MODE_OFF:
-		n = snprintf(buf, size, "%s %s has PreemptMode=OFF",
-			     snap->conf.preempt_type ==
-				     PRIO_PREEMPT_TYPE_PARTITION_PRIO
-				 ? "partition"
-				 : "QOS",
-			     snap->conf.preempt_type ==
-				     PRIO_PREEMPT_TYPE_PARTITION_PRIO
-				 ? jpn
-				 : jqn);
+		n = snprintf(
+		    buf, size, "%s %s has PreemptMode=OFF",
+		    snap->conf.preempt_type == PRIO_PREEMPT_TYPE_PARTITION_PRIO
+			? "partition"
+			: "QOS",
+		    snap->conf.preempt_type == PRIO_PREEMPT_TYPE_PARTITION_PRIO
+			? jpn
+			: jqn);
 		break;
 	case PRIO_WHY_NO_QOS:
 		n = snprintf(buf, size, "preempt/qos needs a QOS on both jobs");
 		break;
 	case PRIO_WHY_QOS_NOT_LISTED:
-		n = snprintf(buf, size, "QOS %s is not in QOS %s's Preempt "
+		n = snprintf(buf, size,
+			     "QOS %s is not in QOS %s's Preempt "
 			     "list",
 			     jqn, qn);
 		break;
 	case PRIO_WHY_QOS_SAME:
-		n = snprintf(buf, size, "same QOS %s, and PreemptMode WITHIN "
+		n = snprintf(buf, size,
+			     "same QOS %s, and PreemptMode WITHIN "
 			     "is not set",
 			     qn);
 		break;
 	case PRIO_WHY_QOS_PRIORITY:
-		n = snprintf(buf, size, "same QOS %s (WITHIN), but its "
+		n = snprintf(buf, size,
+			     "same QOS %s (WITHIN), but its "
 			     "priority %u is not below %u",
 			     qn, job->priority, ctx->req.priority);
 		break;
 	case PRIO_WHY_EXEMPT:
 		if (e->detail < 60)
-			n = snprintf(buf, size, "exempt for %lld more seconds "
+			n = snprintf(buf, size,
+				     "exempt for %lld more seconds "
 				     "(PreemptExemptTime)",
 				     (long long)e->detail);
 		else
-			n = snprintf(buf, size, "exempt for %lld more minutes "
+			n = snprintf(buf, size,
+				     "exempt for %lld more minutes "
 				     "(PreemptExemptTime)",
 				     (long long)(e->detail + 59) / 60);
 		break;
@@ -231,26 +252,21 @@ const char *prio_preempt_why_text(const struct prio_preempt_ctx *ctx,
 }
 
 const struct prio_column prio_preempt_columns[PRIO_PCOL_COUNT] = {
-	[PRIO_PCOL_JOBID] = { "jobid", "JOBID", 0, false, PRIO_NUMFMT_PLAIN,
-			      NULL },
-	[PRIO_PCOL_ACTION] = { "action", "ACTION", 0, false, PRIO_NUMFMT_PLAIN,
-			       NULL },
-	[PRIO_PCOL_MODE] = { "mode", "MODE", 0, false, PRIO_NUMFMT_PLAIN,
-			     NULL },
-	[PRIO_PCOL_GRACE] = { "grace", "GRACE", 0, false, PRIO_NUMFMT_PLAIN,
-			      NULL },
-	[PRIO_PCOL_NODES] = { "nodes", "NODES", 0, false, PRIO_NUMFMT_PLAIN,
-			      NULL },
-	[PRIO_PCOL_REASON] = { "reason", "REASON", 0, false, PRIO_NUMFMT_PLAIN,
-			       NULL },
-	[PRIO_PCOL_PARTITION] = { "partition", "PARTITION", 0, false,
-				  PRIO_NUMFMT_PLAIN, NULL },
-	[PRIO_PCOL_USER] = { "user", "USER", 0, false, PRIO_NUMFMT_PLAIN,
-			     NULL },
-	[PRIO_PCOL_MIN_ACTION] = { "minimal_action", "MINIMAL_ACTION", 0,
-				   false, PRIO_NUMFMT_PLAIN, NULL },
-	[PRIO_PCOL_MIN_REASON] = { "minimal_reason", "MINIMAL_REASON", 0,
-				   false, PRIO_NUMFMT_PLAIN, NULL },
+    [PRIO_PCOL_JOBID] = {"jobid", "JOBID", 0, false, PRIO_NUMFMT_PLAIN, NULL},
+    [PRIO_PCOL_ACTION] = {"action", "ACTION", 0, false, PRIO_NUMFMT_PLAIN,
+			  NULL},
+    [PRIO_PCOL_MODE] = {"mode", "MODE", 0, false, PRIO_NUMFMT_PLAIN, NULL},
+    [PRIO_PCOL_GRACE] = {"grace", "GRACE", 0, false, PRIO_NUMFMT_PLAIN, NULL},
+    [PRIO_PCOL_NODES] = {"nodes", "NODES", 0, false, PRIO_NUMFMT_PLAIN, NULL},
+    [PRIO_PCOL_REASON] = {"reason", "REASON", 0, false, PRIO_NUMFMT_PLAIN,
+			  NULL},
+    [PRIO_PCOL_PARTITION] = {"partition", "PARTITION", 0, false,
+			     PRIO_NUMFMT_PLAIN, NULL},
+    [PRIO_PCOL_USER] = {"user", "USER", 0, false, PRIO_NUMFMT_PLAIN, NULL},
+    [PRIO_PCOL_MIN_ACTION] = {"minimal_action", "MINIMAL_ACTION", 0, false,
+			      PRIO_NUMFMT_PLAIN, NULL},
+    [PRIO_PCOL_MIN_REASON] = {"minimal_reason", "MINIMAL_REASON", 0, false,
+			      PRIO_NUMFMT_PLAIN, NULL},
 };
 
 void prio_preempt_row(const struct prio_preempt_ctx *ctx,
@@ -266,9 +282,9 @@ void prio_preempt_row(const struct prio_preempt_ctx *ctx,
 	cells[PRIO_PCOL_JOBID] = prio_cell_uint(job->job_id);
 	cells[PRIO_PCOL_ACTION] =
 	    prio_cell_str(prio_preempt_action_name(e->action));
-	cells[PRIO_PCOL_MODE] = e->candidate
-				    ? prio_cell_str(prio_preempt_mode_name(e->mode))
-				    : prio_cell_blank();
+	cells[PRIO_PCOL_MODE] =
+	    e->candidate ? prio_cell_str(prio_preempt_mode_name(e->mode))
+			 : prio_cell_blank();
 	cells[PRIO_PCOL_GRACE] =
 	    e->candidate ? prio_cell_uint(e->grace) : prio_cell_blank();
 	cells[PRIO_PCOL_NODES] =
@@ -278,11 +294,12 @@ void prio_preempt_row(const struct prio_preempt_ctx *ctx,
 	cells[PRIO_PCOL_PARTITION] = prio_cell_str(
 	    job->partition_count ? prio_snapshot_str(snap, job->partitions[0])
 				 : "");
-	cells[PRIO_PCOL_USER] = prio_cell_str(prio_snapshot_str(snap, job->user));
+	cells[PRIO_PCOL_USER] =
+	    prio_cell_str(prio_snapshot_str(snap, job->user));
 	if (!other)
 		return;
-	cells[PRIO_PCOL_MIN_ACTION] = prio_cell_str(
-	    prio_preempt_action_name(other->entries[i].action));
+	cells[PRIO_PCOL_MIN_ACTION] =
+	    prio_cell_str(prio_preempt_action_name(other->entries[i].action));
 	cells[PRIO_PCOL_MIN_REASON] = prio_cell_str(
 	    prio_preempt_why_text(ctx, other, &other->entries[i],
 				  text->min_reason, sizeof(text->min_reason)));
@@ -349,9 +366,9 @@ int prio_preempt_queue(const struct prio_preempt_ctx *ctx,
 			   job->state == PRIO_JOB_CONFIGURING) {
 			r->run_secs = since(at, job->start_time);
 		} else if (job->state == PRIO_JOB_SUSPENDED) {
-			r->run_secs = since(job->suspend_time ? job->suspend_time
-							      : at,
-					    job->start_time);
+			r->run_secs =
+			    since(job->suspend_time ? job->suspend_time : at,
+				  job->start_time);
 		} else {
 			r->run_secs = since(job->end_time, job->start_time);
 		}
@@ -371,29 +388,38 @@ int prio_preempt_queue(const struct prio_preempt_ctx *ctx,
 	}
 	{
 		struct prio_queue_row *r = &q->rows[n++];
-		char *names[1024];
-		uint32_t k = plan->node_count < 1024 ? plan->node_count : 1024;
+		char **names = malloc(
+		    (plan->node_count ? plan->node_count : 1) * sizeof(*names));
+		uint32_t k = plan->node_count;
+
+		if (!names) {
+			free(q->rows);
+			q->rows = NULL;
+			return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+					      "out of memory");
+		}
 
 		r->job = UINT32_MAX;
 		r->job_id = ctx->req.job_id;
 		r->priority = ctx->req.priority;
 		r->partition = prio_snapshot_str(snap, ctx->partition->name);
-		r->state = plan->can_start ? PRIO_JOB_RUNNING : PRIO_JOB_PENDING;
+		r->state =
+		    plan->can_start ? PRIO_JOB_RUNNING : PRIO_JOB_PENDING;
 		r->nodes = plan->can_start ? plan->node_count : ctx->need_nodes;
 		r->cpus = ctx->need_cpus;
 		if (plan->can_start) {
 			uint64_t cpus = 0;
 
 			for (uint32_t i = 0; i < plan->node_count; i++) {
-				if (i < k)
-					names[i] = (char *)prio_snapshot_str(
-					    snap, snap->nodes[plan->nodes[i]].name);
+				names[i] = (char *)prio_snapshot_str(
+				    snap, snap->nodes[plan->nodes[i]].name);
 				cpus += plan->node_cpus[i];
 			}
 			r->cpus = (uint32_t)cpus;
 			prio_hostlist_compress(names, k, q->preemptor_nodes,
 					       sizeof(q->preemptor_nodes));
 		}
+		free(names);
 		r->nodelist = q->preemptor_nodes;
 		r->reason = plan->can_start ? "None" : "Resources";
 	}
@@ -434,15 +460,12 @@ static const struct {
 	char letter;
 	const char *header;
 } squeue_letters[] = {
-	{ 'i', "JOBID" },     { 'P', "PARTITION" },
-	{ 'j', "NAME" },      { 'u', "USER" },
-	{ 't', "ST" },        { 'T', "STATE" },
-	{ 'M', "TIME" },      { 'D', "NODES" },
-	{ 'R', "NODELIST(REASON)" },
-	{ 'N', "NODELIST" },  { 'C', "CPUS" },
-	{ 'q', "QOS" },       { 'a', "ACCOUNT" },
-	{ 'l', "TIME_LIMIT" }, { 'r', "REASON" },
-	{ 'Q', "PRIORITY" },
+    {'i', "JOBID"},    {'P', "PARTITION"},  {'j', "NAME"},
+    {'u', "USER"},     {'t', "ST"},	    {'T', "STATE"},
+    {'M', "TIME"},     {'D', "NODES"},	    {'R', "NODELIST(REASON)"},
+    {'N', "NODELIST"}, {'C', "CPUS"},	    {'q', "QOS"},
+    {'a', "ACCOUNT"},  {'l', "TIME_LIMIT"}, {'r', "REASON"},
+    {'Q', "PRIORITY"},
 };
 
 int prio_squeue_table_init(struct prio_squeue_table *t, const char *format,
@@ -465,7 +488,8 @@ int prio_squeue_table_init(struct prio_squeue_table *t, const char *format,
 		const char *header = NULL;
 
 		for (size_t k = 0;
-		     k < sizeof(squeue_letters) / sizeof(squeue_letters[0]); k++)
+		     k < sizeof(squeue_letters) / sizeof(squeue_letters[0]);
+		     k++)
 			if (squeue_letters[k].letter == it->letter)
 				header = squeue_letters[k].header;
 		if (!header) {
@@ -476,11 +500,12 @@ int prio_squeue_table_init(struct prio_squeue_table *t, const char *format,
 			prio_squeue_table_free(t);
 			return PRIO_ERR_USAGE;
 		}
-		t->cols[i] = (struct prio_column){
-			.id = header, .header = header, .width = it->width,
-			.right = it->right, .numfmt = PRIO_NUMFMT_PLAIN,
-			.suffix = it->suffix
-		};
+		t->cols[i] = (struct prio_column){.id = header,
+						  .header = header,
+						  .width = it->width,
+						  .right = it->right,
+						  .numfmt = PRIO_NUMFMT_PLAIN,
+						  .suffix = it->suffix};
 	}
 	t->ncols = t->fmt.nitems;
 	return 0;
@@ -514,16 +539,26 @@ void prio_squeue_cells(const struct prio_squeue_table *t,
 		case 'i':
 			cells[i] = prio_cell_uint(row->job_id);
 			continue;
-		case 'P': s = row->partition; break;
+		case 'P':
+			s = row->partition;
+			break;
 		case 'j':
-			s = prio_snapshot_str(snap, job ? job->name : req->name);
+			s = prio_snapshot_str(snap,
+					      job ? job->name : req->name);
 			break;
 		case 'u':
-			s = prio_snapshot_str(snap, job ? job->user : req->user);
+			s = prio_snapshot_str(snap,
+					      job ? job->user : req->user);
 			break;
-		case 't': s = prio_job_state_short(row->state); break;
-		case 'T': s = prio_job_state_name(row->state); break;
-		case 'M': s = prio_squeue_time(row->run_secs, b, 160); break;
+		case 't':
+			s = prio_job_state_short(row->state);
+			break;
+		case 'T':
+			s = prio_job_state_name(row->state);
+			break;
+		case 'M':
+			s = prio_squeue_time(row->run_secs, b, 160);
+			break;
 		case 'D':
 			cells[i] = prio_cell_uint(row->nodes);
 			continue;
@@ -541,13 +576,15 @@ void prio_squeue_cells(const struct prio_squeue_table *t,
 				s = row->nodelist;
 			}
 			break;
-		case 'N': s = row->nodelist; break;
+		case 'N':
+			s = row->nodelist;
+			break;
 		case 'q':
 			s = prio_snapshot_str(snap, job ? job->qos : req->qos);
 			break;
 		case 'a':
-			s = prio_snapshot_str(snap,
-					      job ? job->account : req->account);
+			s = prio_snapshot_str(snap, job ? job->account
+							: req->account);
 			break;
 		case 'l': {
 			uint32_t lim = job ? job->time_limit : req->time_limit;
@@ -557,7 +594,9 @@ void prio_squeue_cells(const struct prio_squeue_table *t,
 				: prio_squeue_time((int64_t)lim * 60, b, 160);
 			break;
 		}
-		case 'r': s = row->reason; break;
+		case 'r':
+			s = row->reason;
+			break;
 		}
 		cells[i] = prio_cell_str(s ? s : "");
 	}

@@ -24,9 +24,9 @@
 
 bool prio_node_state_usable(const char *state)
 {
-	static const char *const bad[] = { "DOWN", "DRAIN", "FAIL", "FUTURE",
-					   "POWERED_DOWN", "POWER_DOWN",
-					   "INVAL", "NOT_RESPONDING" };
+	static const char *const bad[] = {
+	    "DOWN",	    "DRAIN",	  "FAIL",  "FUTURE",
+	    "POWERED_DOWN", "POWER_DOWN", "INVAL", "NOT_RESPONDING"};
 
 	if (!state)
 		return true;
@@ -90,8 +90,7 @@ static int push_alloc(struct builder *b, uint32_t node, uint32_t cpus,
 		b->alloc_cap = cap;
 	}
 	res->allocs[res->alloc_count++] = (struct prio_res_alloc){
-		.node = node, .job = res->job_count, .cpus = cpus, .mem_mb = mem
-	};
+	    .node = node, .job = res->job_count, .cpus = cpus, .mem_mb = mem};
 	return 0;
 }
 
@@ -174,10 +173,11 @@ static int add_job(struct builder *b, uint32_t j)
 			if (rc < 0)
 				return rc;
 			for (uint32_t k = 0; k < count && rc == 0; k++)
-				rc = push_alloc(b, nodes[k],
-						linear ? res->node_cpus[nodes[k]]
-						       : al->cpus,
-						al->mem_mb);
+				rc =
+				    push_alloc(b, nodes[k],
+					       linear ? res->node_cpus[nodes[k]]
+						      : al->cpus,
+					       al->mem_mb);
 			free(nodes);
 			if (rc < 0)
 				return rc;
@@ -194,9 +194,10 @@ static int add_job(struct builder *b, uint32_t j)
 			uint32_t cpus = job->num_cpus / count +
 					(k < job->num_cpus % count ? 1 : 0);
 
-			rc = push_alloc(b, nodes[k],
-					linear ? res->node_cpus[nodes[k]] : cpus,
-					count ? mem / count : 0);
+			rc =
+			    push_alloc(b, nodes[k],
+				       linear ? res->node_cpus[nodes[k]] : cpus,
+				       count ? mem / count : 0);
 		}
 		free(nodes);
 		if (rc < 0)
@@ -213,8 +214,8 @@ static int add_job(struct builder *b, uint32_t j)
 static int index_nodes(struct prio_resources *res, struct prio_error *err)
 {
 	res->node_first = calloc(res->node_count + 1, sizeof(uint32_t));
-	res->node_allocs =
-	    malloc((res->alloc_count ? res->alloc_count : 1) * sizeof(uint32_t));
+	res->node_allocs = malloc((res->alloc_count ? res->alloc_count : 1) *
+				  sizeof(uint32_t));
 	if (!res->node_first || !res->node_allocs)
 		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
 				      "out of memory");
@@ -241,7 +242,7 @@ int prio_resources_build(const struct prio_snapshot *snap,
 			 struct prio_resources *res, struct prio_error *err)
 {
 	const struct prio_config *c = &snap->conf;
-	struct builder b = { .snap = snap, .res = res, .err = err };
+	struct builder b = {.snap = snap, .res = res, .err = err};
 	uint32_t n = snap->node_count;
 	int rc;
 
@@ -256,8 +257,8 @@ int prio_resources_build(const struct prio_snapshot *snap,
 	res->node_cpus = calloc(n ? n : 1, sizeof(*res->node_cpus));
 	res->node_mem = calloc(n ? n : 1, sizeof(*res->node_mem));
 	res->node_up = calloc(n ? n : 1, sizeof(*res->node_up));
-	res->jobs = calloc(snap->job_count ? snap->job_count : 1,
-			   sizeof(*res->jobs));
+	res->jobs =
+	    calloc(snap->job_count ? snap->job_count : 1, sizeof(*res->jobs));
 	res->by_snap_job = malloc((snap->job_count ? snap->job_count : 1) *
 				  sizeof(*res->by_snap_job));
 	if (!res->node_cpus || !res->node_mem || !res->node_up || !res->jobs ||
@@ -269,8 +270,8 @@ int prio_resources_build(const struct prio_snapshot *snap,
 	for (uint32_t i = 0; i < n; i++) {
 		const struct prio_node *node = &snap->nodes[i];
 
-		res->node_cpus[i] = node->cpus_efctv ? node->cpus_efctv
-						     : node->cpus;
+		res->node_cpus[i] =
+		    node->cpus_efctv ? node->cpus_efctv : node->cpus;
 		res->node_mem[i] = node->real_memory;
 		res->node_up[i] = prio_node_state_usable(node->state);
 	}

@@ -31,6 +31,9 @@
 #include "intern.h"
 #include "resources.h"
 
+/* Field comments are aligned by hand. */
+/* clang-format off */
+
 struct prio_snapshot;
 struct prio_partition;
 struct prio_qos;
@@ -217,5 +220,7 @@ int prio_preempt_plan_minimal(const struct prio_preempt_ctx *ctx,
 			      struct prio_error *err);
 
 void prio_preempt_plan_free(struct prio_preempt_plan *plan);
+
+/* clang-format on */
 
 #endif

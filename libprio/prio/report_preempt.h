@@ -14,6 +14,9 @@
 #include "preempt.h"
 #include "write.h"
 
+/* Field comments are aligned by hand. */
+/* clang-format off */
+
 /* One line saying why a job is, or is not, preempted ("partition low
  * (PriorityTier 10) is below hi (30); its removal made the job fit"). */
 const char *prio_preempt_why_text(const struct prio_preempt_ctx *ctx,
@@ -110,5 +113,7 @@ void prio_squeue_cells(const struct prio_squeue_table *t,
 
 /* squeue's TIME: "M:SS", "H:MM:SS", "D-HH:MM:SS". */
 const char *prio_squeue_time(int64_t secs, char *buf, size_t size);
+
+/* clang-format on */
 
 #endif

@@ -21,6 +21,9 @@
 #include "arena.h"
 #include "error.h"
 
+/* Field comments are aligned by hand. */
+/* clang-format off */
+
 struct prio_snapshot;
 
 enum prio_select_kind {
@@ -77,5 +80,7 @@ void prio_resources_free(struct prio_resources *res);
 /* Whether a node state string ("IDLE", "DOWN*", "MIXED+DRAIN") leaves the
  * node usable for new work. */
 bool prio_node_state_usable(const char *state);
+
+/* clang-format on */
 
 #endif

@@ -92,9 +92,9 @@ static void world_plan(struct world *w, const struct prio_preempt_request *req)
 	check(prio_preempt_ctx_init(&w->ctx, &w->snap, &w->res, req, &err),
 	      &err);
 	check(prio_preempt_plan_slurm(&w->ctx, &w->slurm, &err), &err);
-	check(prio_preempt_plan_minimal(&w->ctx, &w->slurm, 0, &w->minimal,
-					&err),
-	      &err);
+	check(
+	    prio_preempt_plan_minimal(&w->ctx, &w->slurm, 0, &w->minimal, &err),
+	    &err);
 	w->planned = true;
 }
 
@@ -139,9 +139,8 @@ static uint32_t snap_job(const struct world *w, uint32_t job_id)
 	return 0;
 }
 
-static const struct prio_preempt_entry *entry(const struct world *w,
-					      const struct prio_preempt_plan *p,
-					      uint32_t job_id)
+static const struct prio_preempt_entry *
+entry(const struct world *w, const struct prio_preempt_plan *p, uint32_t job_id)
 {
 	uint32_t j = snap_job(w, job_id);
 
@@ -176,9 +175,8 @@ static const char *nodes(const struct world *w,
 	for (uint32_t i = 0; i < p->node_count && i < 64; i++)
 		names[i] = (char *)prio_snapshot_str(
 		    &w->snap, w->snap.nodes[p->nodes[i]].name);
-	return prio_hostlist_compress(names, p->node_count < 64 ? p->node_count
-								 : 64,
-				      buf, size);
+	return prio_hostlist_compress(
+	    names, p->node_count < 64 ? p->node_count : 64, buf, size);
 }
 
 /* The job ids of "preempted JobId=N" lines in a slurmctld log, in order,
@@ -197,9 +195,9 @@ static const char *logged_victims(const char *log, unsigned by, char *buf,
 		const char *p = strstr(line, "preempted JobId=");
 
 		if (p && strstr(line, tail))
-			n += (size_t)snprintf(buf + n, size - n, "%s%u",
-					      n ? "," : "",
-					      (unsigned)strtoul(p + 16, NULL, 10));
+			n += (size_t)snprintf(
+			    buf + n, size - n, "%s%u", n ? "," : "",
+			    (unsigned)strtoul(p + 16, NULL, 10));
 	}
 	fclose(f);
 	return buf;
@@ -301,8 +299,8 @@ Test(preempt, future_ideas_minimal_uses_n3_n5)
 		    "samples/preempt-future/jobs.txt", NULL, NOW);
 	prio_preempt_request_init(&req);
 	check(prio_preempt_request_from_job(&w.snap, snap_job(&w, 20), &req,
-					    &(struct prio_error){ 0 }),
-	      &(struct prio_error){ 0 });
+					    &(struct prio_error){0}),
+	      &(struct prio_error){0});
 	world_plan(&w, &req);
 	cr_expect_str_eq(victims(&w, &w.slurm, got, sizeof(got)), "17,18,19");
 	cr_expect_str_eq(nodes(&w, &w.slurm, got, sizeof(got)), "n[1-3]");
@@ -355,8 +353,8 @@ static void jobs_reset(void)
 
 /* One `scontrol show job -d -o` line of a running job: allocs as
  * "n1:4,n2:4" (node:CPUs). */
-static void run_job(unsigned id, const char *part, const char *qos,
-		    long start, const char *allocs, int requeue, unsigned prio)
+static void run_job(unsigned id, const char *part, const char *qos, long start,
+		    const char *allocs, int requeue, unsigned prio)
 {
 	char nodelist[512] = "", detail[2048] = "", copy[512];
 	unsigned cpus = 0, count = 0;
@@ -370,9 +368,10 @@ static void run_job(unsigned id, const char *part, const char *qos,
 		*colon = '\0';
 		nl += (size_t)snprintf(nodelist + nl, sizeof(nodelist) - nl,
 				       "%s%s", nl ? "," : "", tok);
-		dl += (size_t)snprintf(detail + dl, sizeof(detail) - dl,
-				       "Nodes=%s CPU_IDs=0-%u Mem=%u GRES= ",
-				       tok, c - 1, c * 1000);
+		dl +=
+		    (size_t)snprintf(detail + dl, sizeof(detail) - dl,
+				     "Nodes=%s CPU_IDs=0-%u Mem=%u GRES= ", tok,
+				     c - 1, c * 1000);
 		cpus += c;
 		count++;
 	}
@@ -492,9 +491,9 @@ Test(preempt, preempt_exempt_time)
 	e = entry(&w, &w.slurm, 1);
 	cr_expect_eq(e->why, PRIO_WHY_EXEMPT);
 	cr_expect_eq(e->detail, 300);
-	cr_expect_str_eq(prio_preempt_why_text(&w.ctx, &w.slurm, e, why,
-					       sizeof(why)),
-			 "exempt for 5 more minutes (PreemptExemptTime)");
+	cr_expect_str_eq(
+	    prio_preempt_why_text(&w.ctx, &w.slurm, e, why, sizeof(why)),
+	    "exempt for 5 more minutes (PreemptExemptTime)");
 	cr_expect_eq(entry(&w, &w.slurm, 3)->detail, 540);
 	world_free(&w);
 
@@ -943,13 +942,13 @@ Test(preempt, pending_job_must_be_pending)
 	pending_job(2, "hi", "normal", 2, 8, 100);
 	world_text(&w, tiers_conf("", "REQUEUE"), jobs_buf, NULL, NOW);
 	prio_preempt_request_init(&req);
-	cr_expect_eq(prio_preempt_request_from_job(&w.snap, snap_job(&w, 1),
-						   &req, &err),
-		     PRIO_ERR_USAGE);
+	cr_expect_eq(
+	    prio_preempt_request_from_job(&w.snap, snap_job(&w, 1), &req, &err),
+	    PRIO_ERR_USAGE);
 	cr_expect_str_eq(err.message, "job 1 is RUNNING, not pending");
-	cr_expect_eq(prio_preempt_request_from_job(&w.snap, snap_job(&w, 2),
-						   &req, &err),
-		     0);
+	cr_expect_eq(
+	    prio_preempt_request_from_job(&w.snap, snap_job(&w, 2), &req, &err),
+	    0);
 	cr_expect_eq(req.min_nodes, 2);
 	cr_expect_eq(req.min_cpus, 8);
 	world_free(&w);
@@ -969,10 +968,9 @@ static uint32_t rnd(uint32_t n)
 }
 
 /* One random cluster: returns its slurm.conf, fills jobs_buf. */
-static const char *random_cluster(struct prio_preempt_request *shape,
-				  bool *qos)
+static const char *random_cluster(struct prio_preempt_request *shape, bool *qos)
 {
-	static const char *const modes[] = { "REQUEUE", "CANCEL", "SUSPEND" };
+	static const char *const modes[] = {"REQUEUE", "CANCEL", "SUSPEND"};
 	static char conf[2048];
 	uint32_t nodes = 2 + rnd(6), cpus = 2u << rnd(3);
 	bool linear = rnd(4) == 0, mem = rnd(3) == 0;
@@ -1023,7 +1021,7 @@ static const char *random_cluster(struct prio_preempt_request *shape,
 				free_cpus[n + 1] -= c;
 		}
 	}
-	*shape = (struct prio_preempt_request){ 0 };
+	*shape = (struct prio_preempt_request){0};
 	shape->min_nodes = 1 + rnd(nodes);
 	shape->ntasks = shape->min_nodes * (1 + rnd(cpus));
 	if (rnd(4) == 0) {
