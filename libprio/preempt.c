@@ -411,30 +411,6 @@ static uint32_t distinct_nodes(const struct prio_resources *res,
 	return count;
 }
 
-struct order_item {
-	uint64_t key;
-	int64_t start;
-	uint32_t idx;
-};
-
-static int cmp_key(const void *a, const void *b)
-{
-	const struct order_item *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-static int cmp_youngest(const void *a, const void *b)
-{
-	const struct order_item *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start > y->start ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
 static int classify(struct prio_preempt_ctx *ctx, struct prio_error *err)
 {
 	const struct prio_snapshot *snap = ctx->snap;
@@ -442,7 +418,7 @@ static int classify(struct prio_preempt_ctx *ctx, struct prio_error *err)
 	uint8_t *in_part = calloc(res->node_count ? res->node_count : 1, 1);
 	uint32_t *stamp =
 	    calloc(res->node_count ? res->node_count : 1, sizeof(*stamp));
-	struct order_item *order;
+	struct psim_keyed *order;
 	struct prio_preempt_cand *tmp;
 	uint32_t n = 0;
 
@@ -510,12 +486,15 @@ static int classify(struct prio_preempt_ctx *ctx, struct prio_error *err)
 		    (cd.mode & (PRIO_PREEMPT_REQUEUE | PRIO_PREEMPT_CANCEL)) ||
 		    (cd.mode == PRIO_PREEMPT_SUSPEND && ctx->gang);
 		tmp[n] = cd;
-		order[n] =
-		    (struct order_item){cd.key, (int64_t)job->start_time, n};
+		/* youngest first: the latest start first */
+		order[n] = (struct psim_keyed){
+		    ctx->youngest_first
+			? (uint64_t)INT64_MAX - (uint64_t)job->start_time
+			: cd.key,
+		    n};
 		n++;
 	}
-	qsort(order, n, sizeof(*order),
-	      ctx->youngest_first ? cmp_youngest : cmp_key);
+	qsort(order, n, sizeof(*order), psim_cmp_keyed);
 	for (uint32_t i = 0; i < n; i++)
 		ctx->cands[i] = tmp[order[i].idx];
 	ctx->cand_count = n;
@@ -601,6 +580,27 @@ int pplan_init(const struct prio_preempt_ctx *ctx,
 	return 0;
 }
 
+int pplan_begin(const struct prio_preempt_ctx *ctx,
+		struct prio_preempt_plan *plan,
+		enum prio_preempt_strategy strategy, struct psim *s,
+		struct prio_error *err)
+{
+	int rc = pplan_init(ctx, plan, strategy, err);
+
+	if (rc < 0)
+		return rc;
+	if (ctx->impossible[0]) {
+		pplan_cannot(ctx, plan);
+		return 0;
+	}
+	rc = psim_init(s, ctx, err);
+	if (rc < 0) {
+		prio_preempt_plan_free(plan);
+		return rc;
+	}
+	return 1;
+}
+
 void prio_preempt_plan_free(struct prio_preempt_plan *plan)
 {
 	free(plan->entries);
@@ -676,13 +676,6 @@ void pplan_cannot(const struct prio_preempt_ctx *ctx,
 			 prio_snapshot_str(ctx->snap, ctx->partition->name),
 			 ctx->cand_count, ctx->need_nodes,
 			 ctx->need_nodes == 1 ? "" : "s", ctx->need_cpus);
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* Jobs of its own partition it shares CPUs with (gang time-slicing), once
@@ -780,17 +773,6 @@ int pplan_finish(const struct prio_preempt_ctx *ctx,
 
 /* --- Slurm's plan ------------------------------------------------------ */
 
-struct on_node {
-	uint32_t cand, cpus;
-};
-
-static int cmp_on_node(const void *a, const void *b)
-{
-	const struct on_node *x = a, *y = b;
-
-	return x->cand < y->cand ? -1 : x->cand > y->cand;
-}
-
 /* Candidates whose CPUs the job takes, in candidate order: on each chosen
  * node, enough of them (all, for whole nodes) to cover what it needs
  * beyond the CPUs nobody holds.  `s` is at the base level. */
@@ -801,7 +783,7 @@ static int displace(const struct prio_preempt_ctx *ctx, struct psim *s,
 	const struct prio_resources *res = ctx->res;
 	bool *chosen = calloc(ctx->cand_count ? ctx->cand_count : 1, 1);
 	uint32_t most = 1;
-	struct on_node *on;
+	struct psim_keyed *on; /* candidate, its CPUs there */
 
 	for (uint32_t i = 0; i < plan->node_count; i++) {
 		uint32_t node = plan->nodes[i];
@@ -828,18 +810,18 @@ static int displace(const struct prio_preempt_ctx *ctx, struct psim *s,
 			uint32_t c = s->cand_of[al->job];
 
 			if (c != UINT32_MAX && usable[c])
-				on[m++] = (struct on_node){c, al->cpus};
+				on[m++] = (struct psim_keyed){c, al->cpus};
 		}
-		qsort(on, m, sizeof(*on), cmp_on_node);
+		qsort(on, m, sizeof(*on), psim_cmp_keyed);
 		for (uint32_t k = 0; k < m; k++)
-			if (chosen[on[k].cand])
-				need -= on[k].cpus;
+			if (chosen[on[k].key])
+				need -= on[k].idx;
 		for (uint32_t k = 0; k < m && (need > 0 || ctx->whole_nodes);
 		     k++) {
-			if (chosen[on[k].cand])
+			if (chosen[on[k].key])
 				continue;
-			chosen[on[k].cand] = true;
-			need -= on[k].cpus;
+			chosen[on[k].key] = true;
+			need -= on[k].idx;
 		}
 	}
 	for (uint32_t c = 0; c < ctx->cand_count; c++)
@@ -910,7 +892,7 @@ static uint32_t overlap_count(const struct psim *s, uint32_t rj,
 	for (uint32_t a = job->first_alloc;
 	     a < job->first_alloc + job->alloc_count; a++)
 		n += bsearch(&s->res->allocs[a].node, nodes, count,
-			     sizeof(*nodes), cmp_u32) != NULL;
+			     sizeof(*nodes), psim_cmp_u32) != NULL;
 	return n;
 }
 
@@ -1035,20 +1017,11 @@ int prio_preempt_plan_slurm(const struct prio_preempt_ctx *ctx,
 	const struct prio_config *conf = &ctx->snap->conf;
 	bool linear = ctx->res->select == PRIO_SELECT_LINEAR;
 	struct psim s;
-	int rc = pplan_init(ctx, plan, PRIO_STRATEGY_SLURM, err);
+	int rc = pplan_begin(ctx, plan, PRIO_STRATEGY_SLURM, &s, err);
 	bool fit_free = false;
 
-	if (rc < 0)
+	if (rc <= 0)
 		return rc;
-	if (ctx->impossible[0]) {
-		pplan_cannot(ctx, plan);
-		return 0;
-	}
-	rc = psim_init(&s, ctx, err);
-	if (rc < 0) {
-		prio_preempt_plan_free(plan);
-		return rc;
-	}
 	if (pplan_place(&s, plan)) {
 		fit_free = true;
 		rc = 1;

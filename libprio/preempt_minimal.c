@@ -140,13 +140,6 @@ static int cmp_u32_desc(const void *a, const void *b)
 	return p > q ? -1 : p < q;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t p = *(const uint32_t *)a, q = *(const uint32_t *)b;
-
-	return p < q ? -1 : p > q;
-}
-
 /* Usable nodes now (cap > 0). */
 static uint32_t usable_nodes(const struct psim *s)
 {
@@ -215,20 +208,6 @@ static int cmp_price(const void *a, const void *b)
 	return p->node < q->node ? -1 : p->node > q->node;
 }
 
-struct lost_item {
-	uint64_t lost;
-	uint32_t u;
-};
-
-static int cmp_lost_item(const void *a, const void *b)
-{
-	const struct lost_item *p = a, *q = b;
-
-	if (p->lost != q->lost)
-		return p->lost < q->lost ? -1 : 1;
-	return p->u < q->u ? -1 : p->u > q->u;
-}
-
 static int greedy(struct search *x, const uint32_t *use_of_cand)
 {
 	const struct prio_preempt_ctx *ctx = x->ctx;
@@ -236,7 +215,7 @@ static int greedy(struct search *x, const uint32_t *use_of_cand)
 	struct psim *s = x->s;
 	uint32_t pn = s->pnode_count, most = 1, vn = 0, n = 0;
 	struct node_price *np = malloc((pn ? pn : 1) * sizeof(*np));
-	struct lost_item *li;
+	struct psim_keyed *li;
 	uint32_t *victims, *set;
 	bool *taken = calloc(x->m ? x->m : 1, 1);
 	uint32_t share =
@@ -277,15 +256,15 @@ static int greedy(struct search *x, const uint32_t *use_of_cand)
 			    s->cand_of[res->allocs[res->node_allocs[k]].job];
 
 			if (c != UINT32_MAX && use_of_cand[c] != UINT32_MAX)
-				li[m++] = (struct lost_item){
+				li[m++] = (struct psim_keyed){
 				    x->lost[use_of_cand[c]], use_of_cand[c]};
 		}
-		qsort(li, m, sizeof(*li), cmp_lost_item);
+		qsort(li, m, sizeof(*li), psim_cmp_keyed);
 		for (uint32_t k = 0; k < m && s->cap[node] < want; k++) {
-			take(x, li[k].u);
-			victims[vn++] = li[k].u;
+			take(x, li[k].idx);
+			victims[vn++] = li[k].idx;
 			p->count++;
-			p->lost += li[k].lost;
+			p->lost += li[k].key;
 		}
 		if (s->cap[node] >= want || s->cap[node] >= ctx->cpus_per_task)
 			n++;
@@ -352,7 +331,7 @@ static void seed_slurm(struct search *x, const struct prio_preempt_plan *sp,
 	}
 	if (!ok)
 		return;
-	qsort(x->cur, n, sizeof(*x->cur), cmp_u32);
+	qsort(x->cur, n, sizeof(*x->cur), psim_cmp_u32);
 	for (uint32_t i = 0; i < n; i++)
 		take(x, x->cur[i]);
 	if (psim_fits(x->s))
@@ -467,21 +446,14 @@ int prio_preempt_plan_minimal(const struct prio_preempt_ctx *ctx,
 	struct search x;
 	struct psim s;
 	uint32_t *use_of_cand = NULL;
-	int rc = pplan_init(ctx, plan, PRIO_STRATEGY_MINIMAL, err);
+	int rc = pplan_begin(ctx, plan, PRIO_STRATEGY_MINIMAL, &s, err);
 	bool slurm_ok = slurm && slurm->can_start;
 
-	if (rc < 0)
+	if (rc <= 0) {
+		plan->exact = true;
 		return rc;
+	}
 	plan->exact = true;
-	if (ctx->impossible[0]) {
-		pplan_cannot(ctx, plan);
-		return 0;
-	}
-	rc = psim_init(&s, ctx, err);
-	if (rc < 0) {
-		prio_preempt_plan_free(plan);
-		return rc;
-	}
 	if (search_init(&x, ctx, &s, &use_of_cand) < 0) {
 		psim_free(&s);
 		prio_preempt_plan_free(plan);

@@ -38,11 +38,20 @@
  * the largest node). */
 #define PSIM_MAX_NODE_CPUS 65536u
 
-static int cmp_u32(const void *a, const void *b)
+int psim_cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+int psim_cmp_keyed(const void *a, const void *b)
+{
+	const struct psim_keyed *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 static uint32_t node_cap(const struct psim *s, uint32_t n)
@@ -145,7 +154,7 @@ int psim_init(struct psim *s, const struct prio_preempt_ctx *ctx,
 			s->cmax = res->node_cpus[node];
 	}
 	s->pnode_count = k;
-	qsort(s->pnodes, k, sizeof(*s->pnodes), cmp_u32);
+	qsort(s->pnodes, k, sizeof(*s->pnodes), psim_cmp_u32);
 	s->hist = calloc(s->cmax + 1, sizeof(*s->hist));
 	if (!s->hist)
 		goto nomem;
@@ -331,7 +340,7 @@ static uint32_t select_largest(const struct psim *s, uint32_t *nodes)
 		sum += cn[i].cap;
 	}
 	free(cn);
-	qsort(nodes, k, sizeof(*nodes), cmp_u32);
+	qsort(nodes, k, sizeof(*nodes), psim_cmp_u32);
 	return k;
 }
 
@@ -394,7 +403,7 @@ uint32_t psim_select(const struct psim *s, uint32_t *nodes, uint32_t *cpus)
 		}
 	}
 	free(runs);
-	qsort(nodes, k, sizeof(*nodes), cmp_u32);
+	qsort(nodes, k, sizeof(*nodes), psim_cmp_u32);
 	if (rem_nodes > 0 || rem_cpus > 0)
 		k = select_largest(s, nodes);
 done:

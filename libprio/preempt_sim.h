@@ -66,6 +66,14 @@ uint32_t psim_free_cpus(const struct psim *s, uint32_t node);
 /* Whether a job has an allocation on one of nodes[0..count) (sorted). */
 bool psim_job_on_nodes(const struct psim *s, uint32_t res_job,
 		       const uint32_t *nodes, uint32_t count);
+/* qsort comparators shared by the planners: uint32_t ascending, and
+ * (key, idx) pairs ascending by key then idx. */
+int psim_cmp_u32(const void *a, const void *b);
+struct psim_keyed {
+	uint64_t key;
+	uint32_t idx;
+};
+int psim_cmp_keyed(const void *a, const void *b);
 /* Maximal runs of consecutive node indices in nodes[0..count) (sorted). */
 uint32_t psim_runs(const uint32_t *nodes, uint32_t count);
 
@@ -74,6 +82,13 @@ uint32_t psim_runs(const uint32_t *nodes, uint32_t count);
 int pplan_init(const struct prio_preempt_ctx *ctx,
 	       struct prio_preempt_plan *plan,
 	       enum prio_preempt_strategy strategy, struct prio_error *err);
+/* pplan_init, then: when the job can never start, the plan says why and
+ * 0 is returned; else the simulation s is set up (free it) and 1 is
+ * returned.  Negative on error, with nothing to free. */
+int pplan_begin(const struct prio_preempt_ctx *ctx,
+		struct prio_preempt_plan *plan,
+		enum prio_preempt_strategy strategy, struct psim *s,
+		struct prio_error *err);
 /* Make candidate c a victim (action from its mode), appended in order. */
 void pplan_add_victim(const struct prio_preempt_ctx *ctx,
 		      struct prio_preempt_plan *plan, uint32_t c, uint8_t why);

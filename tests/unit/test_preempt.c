@@ -208,27 +208,43 @@ static const char *logged_victims(const char *log, unsigned by, char *buf,
 #define PRE_A "tests/oracle/preemption-a-partition-suspend/"
 #define PRE_B "tests/oracle/preemption-b-three-partitions/"
 
+/* One preemption of the oracle, planned from the snapshot taken before it
+ * with the clock at the preemptor's start: Slurm's victims are the jobs
+ * slurmctld logged as preempted for it, in its order, and the job gets
+ * the nodes real Slurm gave it. */
+static void oracle_step(struct world *w, const char *dir, const char *before,
+			time_t now, const char *part, uint32_t nodes_wanted,
+			unsigned preemptor, const char *want_victims,
+			const char *want_nodes)
+{
+	struct prio_preempt_request req;
+	char conf[256], jobs[256], log[256], got[256], want[256];
+
+	snprintf(conf, sizeof(conf), "%sslurm.conf", dir);
+	snprintf(jobs, sizeof(jobs), "%sscontrol_show_job_d_%s.txt", dir,
+		 before);
+	snprintf(log, sizeof(log), "%sslurmctld_preempt_lines.log", dir);
+	world_files(w, conf, jobs, NULL, now);
+	req = described(w, part, nodes_wanted, 0);
+	world_plan(w, &req);
+	cr_assert(w->slurm.can_start);
+	cr_expect_str_eq(victims(w, &w->slurm, got, sizeof(got)),
+			 logged_victims(log, preemptor, want, sizeof(want)));
+	cr_expect_str_eq(got, want_victims);
+	cr_expect_str_eq(nodes(w, &w->slurm, got, sizeof(got)), want_nodes);
+}
+
 Test(preempt, oracle_a_suspends_three_in_logged_order)
 {
 	struct world w;
-	struct prio_preempt_request req;
-	char got[256], want[256];
 
-	/* 1_before was captured at 1795318886; hip3 started at 03:41:27. */
-	world_files(&w, PRE_A "slurm.conf",
-		    PRE_A "scontrol_show_job_d_1_before.txt", NULL, 1795318887);
-	req = described(&w, "hipri", 3, 0);
-	world_plan(&w, &req);
-	cr_assert(w.slurm.can_start);
-	cr_expect_str_eq(victims(&w, &w.slurm, got, sizeof(got)),
-			 logged_victims(PRE_A "slurmctld_preempt_lines.log",
-					1005, want, sizeof(want)));
-	cr_expect_str_eq(got, "1002,1000,1001");
-	cr_expect_str_eq(nodes(&w, &w.slurm, got, sizeof(got)), "pren[1-3]");
+	/* 1_before was captured at 1795318886; hip3 started at 03:41:27 */
+	oracle_step(&w, PRE_A, "1_before", 1795318887, "hipri", 3, 1005,
+		    "1002,1000,1001", "pren[1-3]");
 	cr_expect_eq(w.slurm.action_count[PRIO_ACTION_SUSPEND], 3);
 	cr_expect_eq(entry(&w, &w.slurm, 1003)->action, PRIO_ACTION_NONE);
 	cr_expect_eq(entry(&w, &w.slurm, 1004)->why, PRIO_WHY_NOT_NEEDED);
-	/* all resume when the 5-minute job ends */
+	/* all resume when the 30-minute job ends */
 	cr_expect_eq(entry(&w, &w.slurm, 1000)->resume_time,
 		     1795318887 + 30 * 60);
 	cr_expect_eq(w.slurm.reorders, 1);
@@ -239,19 +255,9 @@ Test(preempt, oracle_a_suspends_three_in_logged_order)
 Test(preempt, oracle_b_med_requeues_2000_2001)
 {
 	struct world w;
-	struct prio_preempt_request req;
-	char got[256], want[256];
 
-	world_files(&w, PRE_B "slurm.conf",
-		    PRE_B "scontrol_show_job_d_1_low_running.txt", NULL,
-		    1795318998);
-	req = described(&w, "med", 2, 0);
-	world_plan(&w, &req);
-	cr_expect_str_eq(victims(&w, &w.slurm, got, sizeof(got)),
-			 logged_victims(PRE_B "slurmctld_preempt_lines.log",
-					2005, want, sizeof(want)));
-	cr_expect_str_eq(got, "2001,2000");
-	cr_expect_str_eq(nodes(&w, &w.slurm, got, sizeof(got)), "pren[1-2]");
+	oracle_step(&w, PRE_B, "1_low_running", 1795318998, "med", 2, 2005,
+		    "2001,2000", "pren[1-2]");
 	cr_expect_eq(w.slurm.action_count[PRIO_ACTION_REQUEUE], 2);
 	/* requeued jobs may start again after the credential lifetime:
 	 * the oracle's 03:43:18 -> 03:45:19 */
@@ -263,19 +269,10 @@ Test(preempt, oracle_b_med_requeues_2000_2001)
 Test(preempt, oracle_b_hi_requeues_low_not_med)
 {
 	struct world w;
-	struct prio_preempt_request req;
-	char got[256], want[256];
+	char got[256];
 
-	world_files(&w, PRE_B "slurm.conf",
-		    PRE_B "scontrol_show_job_d_2_med_submitted.txt", NULL,
-		    1795319011);
-	req = described(&w, "hi", 2, 0);
-	world_plan(&w, &req);
-	cr_expect_str_eq(victims(&w, &w.slurm, got, sizeof(got)),
-			 logged_victims(PRE_B "slurmctld_preempt_lines.log",
-					2006, want, sizeof(want)));
-	cr_expect_str_eq(got, "2003,2002");
-	cr_expect_str_eq(nodes(&w, &w.slurm, got, sizeof(got)), "pren[3-4]");
+	oracle_step(&w, PRE_B, "2_med_submitted", 1795319011, "hi", 2, 2006,
+		    "2003,2002", "pren[3-4]");
 	cr_expect_eq(entry(&w, &w.slurm, 2005)->action, PRIO_ACTION_NONE);
 	cr_expect_eq(entry(&w, &w.slurm, 2005)->mode, PRIO_PREEMPT_SUSPEND);
 	/* the minimal plan suspends the med job instead: one victim */
@@ -420,6 +417,18 @@ static const char *tiers_conf(const char *extra, const char *low_mode)
 	return buf;
 }
 
+/* tiers_conf's cluster with the jobs of jobs_buf, and the plans of a job
+ * of partition hi. */
+static void tiers_plan(struct world *w, const char *extra, const char *mode,
+		       uint32_t nodes_wanted, uint32_t tasks)
+{
+	struct prio_preempt_request req;
+
+	world_text(w, tiers_conf(extra, mode), jobs_buf, NULL, NOW);
+	req = described(w, "hi", nodes_wanted, tasks);
+	world_plan(w, &req);
+}
+
 Test(preempt, grace_time_delays_kill_and_start)
 {
 	struct world w;
@@ -430,9 +439,7 @@ Test(preempt, grace_time_delays_kill_and_start)
 	run_job(1, "low", "normal", NOW - 600, "n1:4", 1, 100);
 	run_job(2, "low", "normal", NOW - 600, "n2:4", 1, 100);
 	run_job(3, "low", "normal", NOW - 600, "n3:4", 1, 100);
-	world_text(&w, tiers_conf("", "CANCEL"), jobs_buf, NULL, NOW);
-	req = described(&w, "hi", 1, 4);
-	world_plan(&w, &req);
+	tiers_plan(&w, "", "CANCEL", 1, 4);
 	e = entry(&w, &w.slurm, 1);
 	cr_expect_eq(e->action, PRIO_ACTION_CANCEL);
 	cr_expect_eq(e->grace, 45);
@@ -455,9 +462,7 @@ Test(preempt, non_requeueable_falls_back_to_cancel)
 	run_job(1, "low", "normal", NOW - 600, "n1:4", 0, 100);
 	run_job(2, "low", "normal", NOW - 600, "n2:4", 1, 100);
 	run_job(3, "low", "normal", NOW - 600, "n3:4", 1, 100);
-	world_text(&w, tiers_conf("", "REQUEUE"), jobs_buf, NULL, NOW);
-	req = described(&w, "hi", 2, 8);
-	world_plan(&w, &req);
+	tiers_plan(&w, "", "REQUEUE", 2, 8);
 	e = entry(&w, &w.slurm, 1);
 	cr_expect_eq(e->mode, PRIO_PREEMPT_REQUEUE);
 	cr_expect_eq(e->action, PRIO_ACTION_CANCEL);
@@ -481,10 +486,7 @@ Test(preempt, preempt_exempt_time)
 	run_job(1, "low", "normal", NOW - 300, "n1:4", 1, 100);
 	run_job(2, "low", "normal", NOW - 900, "n2:4", 1, 100);
 	run_job(3, "low", "normal", NOW - 60, "n3:4", 1, 100);
-	world_text(&w, tiers_conf("PreemptExemptTime=10:00\n", "REQUEUE"),
-		   jobs_buf, NULL, NOW);
-	req = described(&w, "hi", 1, 4);
-	world_plan(&w, &req);
+	tiers_plan(&w, "PreemptExemptTime=10:00\n", "REQUEUE", 1, 4);
 	/* only job 2 has run 10 minutes */
 	cr_expect_eq(w.ctx.cand_count, 1);
 	cr_expect_eq(entry(&w, &w.slurm, 2)->action, PRIO_ACTION_REQUEUE);
@@ -502,10 +504,7 @@ Test(preempt, preempt_exempt_time)
 	run_job(1, "low", "normal", NOW - 300, "n1:4", 1, 100);
 	run_job(2, "low", "normal", NOW - 900, "n2:4", 1, 100);
 	run_job(3, "low", "normal", NOW - 60, "n3:4", 1, 100);
-	world_text(&w, tiers_conf("PreemptExemptTime=10:00\n", "REQUEUE"),
-		   jobs_buf, NULL, NOW);
-	req = described(&w, "hi", 2, 8);
-	world_plan(&w, &req);
+	tiers_plan(&w, "PreemptExemptTime=10:00\n", "REQUEUE", 2, 8);
 	cr_expect_not(w.slurm.can_start);
 	cr_expect_not(w.minimal.can_start);
 	cr_expect_eq(entry(&w, &w.slurm, 2)->why, PRIO_WHY_NOT_ENOUGH);
@@ -549,18 +548,12 @@ Test(preempt, youngest_first)
 	run_job(1, "low", "normal", NOW - 300, "n1:4", 1, 100);
 	run_job(2, "low", "normal", NOW - 100, "n2:4", 1, 100);
 	run_job(3, "low", "normal", NOW - 200, "n3:4", 1, 100);
-	world_text(&w, tiers_conf("", "REQUEUE"), jobs_buf, NULL, NOW);
-	req = described(&w, "hi", 1, 4);
-	world_plan(&w, &req);
+	tiers_plan(&w, "", "REQUEUE", 1, 4);
 	cr_expect_str_eq(victims(&w, &w.slurm, got, sizeof(got)), "1");
 	world_free(&w);
 
-	world_text(&w,
-		   tiers_conf("SchedulerParameters=preempt_youngest_first\n",
-			      "REQUEUE"),
-		   jobs_buf, NULL, NOW);
-	req = described(&w, "hi", 1, 4);
-	world_plan(&w, &req);
+	tiers_plan(&w, "SchedulerParameters=preempt_youngest_first\n",
+		   "REQUEUE", 1, 4);
 	cr_expect_str_eq(victims(&w, &w.slurm, got, sizeof(got)), "2");
 	cr_expect_eq(entry(&w, &w.slurm, 3)->rank, 2);
 	world_free(&w);
@@ -577,9 +570,7 @@ Test(preempt, small_jobs_first_by_size)
 	jobs_reset();
 	run_job(1, "low", "normal", NOW - 300, "n1:4,n2:4", 1, 100);
 	run_job(2, "low", "normal", NOW - 300, "n3:4", 1, 100);
-	world_text(&w, tiers_conf("", "REQUEUE"), jobs_buf, NULL, NOW);
-	req = described(&w, "hi", 1, 4);
-	world_plan(&w, &req);
+	tiers_plan(&w, "", "REQUEUE", 1, 4);
 	cr_expect_str_eq(victims(&w, &w.slurm, got, sizeof(got)), "2");
 	world_free(&w);
 }
@@ -726,6 +717,17 @@ Test(preempt, qos_cancel_only)
 	world_free(&w);
 }
 
+/* preempt/qos, REQUEUE, three 4-CPU nodes in partition "all", the jobs
+ * of jobs_buf. */
+static void qos_world(struct world *w, const char *qos)
+{
+	world_text(w,
+		   CONF_HEAD "PreemptType=preempt/qos\nPreemptMode=REQUEUE\n"
+			     "NodeName=n[1-3] CPUs=4\n"
+			     "PartitionName=all Nodes=n[1-3] Default=YES\n",
+		   jobs_buf, qos, NOW);
+}
+
 Test(preempt, qos_rules)
 {
 	static const char qos[] =
@@ -743,11 +745,7 @@ Test(preempt, qos_rules)
 	run_job(1, "all", "normal", NOW - 100, "n1:4", 1, 100);
 	run_job(2, "all", "low", NOW - 100, "n2:4", 1, 100);
 	run_job(3, "all", "high", NOW - 100, "n3:4", 1, 100);
-	world_text(&w,
-		   CONF_HEAD "PreemptType=preempt/qos\nPreemptMode=REQUEUE\n"
-			     "NodeName=n[1-3] CPUs=4\n"
-			     "PartitionName=all Nodes=n[1-3] Default=YES\n",
-		   jobs_buf, qos, NOW);
+	qos_world(&w, qos);
 	req = described(&w, "all", 1, 4);
 	req.qos = id_of(&w, "high");
 	world_plan(&w, &req);
@@ -765,11 +763,7 @@ Test(preempt, qos_rules)
 	/* nothing listed: cannot start */
 	jobs_reset();
 	run_job(1, "all", "normal", NOW - 100, "n1:4,n2:4,n3:4", 1, 100);
-	world_text(&w,
-		   CONF_HEAD "PreemptType=preempt/qos\nPreemptMode=REQUEUE\n"
-			     "NodeName=n[1-3] CPUs=4\n"
-			     "PartitionName=all Nodes=n[1-3] Default=YES\n",
-		   jobs_buf, qos, NOW);
+	qos_world(&w, qos);
 	req = described(&w, "all", 1, 4);
 	req.qos = id_of(&w, "high");
 	world_plan(&w, &req);
@@ -784,11 +778,7 @@ Test(preempt, qos_rules)
 	run_job(1, "all", "peer", NOW - 100, "n1:4", 1, 900);
 	run_job(2, "all", "peer", NOW - 100, "n2:4", 1, 100);
 	run_job(3, "all", "peer", NOW - 100, "n3:4", 1, 100);
-	world_text(&w,
-		   CONF_HEAD "PreemptType=preempt/qos\nPreemptMode=REQUEUE\n"
-			     "NodeName=n[1-3] CPUs=4\n"
-			     "PartitionName=all Nodes=n[1-3] Default=YES\n",
-		   jobs_buf, qos, NOW);
+	qos_world(&w, qos);
 	req = described(&w, "all", 1, 4);
 	req.qos = id_of(&w, "peer");
 	req.priority = 500;
@@ -801,11 +791,7 @@ Test(preempt, qos_rules)
 	 * not apply; stripped of WITHIN it is OFF */
 	jobs_reset();
 	run_job(1, "all", "bare", NOW - 100, "n1:4,n2:4,n3:4", 1, 100);
-	world_text(&w,
-		   CONF_HEAD "PreemptType=preempt/qos\nPreemptMode=REQUEUE\n"
-			     "NodeName=n[1-3] CPUs=4\n"
-			     "PartitionName=all Nodes=n[1-3] Default=YES\n",
-		   jobs_buf, qos, NOW);
+	qos_world(&w, qos);
 	req = described(&w, "all", 1, 4);
 	req.qos = id_of(&w, "bare");
 	req.priority = 500;
@@ -875,9 +861,7 @@ Test(preempt, cannot_start)
 	/* more nodes than the partition has */
 	jobs_reset();
 	run_job(1, "low", "normal", NOW - 100, "n1:4", 1, 100);
-	world_text(&w, tiers_conf("", "REQUEUE"), jobs_buf, NULL, NOW);
-	req = described(&w, "hi", 4, 0);
-	world_plan(&w, &req);
+	tiers_plan(&w, "", "REQUEUE", 4, 0);
 	cr_expect_not(w.slurm.can_start);
 	cr_expect_not(w.minimal.can_start);
 	cr_expect_str_eq(w.slurm.why_not,
@@ -889,9 +873,7 @@ Test(preempt, cannot_start)
 	run_job(1, "hi", "normal", NOW - 100, "n1:4", 1, 100);
 	run_job(2, "hi", "normal", NOW - 100, "n2:4", 1, 100);
 	run_job(3, "low", "normal", NOW - 100, "n3:4", 1, 100);
-	world_text(&w, tiers_conf("", "REQUEUE"), jobs_buf, NULL, NOW);
-	req = described(&w, "hi", 2, 0);
-	world_plan(&w, &req);
+	tiers_plan(&w, "", "REQUEUE", 2, 0);
 	cr_expect_not(w.slurm.can_start);
 	cr_expect_eq(entry(&w, &w.slurm, 1)->why, PRIO_WHY_TIER);
 	cr_expect_eq(entry(&w, &w.slurm, 3)->why, PRIO_WHY_NOT_ENOUGH);
@@ -921,9 +903,7 @@ Test(preempt, fits_without_preemption)
 
 	jobs_reset();
 	run_job(1, "low", "normal", NOW - 100, "n1:2", 1, 100);
-	world_text(&w, tiers_conf("", "REQUEUE"), jobs_buf, NULL, NOW);
-	req = described(&w, "hi", 3, 6);
-	world_plan(&w, &req);
+	tiers_plan(&w, "", "REQUEUE", 3, 6);
 	cr_assert(w.slurm.can_start);
 	cr_expect_eq(w.slurm.victim_count, 0);
 	cr_expect_eq(entry(&w, &w.slurm, 1)->why, PRIO_WHY_FREE);
