@@ -453,6 +453,7 @@ int prio_preempt_plan_minimal(const struct prio_preempt_ctx *ctx,
 		plan->exact = true;
 		return rc;
 	}
+	rc = 0;
 	plan->exact = true;
 	if (search_init(&x, ctx, &s, &use_of_cand) < 0) {
 		psim_free(&s);
