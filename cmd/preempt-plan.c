@@ -244,7 +244,7 @@ static void build_request(const struct cmd_common *c,
 	req->qos = intern_opt(c, snap, a->qos);
 	req->account = intern_opt(c, snap, a->account);
 	req->user = intern_opt(c, snap, a->user);
-	req->name = intern_opt(c, snap, a->name);
+	req->name = a->name;
 	req->min_nodes = a->min_nodes;
 	req->max_nodes = a->max_nodes;
 	req->ntasks = a->ntasks;
@@ -267,7 +267,7 @@ static void build_request(const struct cmd_common *c,
 			cmd_die(c, "--job %s: %s", a->job, err.message);
 	}
 	if (!req->name)
-		req->name = intern_opt(c, snap, "preemptor");
+		req->name = "preemptor";
 }
 
 /* --- text output ----------------------------------------------------- */
@@ -598,7 +598,7 @@ static void print_queue(const struct cmd_common *c,
 			enum prio_output_mode mode)
 {
 	struct prio_squeue_table t;
-	struct prio_queue q;
+	struct prio_preempt_queue q;
 	struct prio_error err;
 	struct prio_writer *w;
 	struct prio_cell *cells;
@@ -608,7 +608,7 @@ static void print_queue(const struct cmd_common *c,
 	if (prio_squeue_table_init(&t, format, why, sizeof(why)) < 0)
 		cmd_usage_error(c, USAGE, "--format: %s", why);
 	prio_error_clear(&err);
-	if (prio_preempt_queue(ctx, p, &q, &err) < 0)
+	if (prio_preempt_queue_build(ctx, p, &q, &err) < 0)
 		cmd_die_error(c, &err);
 	cells = calloc(t.ncols ? t.ncols : 1, sizeof(*cells));
 	bufs = calloc(t.ncols ? t.ncols : 1, sizeof(*bufs));
@@ -881,7 +881,8 @@ static void parse_args(int argc, char **argv, struct cmd_common *c,
 
 int main(int argc, char **argv)
 {
-	struct cmd_common c;
+	/* static: the option lists it owns stay reachable until exit */
+	static struct cmd_common c;
 	struct args a = {.strategy = STRAT_BOTH};
 	struct prio_snapshot snap;
 	struct prio_resources res;
@@ -947,7 +948,5 @@ int main(int argc, char **argv)
 	prio_preempt_ctx_free(&ctx);
 	prio_resources_free(&res);
 	prio_snapshot_free(&snap);
-	free(c.sets);
-	free(c.set_origins);
 	return rc;
 }

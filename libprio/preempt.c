@@ -101,7 +101,7 @@ int prio_preempt_request_from_job(const struct prio_snapshot *snap, uint32_t j,
 	if (!req->job_id)
 		req->job_id = job->job_id;
 	if (!req->name)
-		req->name = job->name;
+		req->name = PSIM_JOB_NAME(snap, job);
 	if (!req->user)
 		req->user = job->user;
 	if (!req->account)

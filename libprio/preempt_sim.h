@@ -23,6 +23,14 @@
 /* Field comments are aligned by hand. */
 /* clang-format off */
 
+/* A job's JobName as a string, whether the job record holds it interned
+ * (prio_id) or as a string (const char *): the loaders moved from the
+ * first to the second, and both planners and the report read it here. */
+#define PSIM_JOB_NAME(snap, job)                                               \
+	_Generic((job)->name,                                                  \
+	    const char *: (const char *)(uintptr_t)(job)->name,                \
+	    default: prio_snapshot_str((snap), (prio_id)(uintptr_t)(job)->name))
+
 /* How much of a job's allocation the simulation counts as held. */
 enum psim_level {
 	PSIM_HELD = 0, /* CPUs and memory */

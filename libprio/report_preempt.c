@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "preempt_sim.h"
 #include "prio/conf.h"
 #include "prio/hostlist.h"
 #include "prio/report_preempt.h"
@@ -309,7 +310,7 @@ void prio_preempt_row(const struct prio_preempt_ctx *ctx,
 
 static int cmp_queue(const void *a, const void *b)
 {
-	const struct prio_queue_row *x = a, *y = b;
+	const struct prio_preempt_queue_row *x = a, *y = b;
 	int c = strcmp(x->partition, y->partition);
 
 	if (c)
@@ -326,9 +327,10 @@ static int64_t since(time_t t, time_t from)
 	return from && t > from ? (int64_t)(t - from) : 0;
 }
 
-int prio_preempt_queue(const struct prio_preempt_ctx *ctx,
-		       const struct prio_preempt_plan *plan,
-		       struct prio_queue *q, struct prio_error *err)
+int prio_preempt_queue_build(const struct prio_preempt_ctx *ctx,
+			     const struct prio_preempt_plan *plan,
+			     struct prio_preempt_queue *q,
+			     struct prio_error *err)
 {
 	const struct prio_snapshot *snap = ctx->snap;
 	const struct prio_resources *res = ctx->res;
@@ -342,7 +344,7 @@ int prio_preempt_queue(const struct prio_preempt_ctx *ctx,
 				      "out of memory");
 	for (uint32_t j = 0; j < snap->job_count; j++) {
 		const struct prio_job *job = &snap->jobs[j];
-		struct prio_queue_row *r = &q->rows[n];
+		struct prio_preempt_queue_row *r = &q->rows[n];
 		uint32_t rj = res->by_snap_job[j];
 		const struct prio_preempt_entry *e =
 		    rj != UINT32_MAX ? &plan->entries[rj] : NULL;
@@ -387,7 +389,7 @@ int prio_preempt_queue(const struct prio_preempt_ctx *ctx,
 		n++;
 	}
 	{
-		struct prio_queue_row *r = &q->rows[n++];
+		struct prio_preempt_queue_row *r = &q->rows[n++];
 		char **names = malloc(
 		    (plan->node_count ? plan->node_count : 1) * sizeof(*names));
 		uint32_t k = plan->node_count;
@@ -428,7 +430,7 @@ int prio_preempt_queue(const struct prio_preempt_ctx *ctx,
 	return 0;
 }
 
-void prio_preempt_queue_free(struct prio_queue *q)
+void prio_preempt_queue_free(struct prio_preempt_queue *q)
 {
 	free(q->rows);
 	q->rows = NULL;
@@ -521,8 +523,8 @@ void prio_squeue_table_free(struct prio_squeue_table *t)
 
 void prio_squeue_cells(const struct prio_squeue_table *t,
 		       const struct prio_preempt_ctx *ctx,
-		       const struct prio_queue *q,
-		       const struct prio_queue_row *row,
+		       const struct prio_preempt_queue *q,
+		       const struct prio_preempt_queue_row *row,
 		       struct prio_cell *cells, char (*bufs)[160])
 {
 	const struct prio_snapshot *snap = ctx->snap;
@@ -543,8 +545,7 @@ void prio_squeue_cells(const struct prio_squeue_table *t,
 			s = row->partition;
 			break;
 		case 'j':
-			s = prio_snapshot_str(snap,
-					      job ? job->name : req->name);
+			s = job ? PSIM_JOB_NAME(snap, job) : req->name;
 			break;
 		case 'u':
 			s = prio_snapshot_str(snap,

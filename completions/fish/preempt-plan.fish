@@ -7,6 +7,8 @@ complete -c preempt-plan -l jobs -r -F -d 'scontrol show job -d or squeue --json
 complete -c preempt-plan -l sacct -r -F -d 'sacct -P output (not used)'
 complete -c preempt-plan -l nodes -x -d 'scontrol show node output, or the node count MIN[-MAX]'
 complete -c preempt-plan -l partitions -r -F -d 'scontrol show partition output'
+complete -c preempt-plan -l live -d 'ask the running cluster (prio-snap)'
+complete -c preempt-plan -l cluster -x -d 'with --live, that cluster'
 complete -c preempt-plan -l now -x -d 'the clock: epoch or YYYY-MM-DDTHH:MM:SS'
 complete -c preempt-plan -l keep-going -d 'report malformed records as warnings'
 complete -c preempt-plan -l set -x -d 'change one value before computing: Key=Value'

@@ -43,7 +43,8 @@ struct prio_qos;
 struct prio_preempt_request {
 	uint32_t job_id;       /* 0: one above the highest id in the snapshot */
 	uint32_t job_index;    /* snap->jobs index, UINT32_MAX when described */
-	prio_id name, user, account, qos, partition; /* PRIO_NO_ID: default */
+	const char *name;      /* JobName; NULL: none */
+	prio_id user, account, qos, partition; /* PRIO_NO_ID: default */
 	uint32_t min_nodes;    /* 0: 1 */
 	uint32_t max_nodes;    /* 0: min_nodes when given, else one per task */
 	uint32_t ntasks;       /* 0: one per node */

@@ -62,7 +62,7 @@ void prio_preempt_row(const struct prio_preempt_ctx *ctx,
 
 /* One job as squeue would show it once the plan has acted (the preemptor
  * started, victims suspended, requeued or killed). */
-struct prio_queue_row {
+struct prio_preempt_queue_row {
 	uint32_t job;        /* snap->jobs index; UINT32_MAX: the preemptor */
 	uint32_t job_id;
 	uint32_t priority;
@@ -75,8 +75,8 @@ struct prio_queue_row {
 	const char *reason;  /* pending reason, "None" otherwise */
 };
 
-struct prio_queue {
-	struct prio_queue_row *rows;
+struct prio_preempt_queue {
+	struct prio_preempt_queue_row *rows;
 	uint32_t count;
 	char preemptor_nodes[4096];
 };
@@ -85,10 +85,10 @@ struct prio_queue {
  * preemptor, at the moment the plan has acted (the preemptor's start),
  * sorted like squeue's default (partition, state, priority descending,
  * then job id). */
-int prio_preempt_queue(const struct prio_preempt_ctx *ctx,
+int prio_preempt_queue_build(const struct prio_preempt_ctx *ctx,
 		       const struct prio_preempt_plan *plan,
-		       struct prio_queue *q, struct prio_error *err);
-void prio_preempt_queue_free(struct prio_queue *q);
+		       struct prio_preempt_queue *q, struct prio_error *err);
+void prio_preempt_queue_free(struct prio_preempt_queue *q);
 
 /* squeue's default output format. */
 #define PRIO_SQUEUE_DEFAULT_FORMAT "%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R"
@@ -107,8 +107,8 @@ void prio_squeue_table_free(struct prio_squeue_table *t);
 /* Cells of one queue row; bufs gives each column 160 bytes of room. */
 void prio_squeue_cells(const struct prio_squeue_table *t,
 		       const struct prio_preempt_ctx *ctx,
-		       const struct prio_queue *q,
-		       const struct prio_queue_row *row,
+		       const struct prio_preempt_queue *q,
+		       const struct prio_preempt_queue_row *row,
 		       struct prio_cell *cells, char (*bufs)[160]);
 
 /* squeue's TIME: "M:SS", "H:MM:SS", "D-HH:MM:SS". */

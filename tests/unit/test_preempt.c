@@ -311,7 +311,7 @@ Test(preempt, three_partitions_hi_suspends_med)
 {
 	struct world w;
 	struct prio_preempt_request req;
-	struct prio_queue q;
+	struct prio_preempt_queue q;
 	struct prio_error err;
 	char got[256];
 
@@ -325,7 +325,7 @@ Test(preempt, three_partitions_hi_suspends_med)
 	cr_expect_str_eq(victims(&w, &w.slurm, got, sizeof(got)), "95");
 	cr_expect_eq(entry(&w, &w.slurm, 95)->action, PRIO_ACTION_SUSPEND);
 	/* the queue as the document shows it after 96 starts */
-	check(prio_preempt_queue(&w.ctx, &w.slurm, &q, &err), &err);
+	check(prio_preempt_queue_build(&w.ctx, &w.slurm, &q, &err), &err);
 	cr_assert_eq(q.count, 3);
 	cr_expect_eq(q.rows[0].job_id, 96);
 	cr_expect_eq(q.rows[0].state, PRIO_JOB_RUNNING);
