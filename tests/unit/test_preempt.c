@@ -432,7 +432,6 @@ static void tiers_plan(struct world *w, const char *extra, const char *mode,
 Test(preempt, grace_time_delays_kill_and_start)
 {
 	struct world w;
-	struct prio_preempt_request req;
 	const struct prio_preempt_entry *e;
 
 	jobs_reset();
@@ -454,7 +453,6 @@ Test(preempt, grace_time_delays_kill_and_start)
 Test(preempt, non_requeueable_falls_back_to_cancel)
 {
 	struct world w;
-	struct prio_preempt_request req;
 	const struct prio_preempt_entry *e;
 	char why[512];
 
@@ -478,7 +476,6 @@ Test(preempt, non_requeueable_falls_back_to_cancel)
 Test(preempt, preempt_exempt_time)
 {
 	struct world w;
-	struct prio_preempt_request req;
 	const struct prio_preempt_entry *e;
 	char why[512];
 
@@ -541,7 +538,6 @@ Test(preempt, qos_exempt_time_overrides_cluster)
 Test(preempt, youngest_first)
 {
 	struct world w;
-	struct prio_preempt_request req;
 	char got[64];
 
 	jobs_reset();
@@ -562,7 +558,6 @@ Test(preempt, youngest_first)
 Test(preempt, small_jobs_first_by_size)
 {
 	struct world w;
-	struct prio_preempt_request req;
 	char got[64];
 
 	/* (tier << 16) + node count: the 1-node job goes before the 2-node
@@ -899,7 +894,6 @@ Test(preempt, cannot_start)
 Test(preempt, fits_without_preemption)
 {
 	struct world w;
-	struct prio_preempt_request req;
 
 	jobs_reset();
 	run_job(1, "low", "normal", NOW - 100, "n1:2", 1, 100);
