@@ -580,6 +580,24 @@ int pplan_init(const struct prio_preempt_ctx *ctx,
 	return 0;
 }
 
+int pplan_end(const struct prio_preempt_ctx *ctx,
+	      struct prio_preempt_plan *plan, int rc, struct prio_error *err)
+{
+	if (rc < 0) {
+		prio_preempt_plan_free(plan);
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
+	}
+	if (rc == 0) {
+		pplan_cannot(ctx, plan);
+		return 0;
+	}
+	rc = pplan_finish(ctx, plan, err);
+	if (rc < 0)
+		prio_preempt_plan_free(plan);
+	return rc;
+}
+
 int pplan_begin(const struct prio_preempt_ctx *ctx,
 		struct prio_preempt_plan *plan,
 		enum prio_preempt_strategy strategy, struct psim *s,
@@ -1040,18 +1058,7 @@ int prio_preempt_plan_slurm(const struct prio_preempt_ctx *ctx,
 			rc = walk(ctx, &s, plan);
 	}
 	psim_free(&s);
-	if (rc < 0) {
-		prio_preempt_plan_free(plan);
-		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
-				      "out of memory");
-	}
-	if (rc == 0) {
-		pplan_cannot(ctx, plan);
-		return 0;
-	}
-	pplan_explain(ctx, plan, fit_free, PRIO_WHY_NOT_NEEDED);
-	rc = pplan_finish(ctx, plan, err);
-	if (rc < 0)
-		prio_preempt_plan_free(plan);
-	return rc;
+	if (rc > 0)
+		pplan_explain(ctx, plan, fit_free, PRIO_WHY_NOT_NEEDED);
+	return pplan_end(ctx, plan, rc, err);
 }

@@ -491,22 +491,5 @@ int prio_preempt_plan_minimal(const struct prio_preempt_ctx *ctx,
 	search_free(&x);
 	free(use_of_cand);
 	psim_free(&s);
-	if (rc < 0) {
-		prio_preempt_plan_free(plan);
-		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
-				      "out of memory");
-	}
-	if (rc == 0) {
-		bool exact = plan->exact;
-		uint64_t steps = plan->steps;
-
-		pplan_cannot(ctx, plan);
-		plan->exact = exact;
-		plan->steps = steps;
-		return 0;
-	}
-	rc = pplan_finish(ctx, plan, err);
-	if (rc < 0)
-		prio_preempt_plan_free(plan);
-	return rc;
+	return pplan_end(ctx, plan, rc, err);
 }

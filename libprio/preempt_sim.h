@@ -97,6 +97,11 @@ int pplan_begin(const struct prio_preempt_ctx *ctx,
 		struct prio_preempt_plan *plan,
 		enum prio_preempt_strategy strategy, struct psim *s,
 		struct prio_error *err);
+/* End a plan by the outcome rc of its search: negative, out of memory
+ * (the plan is freed); 0, it cannot start; positive, placed: finish it
+ * (what happens next, totals). */
+int pplan_end(const struct prio_preempt_ctx *ctx,
+	      struct prio_preempt_plan *plan, int rc, struct prio_error *err);
 /* Make candidate c a victim (action from its mode), appended in order. */
 void pplan_add_victim(const struct prio_preempt_ctx *ctx,
 		      struct prio_preempt_plan *plan, uint32_t c, uint8_t why);
