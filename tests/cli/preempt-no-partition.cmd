@@ -1,0 +1,1 @@
+preempt-plan --snapshot samples/preempt-future -p nosuch -N 1
