@@ -22,8 +22,19 @@ export PRIO_TOOLS_CONF=/dev/null
 [ "$(id -u)" = 0 ] || { echo "live: needs root (daemons, useradd)"; echo "live: 0 passed, 1 failed"; exit 1; }
 seed=${PRIO_LIVE_SEED:-$(($(date +%s) % 100000))}
 echo "live: seed $seed (replay with PRIO_LIVE_SEED=$seed)"
-RANDOM=$seed
-pick() { local a=("$@"); echo "${a[RANDOM % ${#a[@]}]}"; }
+# Draws come from our own generator whose state lives in a file: bash's
+# RANDOM is reseeded in every $(...) subshell, which would make a seed
+# replay nothing.
+rng_file=$(mktemp)
+echo "$seed" >"$rng_file"
+rnd() { # a number in [0, $1)
+	local x
+	x=$(cat "$rng_file")
+	x=$(( (x * 1103515245 + 12345) % 2147483648 ))
+	echo "$x" >"$rng_file"
+	echo $(( (x / 65536) % $1 ))
+}
+pick() { local a=("$@"); echo "${a[$(rnd ${#a[@]})]}"; }
 
 passed=0 failed=0
 ok() { passed=$((passed + 1)); echo "live: ok $*"; }
@@ -33,6 +44,7 @@ base=$(mktemp -d /tmp/prio-live.XXXXXX)
 chmod 755 "$base"
 cleanup() {
 	live_stop
+	rm -f "$rng_file"
 	if [ -n "${PRIO_LIVE_KEEP:-}" ]; then echo "live: kept $base"; else rm -rf "$base"; fi
 }
 trap cleanup EXIT
@@ -113,8 +125,8 @@ for spec in "pllive1 acca batch 4" "pllive2 acca short 2" "pllive3 accb1 batch 6
 	"pllive4 accb2 short 3" "pllive5 accb2 batch 1" "pllive6 accc batch 2" \
 	"pllive1 accc short 1"; do
 	set -- $spec
-	n=$(( $4 + RANDOM % 3 ))
-	sub "$1" -A "$2" -p "$3" -n "$n" -t 10 --wrap "sleep $((60 + RANDOM % 60))" >/dev/null ||
+	n=$(( $4 + $(rnd 3) ))
+	sub "$1" -A "$2" -p "$3" -n "$n" -t 10 --wrap "sleep $((60 + $(rnd 60)))" >/dev/null ||
 		live_die "sbatch as $1 failed"
 done
 live_wait 60 "usage jobs to run" sh -c '[ "$(squeue -h -t R | wc -l)" -ge 5 ]'
@@ -133,8 +145,8 @@ for i in $(seq 12); do
 	u=$(pick pllive1 pllive2 pllive3 pllive4 pllive5 pllive6)
 	args=(-A "$(acct_of "$u")" -p "$(pick batch short batch,short)" -n "$(pick 1 2 4 8 12)"
 		-t "$(pick 10 30 60)" --qos "$(pick normal normal high low)")
-	[ $((RANDOM % 5)) = 0 ] && args+=(--nice=$((100 * (1 + RANDOM % 5))))
-	[ $((RANDOM % 6)) = 0 ] && args+=(-N 2)
+	[ "$(rnd 5)" = 0 ] && args+=(--nice=$((100 * (1 + $(rnd 5)))))
+	[ "$(rnd 6)" = 0 ] && args+=(-N 2)
 	sub "$u" "${args[@]}" --wrap 'sleep 600' >/dev/null || live_log "sbatch ${args[*]} refused"
 done
 # one held job and one array, as real queues have
@@ -160,6 +172,10 @@ sprio -l >"$cap/sprio_l.txt" 2>&1
 sshare -a -l -P >"$cap/sshare_a_l_P.txt" 2>&1
 squeue -h -t PD -o '%i' | wc -l >"$cap/pending_count"
 prio-snap "$cap/snap" 2>"$cap/snap.err" || bad "prio-snap: $(cat "$cap/snap.err")"
+# for the record (a kept folder shows what each job asked for)
+sacct -a -P -X -S 2020-01-01 -E now -o JobID,User,Account,Partition,QOS,State,NNodes,NCPUS,ReqTRES,SubmitLine \
+	>"$cap/sacct_submit.txt" 2>&1
+squeue -a --json >"$cap/squeue.json" 2>&1
 prio-calc --live --check -P >"$cap/ours_check.txt" 2>"$cap/ours_check.err"
 rc=$?
 # a calculation started during the capture?  (its first line would be
