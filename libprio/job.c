@@ -128,6 +128,19 @@ static int link_job(struct prio_snapshot *snap, const struct prio_job *job,
 	return 0;
 }
 
+void prio_job_requested_nodes(struct prio_job *job)
+{
+	uint64_t n;
+
+	/* Seen live: `sbatch -n 12` on 8-CPU nodes prints NumNodes=2 and
+	 * TRES=...,node=1, and sprio's JOBSIZE is that of one node. */
+	if (job->state != PRIO_JOB_PENDING || job->max_nodes)
+		return;
+	n = prio_tres_list_get(&job->tres_req, PRIO_TRES_NODE, 0);
+	if (n && n < job->min_nodes)
+		job->min_nodes = (uint32_t)n;
+}
+
 int prio_jobs_link(struct prio_snapshot *snap, struct prio_error *err)
 {
 	uint32_t *slots, mask = 15, keep = 0;

@@ -164,6 +164,7 @@ static int finish_record(struct sc_loader *ld, bool at_eof)
 		ld->job.tres_alloc = ld->tres_list;
 	else
 		ld->job.tres_req = ld->tres_list;
+	prio_job_requested_nodes(&ld->job);
 	ld->job.held = ld->job.priority == 0 && ld->reason_held;
 	ld->job.held_by_admin = ld->job.held && ld->reason_admin;
 	if (ld->alloc_count) {

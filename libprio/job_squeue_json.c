@@ -641,6 +641,7 @@ static int load_job(struct js_loader *ld, const json_t *obj, uint32_t line)
 	if (!(seen & J_USER))
 		return job_error(ld, line, "user_name",
 				 "job %u has no user_name", job.job_id);
+	prio_job_requested_nodes(&job);
 	if (job.het_job_id == 0)
 		d.het_job_offset = PRIO_NO_VAL;
 	else

@@ -56,6 +56,14 @@ int prio_job_state_parse(const char *s, size_t n, enum prio_job_state *st);
 const char *prio_job_state_name(enum prio_job_state st);  /* "PENDING" */
 const char *prio_job_state_short(enum prio_job_state st); /* "PD" */
 
+struct prio_job;
+/* For a pending job whose NumNodes (squeue: node_count) is a single number,
+ * Slurm prints its estimate of the nodes the job will need (12 CPUs on
+ * 8-CPU nodes: 2), while the requested TRES node= count is the minimum the
+ * user asked for, the one job size uses: take that into min_nodes.  A
+ * requested range ("2-2") is kept.  The loaders call it for every job. */
+void prio_job_requested_nodes(struct prio_job *job);
+
 /* One line of `scontrol show job -d` detail: "Nodes=n[1-2] CPU_IDs=0-3
  * Mem=4096 GRES=" -- every node of the hostlist got the same CPUs and
  * memory.  From squeue --json, one per allocated node, cpus = the cores

@@ -245,8 +245,10 @@ live_wait 30 "an empty queue" sh -c '[ -z "$(squeue -h -o %i)" ]'
 scontrol update nodename="lvn[1-4]" state=resume || live_die "cannot resume the nodes"
 victims=""
 for q in low normal mid high; do
-	id=$(sub "$(pick pllive1 pllive2 pllive3 pllive6)" -A "$(pick acca accc)" --qos "$q" \
-		-N 1 -n 8 -t 30 --wrap 'sleep 600' 2>/dev/null) && victims="$victims $id"
+	ua=$(pick "pllive1 acca" "pllive2 acca" "pllive6 accc" "pllive1 accc")
+	id=$(sub "${ua% *}" -A "${ua#* }" --qos "$q" -N 1 -n 8 -t 30 --wrap 'sleep 600') ||
+		live_die "sbatch of a running job as ${ua% *} failed"
+	victims="$victims $id"
 	[ "$(pick 1 2)" = 1 ] && sleep 1
 done
 live_wait 60 "four running jobs" sh -c '[ "$(squeue -h -t R | wc -l)" = 4 ]'

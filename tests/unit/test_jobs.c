@@ -1080,3 +1080,37 @@ Test(jobs, json_errors_name_line_and_member)
 	cr_assert_str_eq(err.message, "NUL byte in input");
 	prio_snapshot_free(&snap);
 }
+
+/* Seen on a live 22.05 cluster: `sbatch -n 12` on 8-CPU nodes.  NumNodes is
+ * the scheduler's estimate; TRES node= the requested minimum, which job
+ * size uses (sprio's JOBSIZE was that of one node). */
+Test(jobs, pending_numnodes_is_an_estimate_tres_node_the_request)
+{
+	static const char text[] =
+	    "JobId=14 JobName=wrap UserId=pllive2(1002) GroupId=pllive2(1002) "
+	    "Priority=5713 Nice=0 Account=acca QOS=low JobState=PENDING Reason=Priority "
+	    "TimeLimit=01:00:00 SubmitTime=2026-11-23T17:33:00 EligibleTime=2026-11-23T17:33:00 "
+	    "AccrueTime=2026-11-23T17:33:00 Partition=short NodeList= NumNodes=2 NumCPUs=12 "
+	    "NumTasks=12 CPUs/Task=1 TRES=cpu=12,mem=12000M,node=1,billing=29\n"
+	    "JobId=15 JobName=wrap UserId=pllive2(1002) GroupId=pllive2(1002) "
+	    "Priority=5713 Nice=0 Account=acca QOS=low JobState=PENDING Reason=Priority "
+	    "TimeLimit=01:00:00 SubmitTime=2026-11-23T17:33:00 EligibleTime=2026-11-23T17:33:00 "
+	    "AccrueTime=2026-11-23T17:33:00 Partition=short NodeList= NumNodes=2-2 NumCPUs=12 "
+	    "NumTasks=12 CPUs/Task=1 TRES=cpu=12,mem=12000M,node=2,billing=29\n";
+	struct prio_snapshot snap;
+	struct prio_source src;
+	struct prio_error err;
+	char msg[512];
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	cr_assert_eq(prio_snapshot_init(&snap), 0);
+	test_source(&src, "jobs.txt", text);
+	cr_assert_eq(prio_load_jobs_scontrol(&snap, &src, &err), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+	cr_assert_eq(snap.job_count, 2);
+	cr_assert_eq(snap.jobs[0].min_nodes, 1, "-n 12: one node requested");
+	cr_assert_eq(snap.jobs[1].min_nodes, 2, "-N 2: the range stands");
+	cr_assert_eq(snap.jobs[1].max_nodes, 2);
+	prio_snapshot_free(&snap);
+}
