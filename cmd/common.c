@@ -38,6 +38,29 @@ const struct option cmd_common_long_options[] = {
 	{ "cluster", required_argument, NULL, OPT_CLUSTER },
 };
 
+static struct option *merged_options;
+
+static void free_merged_options(void)
+{
+	free(merged_options);
+}
+
+const struct option *cmd_merge_options(const struct option *own, size_t n)
+{
+	size_t k = CMD_COMMON_LONG_OPTION_COUNT;
+
+	free(merged_options);
+	merged_options = calloc(k + n + 1, sizeof(*merged_options));
+	if (!merged_options) {
+		fputs("out of memory\n", stderr);
+		exit(EXIT_ERROR);
+	}
+	atexit(free_merged_options);
+	memcpy(merged_options, cmd_common_long_options, k * sizeof(*merged_options));
+	memcpy(merged_options + k, own, n * sizeof(*merged_options));
+	return merged_options;
+}
+
 static char config_path_buf[4096];
 static const char *config_path;
 

@@ -78,6 +78,10 @@ struct cmd_common {
 #define CMD_COMMON_LONG_OPTION_COUNT 18
 extern const struct option cmd_common_long_options[CMD_COMMON_LONG_OPTION_COUNT];
 
+/* The common long options followed by a command's own n options, ended by
+ * a zero entry, for getopt_long; the array lives until exit. */
+const struct option *cmd_merge_options(const struct option *own, size_t n);
+
 /* Initialise from the environment and the config file. */
 void cmd_common_init(struct cmd_common *c, const char *prog);
 /* Handle option `opt` (from getopt_long).  Returns 1 if it was a common

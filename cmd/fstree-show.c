@@ -380,7 +380,7 @@ int main(int argc, char **argv)
 	    {"no-lag", no_argument, NULL, OPT_NO_LAG},
 	};
 	enum { NOWN = sizeof(own) / sizeof(own[0]) };
-	struct option longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN + 1];
+	const struct option *longopts = cmd_merge_options(own, NOWN);
 	struct fstree f;
 	struct table_opts t;
 	const char *audit = NULL, *why = NULL, *vs = NULL, *when = NULL,
@@ -397,11 +397,6 @@ int main(int argc, char **argv)
 	memset(&f, 0, sizeof(f));
 	memset(&t, 0, sizeof(t));
 	cmd_common_init(&f.c, "fstree-show");
-	memcpy(longopts, cmd_common_long_options,
-	       sizeof(cmd_common_long_options));
-	memcpy(longopts + CMD_COMMON_LONG_OPTION_COUNT, own, sizeof(own));
-	memset(&longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN], 0,
-	       sizeof(longopts[0]));
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":aA:ehlmno:pPu:UV", longopts,
 				  NULL)) != -1) {

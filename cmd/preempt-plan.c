@@ -759,14 +759,9 @@ static void parse_args(int argc, char **argv, struct cmd_common *c,
 	    {"noheader", no_argument, NULL, 'h'},
 	};
 	enum { NOWN = sizeof(own) / sizeof(own[0]) };
-	struct option longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN + 1];
+	const struct option *longopts = cmd_merge_options(own, NOWN);
 	int opt;
 
-	memcpy(longopts, cmd_common_long_options,
-	       sizeof(cmd_common_long_options));
-	memcpy(longopts + CMD_COMMON_LONG_OPTION_COUNT, own, sizeof(own));
-	memset(&longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN], 0,
-	       sizeof(longopts[0]));
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":p:N:n:c:q:t:A:J:o:Ph", longopts,
 				  NULL)) != -1) {

@@ -643,18 +643,13 @@ int main(int argc, char **argv)
 	    {"usage", no_argument, NULL, OPT_USAGE},
 	};
 	enum { NOWN = sizeof(own) / sizeof(own[0]) };
-	struct option longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN + 1];
+	const struct option *longopts = cmd_merge_options(own, NOWN);
 	struct calc_opts o;
 	struct cmd_common *c = &o.c;
 	int opt, actions, rc;
 
 	memset(&o, 0, sizeof(o));
 	cmd_common_init(c, "prio-calc");
-	memcpy(longopts, cmd_common_long_options,
-	       sizeof(cmd_common_long_options));
-	memcpy(longopts + CMD_COMMON_LONG_OPTION_COUNT, own, sizeof(own));
-	memset(&longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN], 0,
-	       sizeof(longopts[0]));
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":hj::lno:S:p:u:VwP", longopts,
 				  NULL)) != -1) {

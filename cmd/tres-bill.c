@@ -916,7 +916,7 @@ int main(int argc, char **argv)
 		{ "noheader", no_argument, NULL, 'h' },
 	};
 	enum { NOWN = sizeof(own) / sizeof(own[0]) };
-	struct option longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN + 1];
+	const struct option *longopts = cmd_merge_options(own, NOWN);
 	struct cmd_common c;
 	struct prio_snapshot snap;
 	struct shape shape;
@@ -928,9 +928,6 @@ int main(int argc, char **argv)
 
 	memset(&shape, 0, sizeof(shape));
 	cmd_common_init(&c, "tres-bill");
-	memcpy(longopts, cmd_common_long_options, sizeof(cmd_common_long_options));
-	memcpy(longopts + CMD_COMMON_LONG_OPTION_COUNT, own, sizeof(own));
-	memset(&longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN], 0, sizeof(longopts[0]));
 	opterr = 0;
 	/* '+': stop at the first report word, so "end=..." is not an option */
 	while ((opt = getopt_long(argc, argv, "+:p:N:n:c:t:T:M:Ph", longopts, NULL)) != -1) {
