@@ -203,8 +203,15 @@ fi
 
 # sprio -l: equal at the clock of Slurm's last calculation (every column:
 # with nothing running, even classic fairshare has no lag to allow for).
+# One stated tolerance: classic and DEPTH_OBLIVIOUS factors come from usage
+# ratios, and sshare prints RawUsage truncated to an integer while Slurm
+# uses the unrounded value; so FAIRSHARE may differ by 0.1% of its weight,
+# which can move the truncated PRIORITY across an integer (seen: Slurm's
+# 326.93 against our 327.45 for the same printed 327, PRIORITY 887 vs 888).
+# Fair Tree ranks are exact.
 . "$top_srcdir/tests/cli/calc-oracle.lib"
 tols=""
+case $flags in NO_FAIR_TREE | DEPTH_OBLIVIOUS) tols="FAIRSHARE=0.001" ;; esac
 pc="prio-calc --snapshot $cap/snap --now $last_calc"
 $pc -l >"$cap/ours_sprio_l.txt" 2>"$cap/ours_sprio.err"
 if [ $? != 0 ]; then
