@@ -1,0 +1,356 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The viewer's queue table as shown (prio/top.h): its columns, every row
+ * sorted by one of them, the rows a filter keeps, and how each row moved
+ * since the last what-if.  Sorting happens when the sort, the filter or the
+ * data change, never per frame: a front end draws view[first..last] only.
+ *
+ * Ties always fall back to the scheduling order (the rank), so a sort by
+ * user lists each user's jobs in the order Slurm would start them.  Text
+ * columns compare interned strings; a sort over 100k rows first ranks the
+ * distinct strings once, then compares small integers.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "prio/timestr.h"
+#include "top_model.h"
+
+static const struct prio_top_col_info columns[PRIO_TOP_COL_COUNT] = {
+    [PRIO_TOP_COL_RANK] = {"rank", "RANK", true, false},
+    [PRIO_TOP_COL_MOVED] = {"moved", "MOVED", true, true},
+    [PRIO_TOP_COL_JOB] = {"jobid", "JOBID", true, false},
+    [PRIO_TOP_COL_USER] = {"user", "USER", false, false},
+    [PRIO_TOP_COL_ACCOUNT] = {"account", "ACCOUNT", false, false},
+    [PRIO_TOP_COL_PARTITION] = {"partition", "PARTITION", false, false},
+    [PRIO_TOP_COL_QOS] = {"qos", "QOS", false, false},
+    [PRIO_TOP_COL_PRIORITY] = {"priority", "PRIORITY", true, true},
+    [PRIO_TOP_COL_FACTORS] = {"factors", "FACTORS", false, true},
+    [PRIO_TOP_COL_REASON] = {"reason", "REASON", false, false},
+};
+
+const struct prio_top_col_info *prio_top_col_info(enum prio_top_col col)
+{
+	return (unsigned)col < PRIO_TOP_COL_COUNT ? &columns[col] : NULL;
+}
+
+int prio_top_col_parse(const char *id, enum prio_top_col *out)
+{
+	for (int c = 0; c < PRIO_TOP_COL_COUNT; c++)
+		if (!strcasecmp(columns[c].id, id)) {
+			*out = (enum prio_top_col)c;
+			return 0;
+		}
+	return -1;
+}
+
+/* ---- moves ----------------------------------------------------------------
+ */
+
+void top_mark_moves(struct prio_top *t)
+{
+	const struct prio_top_before *b = t->before;
+	struct prio_top_job *jobs = t->r->jobs;
+
+	t->moved_count = 0;
+	for (uint32_t k = 0; k < t->njobs; k++) {
+		jobs[k].change = PRIO_TOP_SAME;
+		jobs[k].moved = 0;
+	}
+	if (!b || b->job_count != t->snap->job_count)
+		return;
+	for (uint32_t k = 0; k < t->njobs; k++) {
+		uint64_t key = top_place_key(t, &jobs[k]);
+		uint32_t lo = 0, hi = b->count;
+
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (b->places[mid].key < key)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo == b->count || b->places[lo].key != key) {
+			jobs[k].change = PRIO_TOP_NEW;
+			t->moved_count++;
+		} else if (b->places[lo].part_rank != jobs[k].part_rank) {
+			jobs[k].change = PRIO_TOP_MOVED;
+			jobs[k].moved = (int32_t)b->places[lo].part_rank -
+					(int32_t)jobs[k].part_rank;
+			t->moved_count++;
+		}
+	}
+}
+
+/* ---- sorting --------------------------------------------------------------
+ */
+
+struct sort_ctx {
+	const struct prio_top *t;
+	enum prio_top_col col;
+	int dir;	    /* 1 ascending, -1 descending */
+	uint32_t *str_rank; /* interned id -> rank of the string */
+};
+
+static const char *str(const struct prio_top *t, prio_id id)
+{
+	return id == PRIO_NO_ID ? "" : prio_snapshot_str(t->snap, id);
+}
+
+/* The string a text column shows for a row (an interned id). */
+static prio_id text_id(const struct prio_top *t, const struct prio_top_job *j,
+		       enum prio_top_col col)
+{
+	const struct prio_job *job = &t->snap->jobs[j->job];
+
+	switch (col) {
+	case PRIO_TOP_COL_USER:
+		return job->user;
+	case PRIO_TOP_COL_ACCOUNT:
+		return job->account;
+	case PRIO_TOP_COL_PARTITION:
+		return t->snap->partitions[j->partition].name;
+	case PRIO_TOP_COL_QOS:
+		return job->qos;
+	case PRIO_TOP_COL_REASON:
+		return job->reason;
+	default:
+		return PRIO_NO_ID;
+	}
+}
+
+static int cmp_id_str(const void *pa, const void *pb, void *vt)
+{
+	const struct prio_top *t = vt;
+
+	return strcmp(str(t, *(const prio_id *)pa),
+		      str(t, *(const prio_id *)pb));
+}
+
+/* Rank every interned string the column uses, so that rows compare by
+ * integers.  NULL on ENOMEM (the sort then compares strings). */
+static uint32_t *rank_strings(const struct prio_top *t, enum prio_top_col col)
+{
+	uint32_t n = t->snap->strings.count + 1, m = 0;
+	uint32_t *rank = calloc(n, sizeof(*rank));
+	prio_id *ids = malloc(n * sizeof(*ids));
+
+	if (!rank || !ids) {
+		free(rank);
+		free(ids);
+		return NULL;
+	}
+	for (uint32_t k = 0; k < t->njobs; k++) {
+		prio_id id = text_id(t, &t->jobs[k], col);
+
+		if (id != PRIO_NO_ID && id < n && !rank[id]) {
+			rank[id] = 1;
+			ids[m++] = id;
+		}
+	}
+	qsort_r(ids, m, sizeof(*ids), cmp_id_str, (void *)t);
+	for (uint32_t i = 0; i < m; i++)
+		rank[ids[i]] = i + 1;
+	free(ids);
+	return rank;
+}
+
+static int cmp_num(double a, double b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int cmp_rows(const void *pa, const void *pb, void *vctx)
+{
+	const struct sort_ctx *c = vctx;
+	const struct prio_top *t = c->t;
+	const struct prio_top_job *a = &t->jobs[*(const uint32_t *)pa];
+	const struct prio_top_job *b = &t->jobs[*(const uint32_t *)pb];
+	int r = 0;
+
+	switch (c->col) {
+	case PRIO_TOP_COL_RANK:
+		break;
+	case PRIO_TOP_COL_MOVED:
+		/* new entries above every move, then places gained */
+		r = cmp_num(a->change == PRIO_TOP_NEW ? 1e12 : a->moved,
+			    b->change == PRIO_TOP_NEW ? 1e12 : b->moved);
+		break;
+	case PRIO_TOP_COL_JOB:
+		r = cmp_num(t->snap->jobs[a->job].job_id,
+			    t->snap->jobs[b->job].job_id);
+		break;
+	case PRIO_TOP_COL_PRIORITY:
+		r = cmp_num(a->priority, b->priority);
+		break;
+	case PRIO_TOP_COL_FACTORS:
+		r = cmp_num(a->sum, b->sum);
+		break;
+	default: {
+		prio_id x = text_id(t, a, c->col), y = text_id(t, b, c->col);
+
+		if (x == y)
+			break;
+		if (c->str_rank)
+			r = cmp_num(x == PRIO_NO_ID ? 0 : c->str_rank[x],
+				    y == PRIO_NO_ID ? 0 : c->str_rank[y]);
+		else
+			r = strcmp(str(t, x), str(t, y));
+	}
+	}
+	if (r)
+		return r * c->dir;
+	return a->rank < b->rank ? -1 : a->rank > b->rank;
+}
+
+/* view = the rows of order that the filter keeps */
+static void filter_rows(struct prio_top *t)
+{
+	const struct prio_top_filter *f = &t->filter;
+	prio_id user = PRIO_NO_ID, part = PRIO_NO_ID;
+	bool none = false;
+
+	if (f->user) {
+		user = prio_intern_find(&t->snap->strings, f->user,
+					strlen(f->user));
+		none = none || user == PRIO_NO_ID;
+	}
+	if (f->partition) {
+		part = prio_intern_find(&t->snap->strings, f->partition,
+					strlen(f->partition));
+		none = none || part == PRIO_NO_ID;
+	}
+	t->nview = 0;
+	if (none)
+		return;
+	for (uint32_t k = 0; k < t->njobs; k++) {
+		uint32_t i = t->order[k];
+		const struct prio_top_job *j = &t->jobs[i];
+		const struct prio_job *job = &t->snap->jobs[j->job];
+
+		if (f->user && job->user != user)
+			continue;
+		if (f->partition &&
+		    t->snap->partitions[j->partition].name != part)
+			continue;
+		if (f->account && strcasecmp(str(t, job->account), f->account))
+			continue;
+		if (f->text && !prio_top_row_matches(t, i, f->text))
+			continue;
+		t->view[t->nview++] = i;
+	}
+}
+
+int top_table_build(struct prio_top *t)
+{
+	uint32_t n = t->njobs ? t->njobs : 1;
+	uint32_t *order = realloc(t->order, n * sizeof(*order));
+
+	if (!order)
+		return PRIO_ERR_NOMEM;
+	t->order = order;
+	order = realloc(t->view, n * sizeof(*order));
+	if (!order)
+		return PRIO_ERR_NOMEM;
+	t->view = order;
+	prio_top_sort(t, t->sort, t->desc);
+	return PRIO_OK;
+}
+
+void prio_top_sort(struct prio_top *t, enum prio_top_col col, bool desc)
+{
+	struct sort_ctx c = {t, col, desc ? -1 : 1, NULL};
+
+	t->sort = col;
+	t->desc = desc;
+	for (uint32_t k = 0; k < t->njobs; k++)
+		t->order[k] = k;
+	if (col != PRIO_TOP_COL_RANK || desc) {
+		if (col >= PRIO_TOP_COL_USER && col <= PRIO_TOP_COL_QOS)
+			c.str_rank = rank_strings(t, col);
+		else if (col == PRIO_TOP_COL_REASON)
+			c.str_rank = rank_strings(t, col);
+		if (col == PRIO_TOP_COL_RANK)
+			for (uint32_t k = 0; k < t->njobs; k++)
+				t->order[k] = t->njobs - 1 - k;
+		else
+			qsort_r(t->order, t->njobs, sizeof(*t->order), cmp_rows,
+				&c);
+		free(c.str_rank);
+	}
+	filter_rows(t);
+}
+
+/* ---- filters and search ---------------------------------------------------
+ */
+
+static int set_str(const char **slot, const char *value)
+{
+	char *copy = NULL;
+
+	if (value && *value && !(copy = strdup(value)))
+		return PRIO_ERR_NOMEM;
+	free((char *)*slot);
+	*slot = copy;
+	return PRIO_OK;
+}
+
+int prio_top_set_filter(struct prio_top *t, const struct prio_top_filter *f)
+{
+	struct prio_top_filter copy = *f; /* f may be t->filter itself */
+	struct prio_top_filter fresh = {NULL, NULL, NULL, NULL};
+
+	if (set_str(&fresh.user, copy.user) < 0 ||
+	    set_str(&fresh.account, copy.account) < 0 ||
+	    set_str(&fresh.partition, copy.partition) < 0 ||
+	    set_str(&fresh.text, copy.text) < 0) {
+		free((char *)fresh.user);
+		free((char *)fresh.account);
+		free((char *)fresh.partition);
+		free((char *)fresh.text);
+		return PRIO_ERR_NOMEM;
+	}
+	free((char *)t->filter.user);
+	free((char *)t->filter.account);
+	free((char *)t->filter.partition);
+	free((char *)t->filter.text);
+	t->filter = fresh;
+	filter_rows(t);
+	return PRIO_OK;
+}
+
+bool prio_top_row_matches(const struct prio_top *t, uint32_t row,
+			  const char *text)
+{
+	const struct prio_top_job *j = &t->jobs[row];
+	const struct prio_job *job = &t->snap->jobs[j->job];
+	char id[16];
+
+	if (!text || !*text)
+		return true;
+	snprintf(id, sizeof(id), "%u", job->job_id);
+	return strcasestr(id, text) || strcasestr(str(t, job->user), text) ||
+	       strcasestr(str(t, job->account), text) ||
+	       strcasestr(str(t, t->snap->partitions[j->partition].name),
+			  text) ||
+	       strcasestr(str(t, job->qos), text) ||
+	       strcasestr(str(t, job->reason), text);
+}
+
+uint32_t prio_top_find_job(const struct prio_top *t, uint32_t job_id,
+			   uint32_t partition)
+{
+	for (uint32_t k = 0; k < t->nview; k++) {
+		const struct prio_top_job *j = &t->jobs[t->view[k]];
+
+		if (t->snap->jobs[j->job].job_id == job_id &&
+		    (partition == PRIO_NO_VAL || j->partition == partition))
+			return k;
+	}
+	return UINT32_MAX;
+}
