@@ -18,6 +18,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "prio-top.h"
@@ -59,82 +60,81 @@ static const int least[PRIO_TOP_COL_COUNT] = {
 };
 #define BAR_LEAST 10
 
-static const char *str(const struct top_app *a, prio_id id)
+static int digits(uint64_t v)
 {
-	return id == PRIO_NO_ID ? "" : prio_snapshot_str(a->model.snap, id);
-}
+	int n = 1;
 
-static const char *cell_text(const struct top_app *a,
-			     const struct prio_top_job *j,
-			     enum prio_top_col col, char *buf, size_t size)
-{
-	const struct prio_snapshot *snap = a->model.snap;
-	const struct prio_job *job = &snap->jobs[j->job];
-
-	switch (col) {
-	case PRIO_TOP_COL_RANK:
-		snprintf(buf, size, "%u", j->rank);
-		return buf;
-	case PRIO_TOP_COL_JOB:
-		snprintf(buf, size, "%u", job->job_id);
-		return buf;
-	case PRIO_TOP_COL_USER:
-		return str(a, job->user);
-	case PRIO_TOP_COL_ACCOUNT:
-		return str(a, job->account);
-	case PRIO_TOP_COL_PARTITION:
-		return str(a, snap->partitions[j->partition].name);
-	case PRIO_TOP_COL_QOS:
-		return str(a, job->qos);
-	case PRIO_TOP_COL_PRIORITY:
-		snprintf(buf, size, "%u", j->priority);
-		return buf;
-	case PRIO_TOP_COL_REASON:
-		return str(a, job->reason);
-	case PRIO_TOP_COL_MOVED:
-		if (j->change == PRIO_TOP_NEW)
-			return "new";
-		if (j->change != PRIO_TOP_MOVED)
-			return "";
-		snprintf(buf, size, "%s%d", j->moved > 0 ? "+" : "-",
-			 j->moved > 0 ? j->moved : -j->moved);
-		return buf;
-	default:
-		buf[0] = '\0';
-		return buf;
+	while (v >= 10) {
+		v /= 10;
+		n++;
 	}
+	return n;
 }
 
-/* Natural widths over every row: once per data change. */
+/* Natural widths over every row: once per data change.  Numbers by their
+ * largest value, names once per distinct string. */
 static void measure(struct top_app *a)
 {
+	static const enum prio_top_col text[] = {
+	    PRIO_TOP_COL_USER, PRIO_TOP_COL_ACCOUNT, PRIO_TOP_COL_PARTITION,
+	    PRIO_TOP_COL_QOS, PRIO_TOP_COL_REASON};
 	const struct prio_top *t = &a->model;
-	char buf[32];
+	const struct prio_snapshot *snap = t->snap;
+	uint32_t nids = snap->strings.count + 1, max_job = 0, max_prio = 0,
+		 max_moved = 0;
+	int *idw;
+	bool any_new = false;
 
 	if (a->measured_gen == a->data_gen && a->measured_gen)
 		return;
 	for (size_t i = 0; i < NORDER; i++)
 		a->natural[order[i]] = scr_width(header_in(order[i], 0));
 	a->any_site = a->any_nice = false;
+	idw = calloc(nids, sizeof(*idw)); /* width + 1; 0: not yet */
 	for (uint32_t k = 0; k < t->njobs; k++) {
 		const struct prio_top_job *j = &t->jobs[k];
+		const struct prio_job *job = &snap->jobs[j->job];
 
-		for (size_t i = 0; i < NORDER; i++) {
-			enum prio_top_col c = order[i];
+		if (job->job_id > max_job)
+			max_job = job->job_id;
+		if (j->priority > max_prio)
+			max_prio = j->priority;
+		if (j->change == PRIO_TOP_MOVED &&
+		    (uint32_t)(j->moved < 0 ? -j->moved : j->moved) > max_moved)
+			max_moved =
+			    (uint32_t)(j->moved < 0 ? -j->moved : j->moved);
+		any_new = any_new || j->change == PRIO_TOP_NEW;
+		for (int i = 0; i < 5; i++) {
+			prio_id id = prio_top_cell_id(t, j, text[i]);
 			int w;
 
-			if (c == PRIO_TOP_COL_FACTORS)
+			if (id == PRIO_NO_ID || id >= nids)
 				continue;
-			w = scr_width(cell_text(a, j, c, buf, sizeof(buf)));
-			if (c == PRIO_TOP_COL_MOVED)
-				w += 0; /* the sign becomes an arrow: same width
-					 */
-			if (w > a->natural[c])
-				a->natural[c] = w;
+			if (idw && idw[id])
+				w = idw[id] - 1;
+			else {
+				w = scr_width(prio_snapshot_str(snap, id));
+				if (idw)
+					idw[id] = w + 1;
+			}
+			if (w > a->natural[text[i]])
+				a->natural[text[i]] = w;
 		}
 		a->any_site = a->any_site || j->points[PRIO_FACTOR_SITE] != 0;
 		a->any_nice = a->any_nice || j->points[PRIO_FACTOR_NICE] != 0;
 	}
+	free(idw);
+#define AT_LEAST(c, w)                                                         \
+	do {                                                                   \
+		if (a->natural[c] < (w))                                       \
+			a->natural[c] = (w);                                   \
+	} while (0)
+	AT_LEAST(PRIO_TOP_COL_RANK, digits(t->njobs));
+	AT_LEAST(PRIO_TOP_COL_JOB, digits(max_job));
+	AT_LEAST(PRIO_TOP_COL_PRIORITY, digits(max_prio));
+	AT_LEAST(PRIO_TOP_COL_MOVED, max_moved ? digits(max_moved) + 1 : 0);
+	AT_LEAST(PRIO_TOP_COL_MOVED, any_new ? 3 : 0);
+#undef AT_LEAST
 	for (int c = 0; c < PRIO_TOP_COL_COUNT; c++)
 		if (cap[c] && a->natural[c] > cap[c])
 			a->natural[c] = cap[c];
@@ -311,7 +311,7 @@ static void line(struct top_app *a, int y, uint32_t pos)
 			bar(a, y, a->qx[c], a->qw[c], j);
 			continue;
 		}
-		text = cell_text(a, j, c, buf, sizeof(buf));
+		text = prio_top_cell(&a->model, j, c, buf, sizeof(buf));
 		if (c == PRIO_TOP_COL_MOVED && j->change == PRIO_TOP_MOVED) {
 			/* the sign drawn as an arrow */
 			enum scr_role r = j->moved > 0 ? SCR_UP : SCR_DOWN;

@@ -88,17 +88,22 @@ static const char *number(const struct prio_cell *cell, char *buf, size_t size)
 static void widths(struct top_app *a, int w[T_COUNT], bool fair_tree)
 {
 	const struct prio_top *t = &a->model;
-	int name = scr_width(tcols[T_NAME].header), fixed = 0;
+	int name, fixed = 0;
 	char buf[32];
 
-	for (uint32_t k = 0; k < t->nnodes; k++) {
-		int n = 4 * (t->nodes[k].depth ? t->nodes[k].depth : 0) +
-			(t->nodes[k].depth ? 0 : 2) +
-			scr_width(label(a, t->nodes[k].assoc));
+	/* the names' column, measured once per data change */
+	if (a->tree_measured_gen != a->data_gen || !a->tree_measured_gen) {
+		a->tree_name_width = scr_width(tcols[T_NAME].header);
+		for (uint32_t k = 0; k < t->nnodes; k++) {
+			int n = (t->nodes[k].depth ? 4 * t->nodes[k].depth : 2) +
+				scr_width(label(a, t->nodes[k].assoc));
 
-		if (n > name)
-			name = n;
+			if (n > a->tree_name_width)
+				a->tree_name_width = n;
+		}
+		a->tree_measured_gen = a->data_gen;
 	}
+	name = a->tree_name_width;
 	snprintf(buf, sizeof(buf), "%u/%u", t->snap->user_assoc_count,
 		 t->snap->user_assoc_count);
 	for (int c = 0; c < T_COUNT; c++)

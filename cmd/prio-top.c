@@ -489,10 +489,10 @@ static uint32_t selected_assoc(const struct top_app *a)
 	return a->model.nodes[a->model.tree_view[a->tree.selected]].assoc;
 }
 
-/* After the rows changed: follow the followed job. */
+/* After the rows changed (sorted, filtered, folded): follow the followed
+ * job. */
 static void rows_changed(struct top_app *a)
 {
-	a->data_gen++;
 	a->queue.count = a->model.nview;
 	a->tree.count = a->model.ntree_view;
 	if (a->follow) {
@@ -511,6 +511,14 @@ static void rows_changed(struct top_app *a)
 	}
 	top_panel_fit(&a->queue);
 	top_panel_fit(&a->tree);
+}
+
+/* After new numbers (a load, the clock, a what-if): columns are measured
+ * again. */
+static void data_changed(struct top_app *a)
+{
+	a->data_gen++;
+	rows_changed(a);
 }
 
 static time_t model_clock(const struct top_app *a)
@@ -567,7 +575,7 @@ static void take_snapshot(struct top_app *a, struct prio_snapshot *snap,
 			   what, warnings);
 	else if (a->status_error)
 		top_status(a, false, "%s", "");
-	rows_changed(a);
+	data_changed(a);
 }
 
 static void reload(struct top_app *a, const char *what)
@@ -612,7 +620,7 @@ static void tick(struct top_app *a)
 	if (prio_top_advance(&a->model, now, &err) < 0)
 		error_status(a, "clock", &err);
 	else
-		rows_changed(a);
+		data_changed(a);
 }
 
 /* ---- actions ------------------------------------------------------------- */
@@ -698,7 +706,7 @@ static void what_if(struct top_app *a, const char *assignment)
 			reload(a, "what-if");
 		return;
 	}
-	rows_changed(a);
+	data_changed(a);
 	top_status(a, false, "what-if %s: %u queue entries moved", assignment,
 		   a->model.moved_count);
 }
@@ -1427,7 +1435,7 @@ static void start_state(struct top_app *a, const struct start *st)
 		cmd_die(&a->c, "out of memory");
 	a->view = view == TOP_VIEW_TREE ? TOP_VIEW_TREE : TOP_VIEW_QUEUE;
 	a->back = a->view;
-	rows_changed(a);
+	data_changed(a);
 	/* the panels' heights, for selecting in the middle of the screen */
 	{
 		int body = a->scr.rows - top_header_lines(a) - 3;

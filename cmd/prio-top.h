@@ -140,6 +140,8 @@ struct top_app {
 	int natural[PRIO_TOP_COL_COUNT];
 	bool any_site, any_nice;
 	int qx[PRIO_TOP_COL_COUNT], qw[PRIO_TOP_COL_COUNT]; /* 0: hidden */
+	unsigned tree_measured_gen;
+	int tree_name_width;
 
 	/* prompt */
 	enum top_prompt prompt;

@@ -57,19 +57,20 @@ static void fill_row(const struct prio_engine *e,
 	row->rank = en->rank;
 	row->part_rank = en->part_rank;
 	row->priority = en->priority;
+	/* sprio's weighted terms: factor x weight; site and -nice as they are
+	 */
+	const double factor[PRIO_FACTOR_COUNT] = {
+	    [PRIO_FACTOR_AGE] = jf.age,
+	    [PRIO_FACTOR_ASSOC] = jf.assoc,
+	    [PRIO_FACTOR_FAIRSHARE] = jf.fairshare,
+	    [PRIO_FACTOR_JOBSIZE] = jf.jobsize,
+	    [PRIO_FACTOR_PARTITION] = pr.partition_factor,
+	    [PRIO_FACTOR_QOS] = jf.qos};
+
+	for (int f = 0; f < PRIO_FACTOR_COUNT; f++)
+		row->points[f] =
+		    prio_weighted(e, (enum prio_factor)f, factor[f]);
 	row->points[PRIO_FACTOR_SITE] = (double)jf.site;
-	row->points[PRIO_FACTOR_AGE] =
-	    prio_weighted(e, PRIO_FACTOR_AGE, jf.age);
-	row->points[PRIO_FACTOR_ASSOC] =
-	    prio_weighted(e, PRIO_FACTOR_ASSOC, jf.assoc);
-	row->points[PRIO_FACTOR_FAIRSHARE] =
-	    prio_weighted(e, PRIO_FACTOR_FAIRSHARE, jf.fairshare);
-	row->points[PRIO_FACTOR_JOBSIZE] =
-	    prio_weighted(e, PRIO_FACTOR_JOBSIZE, jf.jobsize);
-	row->points[PRIO_FACTOR_PARTITION] =
-	    prio_weighted(e, PRIO_FACTOR_PARTITION, pr.partition_factor);
-	row->points[PRIO_FACTOR_QOS] =
-	    prio_weighted(e, PRIO_FACTOR_QOS, jf.qos);
 	row->points[PRIO_FACTOR_NICE] = -(double)jf.nice;
 	row->points[PRIO_FACTOR_TRES] = pr.tres_sum;
 	row->sum = pr.sum;

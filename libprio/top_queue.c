@@ -102,9 +102,8 @@ static const char *str(const struct prio_top *t, prio_id id)
 	return id == PRIO_NO_ID ? "" : prio_snapshot_str(t->snap, id);
 }
 
-/* The string a text column shows for a row (an interned id). */
-static prio_id text_id(const struct prio_top *t, const struct prio_top_job *j,
-		       enum prio_top_col col)
+prio_id prio_top_cell_id(const struct prio_top *t, const struct prio_top_job *j,
+			 enum prio_top_col col)
 {
 	const struct prio_job *job = &t->snap->jobs[j->job];
 
@@ -122,6 +121,40 @@ static prio_id text_id(const struct prio_top *t, const struct prio_top_job *j,
 	default:
 		return PRIO_NO_ID;
 	}
+}
+
+const char *prio_top_cell(const struct prio_top *t,
+			  const struct prio_top_job *j, enum prio_top_col col,
+			  char *buf, size_t size)
+{
+	int32_t m = j->moved < 0 ? -j->moved : j->moved;
+
+	switch (col) {
+	case PRIO_TOP_COL_RANK:
+		snprintf(buf, size, "%u", j->rank);
+		break;
+	case PRIO_TOP_COL_JOB:
+		snprintf(buf, size, "%u", t->snap->jobs[j->job].job_id);
+		break;
+	case PRIO_TOP_COL_PRIORITY:
+		snprintf(buf, size, "%u", j->priority);
+		break;
+	case PRIO_TOP_COL_MOVED:
+		if (j->change == PRIO_TOP_NEW)
+			snprintf(buf, size, "new");
+		else if (j->change == PRIO_TOP_MOVED)
+			snprintf(buf, size, "%c%d", j->moved > 0 ? '+' : '-',
+				 m);
+		else
+			buf[0] = '\0';
+		break;
+	case PRIO_TOP_COL_FACTORS:
+		buf[0] = '\0';
+		break;
+	default:
+		return str(t, prio_top_cell_id(t, j, col));
+	}
+	return buf;
 }
 
 static int cmp_id_str(const void *pa, const void *pb, void *vt)
@@ -146,7 +179,7 @@ static uint32_t *rank_strings(const struct prio_top *t, enum prio_top_col col)
 		return NULL;
 	}
 	for (uint32_t k = 0; k < t->njobs; k++) {
-		prio_id id = text_id(t, &t->jobs[k], col);
+		prio_id id = prio_top_cell_id(t, &t->jobs[k], col);
 
 		if (id != PRIO_NO_ID && id < n && !rank[id]) {
 			rank[id] = 1;
@@ -192,7 +225,8 @@ static int cmp_rows(const void *pa, const void *pb, void *vctx)
 		r = cmp_num(a->sum, b->sum);
 		break;
 	default: {
-		prio_id x = text_id(t, a, c->col), y = text_id(t, b, c->col);
+		prio_id x = prio_top_cell_id(t, a, c->col),
+			y = prio_top_cell_id(t, b, c->col);
 
 		if (x == y)
 			break;
@@ -327,19 +361,19 @@ int prio_top_set_filter(struct prio_top *t, const struct prio_top_filter *f)
 bool prio_top_row_matches(const struct prio_top *t, uint32_t row,
 			  const char *text)
 {
-	const struct prio_top_job *j = &t->jobs[row];
-	const struct prio_job *job = &t->snap->jobs[j->job];
-	char id[16];
+	static const enum prio_top_col searched[] = {
+	    PRIO_TOP_COL_JOB,	    PRIO_TOP_COL_USER, PRIO_TOP_COL_ACCOUNT,
+	    PRIO_TOP_COL_PARTITION, PRIO_TOP_COL_QOS,  PRIO_TOP_COL_REASON};
+	char buf[32];
 
 	if (!text || !*text)
 		return true;
-	snprintf(id, sizeof(id), "%u", job->job_id);
-	return strcasestr(id, text) || strcasestr(str(t, job->user), text) ||
-	       strcasestr(str(t, job->account), text) ||
-	       strcasestr(str(t, t->snap->partitions[j->partition].name),
-			  text) ||
-	       strcasestr(str(t, job->qos), text) ||
-	       strcasestr(str(t, job->reason), text);
+	for (size_t i = 0; i < sizeof(searched) / sizeof(searched[0]); i++)
+		if (strcasestr(prio_top_cell(t, &t->jobs[row], searched[i], buf,
+					     sizeof(buf)),
+			       text))
+			return true;
+	return false;
 }
 
 uint32_t prio_top_find_job(const struct prio_top *t, uint32_t job_id,

@@ -185,6 +185,16 @@ bool prio_top_needs_reload(const struct prio_top *t);
  * undo them) and the moves they made. */
 void prio_top_clear_edits(struct prio_top *t);
 
+/* What a row shows in a column: its text (numbers as decimals, MOVED as
+ * "+3", "-2", "new" or "", FACTORS ""), in buf or the snapshot's strings;
+ * and for the name columns (user, account, partition, QOS, reason) the
+ * interned id, PRIO_NO_ID for the others. */
+const char *prio_top_cell(const struct prio_top *t,
+			  const struct prio_top_job *j, enum prio_top_col col,
+			  char *buf, size_t size);
+prio_id prio_top_cell_id(const struct prio_top *t, const struct prio_top_job *j,
+			 enum prio_top_col col);
+
 /* Sort every row by a column (ties: scheduling order), then filter again. */
 void prio_top_sort(struct prio_top *t, enum prio_top_col col, bool desc);
 /* Show only the rows matching f (copied).  Returns 0 or PRIO_ERR_NOMEM. */

@@ -14,15 +14,15 @@ trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 cp -r samples/site "$tmp/snap"
 status=0
 
-screen() { tmux -L "$sock" capture-pane -p -t top; }
-keys() { tmux -L "$sock" send-keys -t top "$@"; }
+screen() { tmux -L "$sock" capture-pane -p -t main:; }
+keys() { tmux -L "$sock" send-keys -t main: "$@"; }
 
 # wait_for STEP PATTERN: the screen shows PATTERN (grep -E) within 10 s
 wait_for() {
 	i=0
-	while [ $i -lt 100 ]; do
+	while [ $i -lt 200 ]; do
 		screen >"$tmp/screen" 2>/dev/null && grep -Eq -- "$2" "$tmp/screen" && return 0
-		sleep 0.1
+		sleep 0.05
 		i=$((i + 1))
 	done
 	echo "step $1: the screen never showed /$2/:"
@@ -51,8 +51,16 @@ row() {
 
 # The clock stands still (--speed 0) so that nothing but the keys and the
 # files change the screen.
-tmux -L "$sock" -f /dev/null new-session -d -s top -x 80 -y 24 \
+tmux -L "$sock" -f /dev/null new-session -d -s main -x 80 -y 24 \
 	"env LC_ALL=C TZ=UTC PRIO_TOOLS_CONF=/dev/null prio-top --snapshot '$tmp/snap' --speed 0 -d 0.5 2>'$tmp/err'; echo EXIT=\$?; sleep 30" || exit 2
+
+# Sessions for steps 10 and 11 start now, to be ready when their turn comes.
+tmux -L "$sock" new-session -d -s color -x 80 -y 24 \
+	"env LC_ALL=C TZ=UTC PRIO_TOOLS_CONF=/dev/null prio-top --snapshot samples/site --speed 0; sleep 30"
+tmux -L "$sock" new-session -d -s mono -x 80 -y 24 \
+	"env LC_ALL=C TZ=UTC NO_COLOR=1 PRIO_TOOLS_CONF=/dev/null prio-top --snapshot samples/site --speed 0; sleep 30"
+tmux -L "$sock" new-session -d -s mouse -x 80 -y 24 \
+	"env TERM=screen LC_ALL=C TZ=UTC PRIO_TOOLS_CONF=/dev/null prio-top --snapshot samples/site --speed 0 --mouse; sleep 30"
 
 # 1. start: the header, the queue in scheduling order, the function bar
 wait_for start 'F10Quit' &&
@@ -107,7 +115,7 @@ cp samples/site/jobs.txt "$tmp/snap/jobs.txt"
 wait_for repaired 'sort rank  1/17'
 
 # 7. resize: the frame follows the terminal
-tmux -L "$sock" resize-window -t top -x 120 -y 40
+tmux -L "$sock" resize-window -t main: -x 120 -y 40
 wait_for resize '^F1Help F2Queue' &&
 	grep -q 'P partition 3000  Q qos 5000  T tres CPU=700,Mem=300$' "$tmp/screen" &&
 	[ "$(wc -l <"$tmp/screen")" = 40 ] && row resize -2 'sort rank  1/17$' &&
@@ -127,18 +135,14 @@ keys q
 wait_for quit '^EXIT=0'
 # 10. colours: the bars' parts in their colours (fairshare black on green)
 # where the terminal has them; NO_COLOR: none, the cursor in reverse video
-tmux -L "$sock" new-session -d -s color -x 80 -y 24 \
-	"env LC_ALL=C TZ=UTC PRIO_TOOLS_CONF=/dev/null prio-top --snapshot samples/site --speed 0; sleep 30"
-tmux -L "$sock" new-session -d -s mono -x 80 -y 24 \
-	"env LC_ALL=C TZ=UTC NO_COLOR=1 PRIO_TOOLS_CONF=/dev/null prio-top --snapshot samples/site --speed 0; sleep 30"
 esc=$(printf '\033')
 for s in color mono; do
 	i=0
-	until tmux -L "$sock" capture-pane -p -t $s | grep -q F10Quit || [ $i -ge 100 ]; do
+	until tmux -L "$sock" capture-pane -p -t "$s:" | grep -q F10Quit || [ $i -ge 100 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	tmux -L "$sock" capture-pane -p -e -t $s >"$tmp/$s"
+	tmux -L "$sock" capture-pane -p -e -t "$s:" >"$tmp/$s"
 done
 grep "    2    34 ivan" "$tmp/color" | grep -q "${esc}\[42mF" ||
 	{ echo "step color: no green fairshare part in the bars"; status=1; }
@@ -147,6 +151,38 @@ if grep -q "${esc}\[4[0-7]m" "$tmp/mono" || ! grep -q "${esc}\[7m" "$tmp/mono"; 
 	cat -v "$tmp/mono" | head -8
 	status=1
 fi
+
+# 11. the mouse (--mouse; TERM=screen: X10 reports, ESC [ M b x y): a click
+# on a title sorts, on a line selects, a double click opens the detail
+# click X Y [TIMES]: button 1 at column X, line Y (from 1)
+click() {
+	c=$(printf "\\$(printf %o $((32 + $1)))")
+	l=$(printf "\\$(printf %o $((32 + $2)))")
+	one=$(printf '\033[M %s%s\033[M#%s%s' "$c" "$l" "$c" "$l")
+	seq=$one
+	[ "${3:-1}" = 2 ] && seq=$one$one
+	tmux -L "$sock" send-keys -t mouse: -l "$seq"
+}
+i=0
+until tmux -L "$sock" capture-pane -p -t mouse: | grep -q F10Quit || [ $i -ge 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+mscreen() { tmux -L "$sock" capture-pane -p -t mouse: >"$tmp/screen"; }
+mwait() { # STEP PATTERN
+	i=0
+	until mscreen && grep -Eq -- "$2" "$tmp/screen" || [ $i -ge 100 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	grep -Eq -- "$2" "$tmp/screen" || { echo "step $1: no /$2/:"; sed 's/^/    |/' "$tmp/screen"; status=1; }
+}
+click 14 5 # the USER title
+mwait mouse-sort 'sort user  1/17$'
+click 10 8 # the third line
+mwait mouse-select 'sort user  3/17$'
+click 10 8 2
+mwait mouse-detail '^ Why job 26 waits'
 
 if [ -s "$tmp/err" ]; then
 	echo "prio-top wrote on stderr:"
