@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: MIT
 # prio-top driven for real inside a private tmux server (tmux -L): keys go
 # in with send-keys, the screen comes back with capture-pane -p, and each
-# step checks what a user would see: start on a snapshot, sort, filter a
-# user, open a detail, change a weight, touch a source file and see the
-# reload (and a half-written one kept out), resize, fold the tree, quit.
+# step checks what a user would see: start on a snapshot, sort, follow,
+# mark and search, filter a user, open a detail, change a weight, touch a
+# source file and see the reload (and a half-written one kept out),
+# resize, fold the tree, quit; then colours, NO_COLOR and the mouse.
 set -u
 command -v prio-top >/dev/null 2>&1 || { echo "prio-top not built (no ncursesw): skipped"; exit 0; }
 command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux is not installed (CI installs it)"; exit 0; }
@@ -75,6 +76,21 @@ keys '>'
 wait_for sort 'sort jobid' && row sort 1 '^   13    25 alice '
 keys '<'
 wait_for sort-back 'sort rank ' && row sort-back 1 '^    1    28 dave '
+
+# follow a job through a sort; mark it; search
+keys j j F
+wait_for follow 'sort rank  follow 30  3/17$'
+keys '>'
+wait_for follow-sort 'sort jobid  follow 30  6/17$' && row follow-sort 6 '^    3    30 frank '
+keys '<' F
+wait_for unfollow 'following no job +sort rank  3/17$'
+keys Space
+wait_for mark 'sort rank  4/17$' && row mark 3 '^\*   3    30 frank '
+keys U
+wait_for unmark 'sort rank  4/17$' && row unmark 3 '^    3    30 frank '
+keys / heidi Enter
+wait_for search 'sort rank  4/17$' && row search 4 '^    4    32 heidi '
+keys g
 
 # 3. filter a user: u offers the selected job's user; replace it
 keys u
