@@ -65,6 +65,8 @@ static void watch_sources(struct top_source *s)
 	if (s->live || cmd_sources(s->c, NULL, &dir, paths, &err) < 0)
 		return;
 	for (int r = 0; r < PRIO_ROLE_COUNT; r++) {
+		s->stdin_used =
+		    s->stdin_used || (paths[r] && !strcmp(paths[r], "-"));
 		if (paths[r]) {
 			add_watch(s, NULL, paths[r]);
 			continue;
@@ -158,6 +160,11 @@ void top_source_first(struct top_source *s, struct cmd_common *c,
 int top_source_reload(struct top_source *s, struct prio_snapshot *snap,
 		      struct prio_error *err)
 {
+	if (s->loaded && s->stdin_used)
+		return prio_error_set(err, PRIO_ERR_USAGE, "-", 0, "",
+				      "standard input was read once and cannot "
+				      "be read again");
+	s->loaded = true;
 	/* the state of the files before they are read: a change while
 	 * reading shows as a change next time */
 	top_source_changed(s);

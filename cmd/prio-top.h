@@ -62,8 +62,10 @@ struct top_source {
 	/* files read, to notice changes */
 	struct top_watch *watch;
 	size_t nwatch;
-	int inotify_fd; /* -1: mtime polling only */
-	bool dirty;	/* inotify saw something */
+	int inotify_fd;	 /* -1: mtime polling only */
+	bool stdin_used; /* a source is "-": read once only */
+	bool loaded;	 /* the first load is done */
+	bool dirty;	 /* inotify saw something */
 	double dirty_at;
 };
 
