@@ -357,8 +357,9 @@ void top_queue_draw(struct top_app *a, int y, int height)
 }
 
 void top_queue_legend(struct top_app *a,
-		      void (*item)(struct top_app *a, enum scr_role key_role,
-				   const char *key, const char *text))
+		      void (*item)(void *ctx, enum scr_role key_role,
+				   const char *key, const char *text),
+		      void *ctx)
 {
 	const struct prio_engine *e = a->model.engine;
 	const struct prio_config *conf = &a->model.snap->conf;
@@ -387,6 +388,6 @@ void top_queue_legend(struct top_app *a,
 			snprintf(text, sizeof(text), "%s %u", fi->name,
 				 e->weight[f]);
 		}
-		item(a, (enum scr_role)(SCR_FACTOR + f), key, text);
+		item(ctx, (enum scr_role)(SCR_FACTOR + f), key, text);
 	}
 }

@@ -210,15 +210,10 @@ static void item(struct header *h, enum scr_role key_role, const char *key,
 	}
 }
 
-static void legend_item(struct top_app *a, enum scr_role role, const char *key,
-			const char *text);
-static struct header *legend_target;
-
-static void legend_item(struct top_app *a, enum scr_role role, const char *key,
+static void legend_item(void *h, enum scr_role role, const char *key,
 			const char *text)
 {
-	(void)a;
-	item(legend_target, role, key, text);
+	item(h, role, key, text);
 }
 
 static void newline(struct header *h)
@@ -309,8 +304,7 @@ static int header(struct top_app *a, bool draw)
 		item(&h, SCR_HEADER, "what-if", buf);
 	}
 	newline(&h);
-	legend_target = &h;
-	top_queue_legend(a, legend_item);
+	top_queue_legend(a, legend_item, &h);
 	newline(&h);
 	return h.row;
 }
@@ -321,10 +315,11 @@ int top_header_lines(struct top_app *a)
 }
 
 /* Bar items and where they were drawn, for mouse clicks. */
-static struct {
+struct bar_item {
 	enum top_action action;
 	int x0, x1;
-} bar_items[TOP_A_COUNT];
+};
+static struct bar_item bar_items[TOP_A_COUNT];
 static int nbar_items;
 
 static void function_bar(struct top_app *a, int y)
@@ -350,7 +345,7 @@ static void function_bar(struct top_app *a, int y)
 		if (x + w > s->cols)
 			break;
 		bar_items[nbar_items++] =
-		    (typeof(bar_items[0])){(enum top_action)k, x, x + w};
+		    (struct bar_item){(enum top_action)k, x, x + w};
 		x += scr_text(s, y, x, -1, SCR_KEY, key);
 		x += scr_text(s, y, x, -1, SCR_LABEL, ai->label);
 		x++;

@@ -177,10 +177,11 @@ void top_detail_draw(struct top_app *a, int y, int height);
 /* The queue's column under a screen column (mouse), -1 none. */
 int top_queue_column_at(struct top_app *a, int x);
 /* The legend of the queue's bars (factors with a weight), as header
- * items. */
+ * items: item(ctx, role of the key, key, text). */
 void top_queue_legend(struct top_app *a,
-		      void (*item)(struct top_app *a, enum scr_role key_role,
-				   const char *key, const char *text));
+		      void (*item)(void *ctx, enum scr_role key_role,
+				   const char *key, const char *text),
+		      void *ctx);
 
 /* Detail screens: the selected job's --explain or association's --why,
  * and the help screen.  0, or -1 with the status line set. */
