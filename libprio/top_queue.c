@@ -6,9 +6,10 @@
  * data change, never per frame: a front end draws view[first..last] only.
  *
  * Ties always fall back to the scheduling order (the rank), so a sort by
- * user lists each user's jobs in the order Slurm would start them.  Text
- * columns compare interned strings; a sort over 100k rows first ranks the
- * distinct strings once, then compares small integers.
+ * user lists each user's jobs in the order Slurm would start them.  Each
+ * row gets one integer key (text columns: the rank of the distinct string,
+ * sorted once; descending: the key complemented) and its rank, and one
+ * qsort of these plain keys orders 100k rows in a few milliseconds.
  */
 #include "config.h"
 
@@ -90,13 +91,6 @@ void top_mark_moves(struct prio_top *t)
 /* ---- sorting --------------------------------------------------------------
  */
 
-struct sort_ctx {
-	const struct prio_top *t;
-	enum prio_top_col col;
-	int dir;	    /* 1 ascending, -1 descending */
-	uint32_t *str_rank; /* interned id -> rank of the string */
-};
-
 static const char *str(const struct prio_top *t, prio_id id)
 {
 	return id == PRIO_NO_ID ? "" : prio_snapshot_str(t->snap, id);
@@ -166,7 +160,7 @@ static int cmp_id_str(const void *pa, const void *pb, void *vt)
 }
 
 /* Rank every interned string the column uses, so that rows compare by
- * integers.  NULL on ENOMEM (the sort then compares strings). */
+ * integers.  NULL on ENOMEM. */
 static uint32_t *rank_strings(const struct prio_top *t, enum prio_top_col col)
 {
 	uint32_t n = t->snap->strings.count + 1, m = 0;
@@ -193,53 +187,55 @@ static uint32_t *rank_strings(const struct prio_top *t, enum prio_top_col col)
 	return rank;
 }
 
-static int cmp_num(double a, double b)
+/* One row's sort key: the column's value as an unsigned integer in the
+ * order wanted (descending: complemented), then the rank. */
+struct sort_key {
+	uint64_t key;
+	uint32_t rank, row;
+};
+
+static int cmp_keys(const void *pa, const void *pb)
 {
-	return a < b ? -1 : a > b;
+	const struct sort_key *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->rank < b->rank ? -1 : a->rank > b->rank;
 }
 
-static int cmp_rows(const void *pa, const void *pb, void *vctx)
+/* A double as an unsigned integer of the same order. */
+static uint64_t ordered_bits(double d)
 {
-	const struct sort_ctx *c = vctx;
-	const struct prio_top *t = c->t;
-	const struct prio_top_job *a = &t->jobs[*(const uint32_t *)pa];
-	const struct prio_top_job *b = &t->jobs[*(const uint32_t *)pb];
-	int r = 0;
+	uint64_t u;
 
-	switch (c->col) {
+	memcpy(&u, &d, sizeof(u));
+	return u >> 63 ? ~u : u | UINT64_C(1) << 63;
+}
+
+static uint64_t row_key(const struct prio_top *t, const struct prio_top_job *j,
+			enum prio_top_col col, const uint32_t *str_rank)
+{
+	prio_id id;
+
+	switch (col) {
 	case PRIO_TOP_COL_RANK:
-		break;
+		return 0;
 	case PRIO_TOP_COL_MOVED:
 		/* new entries above every move, then places gained */
-		r = cmp_num(a->change == PRIO_TOP_NEW ? 1e12 : a->moved,
-			    b->change == PRIO_TOP_NEW ? 1e12 : b->moved);
-		break;
+		return j->change == PRIO_TOP_NEW
+			   ? UINT64_MAX
+			   : (uint64_t)((int64_t)j->moved + INT64_C(1) +
+					INT32_MAX);
 	case PRIO_TOP_COL_JOB:
-		r = cmp_num(t->snap->jobs[a->job].job_id,
-			    t->snap->jobs[b->job].job_id);
-		break;
+		return t->snap->jobs[j->job].job_id;
 	case PRIO_TOP_COL_PRIORITY:
-		r = cmp_num(a->priority, b->priority);
-		break;
+		return j->priority;
 	case PRIO_TOP_COL_FACTORS:
-		r = cmp_num(a->sum, b->sum);
-		break;
-	default: {
-		prio_id x = prio_top_cell_id(t, a, c->col),
-			y = prio_top_cell_id(t, b, c->col);
-
-		if (x == y)
-			break;
-		if (c->str_rank)
-			r = cmp_num(x == PRIO_NO_ID ? 0 : c->str_rank[x],
-				    y == PRIO_NO_ID ? 0 : c->str_rank[y]);
-		else
-			r = strcmp(str(t, x), str(t, y));
+		return ordered_bits(j->sum);
+	default:
+		id = prio_top_cell_id(t, j, col);
+		return id == PRIO_NO_ID ? 0 : str_rank[id];
 	}
-	}
-	if (r)
-		return r * c->dir;
-	return a->rank < b->rank ? -1 : a->rank > b->rank;
 }
 
 /* view = the rows of order that the filter keeps */
@@ -298,25 +294,41 @@ int top_table_build(struct prio_top *t)
 
 void prio_top_sort(struct prio_top *t, enum prio_top_col col, bool desc)
 {
-	struct sort_ctx c = {t, col, desc ? -1 : 1, NULL};
+	struct sort_key *keys;
+	uint32_t *str_rank = NULL;
+	bool text;
 
 	t->sort = col;
 	t->desc = desc;
 	for (uint32_t k = 0; k < t->njobs; k++)
 		t->order[k] = k;
-	if (col != PRIO_TOP_COL_RANK || desc) {
-		if (col >= PRIO_TOP_COL_USER && col <= PRIO_TOP_COL_QOS)
-			c.str_rank = rank_strings(t, col);
-		else if (col == PRIO_TOP_COL_REASON)
-			c.str_rank = rank_strings(t, col);
-		if (col == PRIO_TOP_COL_RANK)
-			for (uint32_t k = 0; k < t->njobs; k++)
-				t->order[k] = t->njobs - 1 - k;
-		else
-			qsort_r(t->order, t->njobs, sizeof(*t->order), cmp_rows,
-				&c);
-		free(c.str_rank);
+	if (col == PRIO_TOP_COL_RANK) {
+		/* the rows are in scheduling order already */
+		for (uint32_t k = 0; desc && k < t->njobs; k++)
+			t->order[k] = t->njobs - 1 - k;
+		filter_rows(t);
+		return;
 	}
+	text = col == PRIO_TOP_COL_USER || col == PRIO_TOP_COL_ACCOUNT ||
+	       col == PRIO_TOP_COL_PARTITION || col == PRIO_TOP_COL_QOS ||
+	       col == PRIO_TOP_COL_REASON;
+	keys = malloc((t->njobs ? t->njobs : 1) * sizeof(*keys));
+	if (text)
+		str_rank = rank_strings(t, col);
+	if (keys && (!text || str_rank)) {
+		for (uint32_t k = 0; k < t->njobs; k++) {
+			uint64_t key = row_key(t, &t->jobs[k], col, str_rank);
+
+			keys[k] = (struct sort_key){desc ? ~key : key,
+						    t->jobs[k].rank, k};
+		}
+		qsort(keys, t->njobs, sizeof(*keys), cmp_keys);
+		for (uint32_t k = 0; k < t->njobs; k++)
+			t->order[k] = keys[k].row;
+	}
+	/* out of memory: left in scheduling order */
+	free(keys);
+	free(str_rank);
 	filter_rows(t);
 }
 
