@@ -190,10 +190,81 @@ static const char *pick_config_path(void)
 	return NULL;
 }
 
+/* ---- the top section (prio-top) ---------------------------------------- */
+
+static struct cmd_top_config top_config = {
+	.refresh = 30, .delay = 3.0, .color = true, .mouse = false,
+};
+
+const struct cmd_top_config *cmd_top_config(void)
+{
+	return &top_config;
+}
+
+static void free_top_config(void)
+{
+	for (unsigned i = 0; i < top_config.nkeys; i++) {
+		free(top_config.keys[i].name);
+		free(top_config.keys[i].value);
+	}
+	for (unsigned i = 0; i < top_config.ncolors; i++) {
+		free(top_config.colors[i].name);
+		free(top_config.colors[i].value);
+	}
+	free(top_config.keys);
+	free(top_config.colors);
+}
+
+/* A free-form subsection's name = "value" pairs, in file order. */
+static void read_pairs(const struct cmd_common *c, cfg_t *sec,
+		       struct cmd_top_pair **out, unsigned *n)
+{
+	unsigned count = sec ? cfg_num(sec) : 0;
+
+	*out = calloc(count ? count : 1, sizeof(**out));
+	if (!*out)
+		cmd_die(c, "out of memory");
+	for (unsigned i = 0; i < count; i++) {
+		cfg_opt_t *opt = cfg_getnopt(sec, i);
+		const char *v = opt ? cfg_opt_getstr(opt) : NULL;
+
+		if (!opt || !v)
+			continue;
+		(*out)[*n].name = strdup(cfg_opt_name(opt));
+		(*out)[*n].value = strdup(v);
+		if (!(*out)[*n].name || !(*out)[*n].value)
+			cmd_die(c, "out of memory");
+		(*n)++;
+	}
+}
+
+static void read_top_section(const struct cmd_common *c, cfg_t *sec)
+{
+	top_config.refresh = cfg_getint(sec, "refresh");
+	top_config.delay = cfg_getfloat(sec, "delay");
+	top_config.color = cfg_getbool(sec, "color");
+	top_config.mouse = cfg_getbool(sec, "mouse");
+	if (top_config.refresh < 1)
+		cmd_die(c, "%s: top: refresh must be at least 1 second", config_path);
+	if (!(top_config.delay > 0) || top_config.delay > 86400)
+		cmd_die(c, "%s: top: delay must be above 0 and at most 86400 seconds",
+			config_path);
+	if (atexit(free_top_config) != 0)
+		cmd_die(c, "out of memory");
+	read_pairs(c, cfg_getsec(sec, "keys"), &top_config.keys, &top_config.nkeys);
+	read_pairs(c, cfg_getsec(sec, "colors"), &top_config.colors,
+		   &top_config.ncolors);
+}
+
 static const char *error_prog = "prio-tools";
 
 static void confuse_error(cfg_t *cfg, const char *fmt, va_list ap)
 {
+	/* libconfuse 3.3 reports each new key of a free-form (KEYSTRVAL)
+	 * section as unknown, then adds it all the same: not an error. */
+	if (cfg && cfg->name && (!strcmp(cfg->name, "keys") || !strcmp(cfg->name, "colors")) &&
+	    !strncmp(fmt, "no such option", 14))
+		return;
 	fprintf(stderr, "%s: %s:%d: ", error_prog,
 		cfg && cfg->filename ? cfg->filename : "config",
 		cfg ? cfg->line : 0);
@@ -236,9 +307,16 @@ static void read_config_file(const struct cmd_common *c)
 		CFG_STR_LIST("set", "{}", CFGF_NONE),
 		CFG_END()
 	};
+	/* prio-top: key bindings and colours are free-form (action = keys,
+	 * element = colours); the viewer checks them against its tables. */
+	cfg_opt_t top_free_opts[] = { CFG_END() };
 	cfg_opt_t top_opts[] = {
 		CFG_INT("refresh", 30, CFGF_NONE),
+		CFG_FLOAT("delay", 3.0, CFGF_NONE),
 		CFG_BOOL("color", cfg_true, CFGF_NONE),
+		CFG_BOOL("mouse", cfg_false, CFGF_NONE),
+		CFG_SEC("keys", top_free_opts, CFGF_KEYSTRVAL),
+		CFG_SEC("colors", top_free_opts, CFGF_KEYSTRVAL),
 		CFG_END()
 	};
 	cfg_opt_t opts[] = {
@@ -301,6 +379,9 @@ static void read_config_file(const struct cmd_common *c)
 		if (live_min_interval < 1)
 			cmd_die(c, "%s: live: min-interval must be at least 1 second", config_path);
 	}
+	sec = cfg_getsec(cfg, "top");
+	if (sec)
+		read_top_section(c, sec);
 	sec = cfg_getsec(cfg, "sources");
 	if (sec) {
 		const char *v = cfg_getstr(sec, "snapshot");
@@ -418,14 +499,14 @@ int cmd_common_option(struct cmd_common *c, int opt, const char *arg)
 	return 0;
 }
 
-void cmd_common_help(FILE *out)
+void cmd_common_help_sources(FILE *out)
 {
 	fputs("Sources (each a path, or - for standard input):\n"
 	      "      --snapshot=DIR     a snapshot folder (see prio-tools(7))\n"
 	      "      --conf=FILE        slurm.conf or 'scontrol show config' output\n"
 	      "      --assoc=FILE       'sacctmgr dump' file or 'sshare -a -l -P' output\n"
 	      "      --qos=FILE         'sacctmgr -P show qos' output\n"
-	      "      --jobs=FILE        'scontrol show job -d' or 'squeue --json' output\n"
+	      "      --jobs=FILE        'scontrol show job -d' or squeue's JSON output\n"
 	      "      --sacct=FILE       'sacct -a -P -X' output\n"
 	      "      --nodes=FILE       'scontrol show node' output\n"
 	      "      --partitions=FILE  'scontrol show partition' output\n"
@@ -437,8 +518,14 @@ void cmd_common_help(FILE *out)
 	      "      --set=KEY=VALUE    change one value before computing (repeatable):\n"
 	      "                         a slurm.conf Key=Value, partition:NAME.Key=V,\n"
 	      "                         qos:NAME.Key=V, assoc:ACCT[/USER].Key=V, job:ID.Key=V\n"
-	      "      --what-if=NAME     apply the named set of the config file\n"
-	      "Output:\n"
+	      "      --what-if=NAME     apply the named set of the config file\n",
+	      out);
+}
+
+void cmd_common_help(FILE *out)
+{
+	cmd_common_help_sources(out);
+	fputs("Output:\n"
 	      "  -P, --parsable         '|'-separated fields\n"
 	      "      --csv              CSV (RFC 4180), header of column ids\n"
 	      "      --json             a JSON array of objects\n"
@@ -448,24 +535,16 @@ void cmd_common_help(FILE *out)
 	      out);
 }
 
-void cmd_load_snapshot(struct cmd_common *c, struct prio_snapshot *snap)
+int cmd_sources(const struct cmd_common *c, const char *dir,
+		const char **dir_out, const char *paths[PRIO_ROLE_COUNT],
+		struct prio_error *err)
 {
-	struct prio_error err;
-	int rc;
-	const char *paths[PRIO_ROLE_COUNT];
-	const char *dir = c->snapshot_dir;
-	bool any = dir != NULL;
-	char default_conf[4096], live_dir[4096] = "";
+	bool any;
+	static char default_conf[4096];
 
-	prio_error_clear(&err);
-	if (c->live) {
-		if (dir)
-			cmd_die(c, "--live and --snapshot cannot be combined");
-		/* explicit source files still override what the cluster says */
-		cmd_live_capture(c, live_dir, sizeof(live_dir));
-		dir = live_dir;
-		any = true;
-	}
+	if (!dir)
+		dir = c->snapshot_dir;
+	any = dir != NULL;
 	for (int r = 0; r < PRIO_ROLE_COUNT; r++) {
 		paths[r] = c->paths[r];
 		any = any || paths[r];
@@ -486,34 +565,71 @@ void cmd_load_snapshot(struct cmd_common *c, struct prio_snapshot *snap)
 			snprintf(default_conf, sizeof(default_conf), "%s",
 				 env && *env ? env : "/etc/slurm/slurm.conf");
 			if (stat(default_conf, &st) != 0)
-				cmd_die(c, "no input: give --snapshot DIR or source files "
-					"(--conf, --assoc, --jobs ...); %s not found",
-					default_conf);
+				return prio_error_set(
+				    err, PRIO_ERR_MISSING, "", 0, "",
+				    "no input: give --snapshot DIR or source files "
+				    "(--conf, --assoc, --jobs ...); %s not found",
+				    default_conf);
 			paths[PRIO_ROLE_CONF] = default_conf;
 		}
 	}
+	*dir_out = dir;
+	return PRIO_OK;
+}
+
+int cmd_load_snapshot_from(struct cmd_common *c, const char *dir,
+			   struct prio_snapshot *snap, struct prio_error *err)
+{
+	const char *paths[PRIO_ROLE_COUNT];
+	int rc;
+
+	prio_error_clear(err);
+	if ((rc = cmd_sources(c, dir, &dir, paths, err)) < 0)
+		return rc;
 	if (prio_snapshot_init(snap) < 0)
-		cmd_die(c, "out of memory");
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
 	snap->keep_going = c->keep_going;
 	snap->folder_roles = c->folder_roles;
 	if (c->now_set) {
 		snap->now = c->now;
 		snap->now_known = true;
 	}
-	rc = prio_snapshot_load_sources(snap, dir, paths, &err);
-	if (*live_dir)
-		cmd_live_cleanup(live_dir);
-	if (rc < 0)
-		cmd_die_error(c, &err);
-	for (unsigned i = 0; i < c->set_count; i++)
-		if (prio_snapshot_set(snap, c->sets[i], c->set_origins[i], &err) < 0)
-			cmd_die_error(c, &err);
-	if (prio_snapshot_finish(snap, &err) < 0)
-		cmd_die_error(c, &err);
+	rc = prio_snapshot_load_sources(snap, dir, paths, err);
+	for (unsigned i = 0; rc >= 0 && i < c->set_count; i++)
+		rc = prio_snapshot_set(snap, c->sets[i], c->set_origins[i], err);
+	if (rc >= 0)
+		rc = prio_snapshot_finish(snap, err);
+	if (rc < 0) {
+		prio_snapshot_free(snap);
+		return rc;
+	}
 	if (!snap->now_known) {
 		snap->now = time(NULL);
 		snap->now_known = true;
 	}
+	return PRIO_OK;
+}
+
+void cmd_load_snapshot(struct cmd_common *c, struct prio_snapshot *snap)
+{
+	struct prio_error err;
+	int rc;
+	const char *dir = c->snapshot_dir;
+	char live_dir[4096] = "";
+
+	if (c->live) {
+		if (dir)
+			cmd_die(c, "--live and --snapshot cannot be combined");
+		/* explicit source files still override what the cluster says */
+		cmd_live_capture(c, live_dir, sizeof(live_dir));
+		dir = live_dir;
+	}
+	rc = cmd_load_snapshot_from(c, dir, snap, &err);
+	if (*live_dir)
+		cmd_live_cleanup(live_dir);
+	if (rc < 0)
+		cmd_die_error(c, &err);
 	for (uint32_t i = 0; i < snap->warning_count; i++) {
 		char buf[1024];
 

@@ -89,11 +89,27 @@ void cmd_common_init(struct cmd_common *c, const char *prog);
 int cmd_common_option(struct cmd_common *c, int opt, const char *arg);
 /* Help lines for the common options. */
 void cmd_common_help(FILE *out);
+/* Only the sources and what-if lines (for a command without table output). */
+void cmd_common_help_sources(FILE *out);
 
 /* Load every source named by options, the folder and the config file into
  * snap, apply the what-if assignments, then finish it.  On error prints the
  * message and exits 2. */
 void cmd_load_snapshot(struct cmd_common *c, struct prio_snapshot *snap);
+/* The same without --live, printing or exiting: the snapshot folder `dir`
+ * (NULL: the --snapshot folder; with neither, the config file's sources or
+ * the cluster's slurm.conf), warnings left in snap->warnings.  Returns 0,
+ * or a negative status with err filled and snap freed.  For a front end
+ * that reloads (prio-top keeps its last good data on an error). */
+int cmd_load_snapshot_from(struct cmd_common *c, const char *dir,
+			   struct prio_snapshot *snap, struct prio_error *err);
+/* The sources such a load reads: the folder `dir` (else --snapshot's) and
+ * the per-role paths of the options, else the config file's, else the
+ * cluster's slurm.conf.  Returns 0, or PRIO_ERR_MISSING when there are
+ * none.  The strings live as long as the process. */
+int cmd_sources(const struct cmd_common *c, const char *dir,
+		const char **dir_out, const char *paths[PRIO_ROLE_COUNT],
+		struct prio_error *err);
 
 /* Print "prog: message" (printf-style) to stderr. */
 void cmd_warn(const struct cmd_common *c, const char *fmt, ...)
@@ -122,5 +138,20 @@ long cmd_live_min_interval(void);
 
 /* The toolkit config file path in effect (NULL when none). */
 const char *cmd_config_path(void);
+
+/* The config file's top section (prio-top), defaults when absent.  keys
+ * and colors are its free-form subsections (action = "keys", element =
+ * "colours"), checked by prio-top against its own tables. */
+struct cmd_top_pair {
+	char *name, *value;
+};
+struct cmd_top_config {
+	long refresh;  /* seconds between --live reads */
+	double delay;  /* seconds between screen updates */
+	bool color, mouse;
+	struct cmd_top_pair *keys, *colors;
+	unsigned nkeys, ncolors;
+};
+const struct cmd_top_config *cmd_top_config(void);
 
 #endif

@@ -23,6 +23,7 @@
 #include "check.h"
 #include "prio-calc.h"
 #include "prio/advance.h"
+#include "prio/priority_inputs.h"
 
 #define USAGE                                                                  \
 	"prio-calc [SOURCES] [-l] [-n] [-w] [-o FORMAT] [-S SORT] [-u USERS] "  \
@@ -263,36 +264,16 @@ bool calc_filter_partition(const struct calc_filter *f, const char *name)
 
 /* A weight the inputs cannot serve is an input error, not a silent 0. */
 static void check_inputs(const struct calc_opts *o,
-			 const struct prio_snapshot *snap,
 			 const struct prio_engine *e)
 {
-	const struct cmd_common *c = &o->c;
-	bool any = false;
+	struct prio_error err;
+	bool no_usage;
 
-	for (uint32_t i = 0; i < snap->job_count && !any; i++)
-		any = prio_job_listed(e, &snap->jobs[i]);
-	if (!any)
-		return;
-	if (!snap->assoc_count && e->weight[PRIO_FACTOR_FAIRSHARE])
-		cmd_die(c, "PriorityWeightFairshare is %u but no associations "
-			   "were loaded: give --assoc",
-			e->weight[PRIO_FACTOR_FAIRSHARE]);
-	if (!snap->assoc_count && e->weight[PRIO_FACTOR_ASSOC])
-		cmd_die(c, "PriorityWeightAssoc is %u but no associations were "
-			   "loaded: give --assoc",
-			e->weight[PRIO_FACTOR_ASSOC]);
-	if (!snap->qos_count && e->weight[PRIO_FACTOR_QOS])
-		cmd_die(c, "PriorityWeightQOS is %u but no QOS were loaded: "
-			   "give --qos",
-			e->weight[PRIO_FACTOR_QOS]);
-	if (!snap->node_count &&
-	    (e->weight[PRIO_FACTOR_JOBSIZE] || e->tres_count))
-		cmd_die(c, "job size and TRES factors need the nodes: give "
-			   "--conf with NodeName lines or --nodes");
-	if (snap->assoc_count && e->weight[PRIO_FACTOR_FAIRSHARE] &&
-	    !snap->assocs[0].usage_known)
-		cmd_warn(c, "warning: no RawUsage in the association input: "
-			    "fairshare assumes no usage at all");
+	if (prio_engine_check_inputs(e, &err, &no_usage) < 0)
+		cmd_die_error(&o->c, &err);
+	if (no_usage)
+		cmd_warn(&o->c, "warning: no RawUsage in the association input: "
+				"fairshare assumes no usage at all");
 }
 
 void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
@@ -325,7 +306,7 @@ void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 	}
 	if (prio_engine_init(e, snap, now, &err) < 0)
 		cmd_die_error(&o->c, &err);
-	check_inputs(o, snap, e);
+	check_inputs(o, e);
 }
 
 /* ---- the sprio table ----------------------------------------------------- */

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internal: what the viewer model's files (top.c: the life of the model,
+ * top_queue.c: the table as shown, top_tree.c: the tree) share.
+ */
+#ifndef PRIO_TOP_MODEL_H
+#define PRIO_TOP_MODEL_H
+
+#include "prio/top.h"
+
+/* One computation's results, swapped in whole. */
+struct prio_top_results {
+	struct prio_engine engine;
+	struct prio_queue queue;
+	struct prio_top_job *jobs;
+	struct prio_fs_result *own_fs; /* when the engine computed none */
+	double max_sum;
+};
+
+/* The queue before the last what-if: (job, partition) keys in ascending
+ * order with their place in the partition. */
+struct prio_top_place {
+	uint64_t key; /* job index * (partition count + 1) + partition */
+	uint32_t part_rank;
+};
+struct prio_top_before {
+	struct prio_top_place *places;
+	uint32_t count;
+	uint32_t job_count; /* snapshot jobs then (indices must still hold) */
+};
+uint64_t top_place_key(const struct prio_top *t, const struct prio_top_job *j);
+
+/* top_queue.c: order and view for the current rows (after every
+ * computation), the moves against t->before. */
+int top_table_build(struct prio_top *t);
+void top_mark_moves(struct prio_top *t);
+/* top_tree.c: nodes and tree_view for the current snapshot. */
+int top_tree_build(struct prio_top *t);
+void top_tree_view(struct prio_top *t);
+
+#endif

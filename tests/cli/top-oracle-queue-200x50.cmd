@@ -1,0 +1,1 @@
+d=$(mktemp -d) && . tests/cli/calc-oracle.lib && calc_snapshot seed-hierarchy "$d" && prio-top --snapshot "$d" --now "$(calc_last_calc seed-hierarchy)" --once --size 200x50; s=$?; rm -rf "$d"; exit $s

@@ -1,0 +1,1 @@
+prio-top --snapshot samples/site --once --select 999
