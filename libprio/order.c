@@ -58,9 +58,74 @@ int prio_queue_compare(const struct prio_snapshot *snap,
 	return a->partition < b->partition ? -1 : a->partition > b->partition;
 }
 
-static int cmp_entries(const void *pa, const void *pb, void *ctx)
+/*
+ * The sort runs over packed keys rather than calling prio_queue_compare:
+ * the comparison chases two job records and two partitions per call, and
+ * a viewer re-sorts 100k entries on every clock tick.  hi holds the
+ * reservation flag, tier and priority (each complemented so that smaller
+ * sorts first), lo the submit time with its sign bit flipped (so that
+ * unsigned order is time order), then the full comparison breaks ties.
+ */
+struct sort_key {
+	uint64_t hi, lo;
+	uint32_t at; /* index into the unsorted entries */
+};
+
+static struct sort_key entry_key(const struct prio_snapshot *snap,
+				 const struct prio_queue_entry *en, uint32_t at)
 {
-	return prio_queue_compare(ctx, pa, pb);
+	const struct prio_job *job = &snap->jobs[en->job];
+	uint64_t tier = snap->partitions[en->partition].tier;
+	struct sort_key k;
+
+	k.hi = (uint64_t)!has_reservation(job) << 48 |
+	       (uint64_t)(UINT16_MAX - tier) << 32 |
+	       (uint64_t)(UINT32_MAX - en->priority);
+	k.lo = (uint64_t)(int64_t)job->submit_time ^ (UINT64_C(1) << 63);
+	k.at = at;
+	return k;
+}
+
+struct sort_ctx {
+	const struct prio_snapshot *snap;
+	const struct prio_queue_entry *entries;
+};
+
+static int cmp_keys(const void *pa, const void *pb, void *arg)
+{
+	const struct sort_key *a = pa, *b = pb;
+	const struct sort_ctx *c = arg;
+
+	if (a->hi != b->hi)
+		return a->hi < b->hi ? -1 : 1;
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return prio_queue_compare(c->snap, &c->entries[a->at],
+				  &c->entries[b->at]);
+}
+
+/* Order q's n entries as prio_queue_compare does; 0 or -1 (no memory). */
+static int sort_entries(const struct prio_snapshot *snap,
+			struct prio_queue *q, uint32_t n)
+{
+	struct sort_key *keys = malloc((size_t)n * sizeof(*keys));
+	struct prio_queue_entry *sorted = malloc((size_t)n * sizeof(*sorted));
+	struct sort_ctx c = { snap, q->entries };
+
+	if (!keys || !sorted) {
+		free(keys);
+		free(sorted);
+		return -1;
+	}
+	for (uint32_t k = 0; k < n; k++)
+		keys[k] = entry_key(snap, &q->entries[k], k);
+	qsort_r(keys, n, sizeof(*keys), cmp_keys, &c);
+	for (uint32_t k = 0; k < n; k++)
+		sorted[k] = q->entries[keys[k].at];
+	free(keys);
+	free(q->entries);
+	q->entries = sorted;
+	return 0;
 }
 
 int prio_queue_build(const struct prio_engine *e, struct prio_queue *q,
@@ -109,9 +174,8 @@ int prio_queue_build(const struct prio_engine *e, struct prio_queue *q,
 		}
 	}
 	q->count = n;
-	if (n)
-		qsort_r(q->entries, n, sizeof(*q->entries), cmp_entries,
-			(void *)snap);
+	if (n && sort_entries(snap, q, n) < 0)
+		goto nomem;
 	for (uint32_t k = 0; k < n; k++) {
 		struct prio_queue_entry *en = &q->entries[k];
 

@@ -470,6 +470,35 @@ Test(priority, scheduling_order_and_ranks)
 	prio_queue_free(&q);
 }
 
+/* The queue sorts packed keys; its order must be prio_queue_compare's:
+ * equal priorities fall to the earlier submit time, then the job id, and
+ * a later accrue time (less age) sorts after an earlier one. */
+Test(priority, scheduling_order_ties_by_submit_time_then_job_id)
+{
+	struct prio_queue q;
+	const char *jobs =
+	    JOB_AT(7, "u1", "03:10:00", "03:25:30", "Partition=a NumNodes=1 NumCPUs=1 TRES=cpu=1")
+	    JOB_AT(5, "u1", "03:20:00", "03:25:30", "Partition=a NumNodes=1 NumCPUs=1 TRES=cpu=1")
+	    JOB_AT(6, "u1", "03:10:00", "03:25:30", "Partition=a NumNodes=1 NumCPUs=1 TRES=cpu=1")
+	    JOB_AT(8, "u1", "03:00:00", "03:40:00", "Partition=a NumNodes=1 NumCPUs=1 TRES=cpu=1")
+	    JOB_AT(9, "u1", "03:00:00", "03:25:30", "Partition=a,b NumNodes=1 NumCPUs=1 TRES=cpu=1");
+	uint32_t want[] = { 9, 9, 6, 7, 5, 8 };
+
+	build(NULL, jobs, NULL, NOW);
+	cr_assert_eq(prio_queue_build(&eng, &q, &err), 0);
+	cr_assert_eq(q.count, 6);
+	for (uint32_t k = 0; k < q.count; k++) {
+		cr_assert_eq(snap.jobs[q.entries[k].job].job_id, want[k],
+			     "entry %u: job %u, expected %u", k,
+			     snap.jobs[q.entries[k].job].job_id, want[k]);
+		if (k)
+			cr_assert_lt(prio_queue_compare(&snap, &q.entries[k - 1],
+							&q.entries[k]), 0);
+	}
+	cr_assert_gt(q.entries[4].priority, q.entries[5].priority);
+	prio_queue_free(&q);
+}
+
 Test(priority, sprio_default_formats_follow_the_weights)
 {
 	char buf[512];
