@@ -76,6 +76,37 @@ static void fill_row(const struct prio_engine *e,
 	row->sum = pr.sum;
 }
 
+/*
+ * Every queue entry's row, visited in job order rather than queue order:
+ * the job records are large and a 100k-job queue in scheduling order
+ * touches them at random, so most of the time went to cache misses.  A
+ * counting pass by job index gives the visiting order in O(n).
+ */
+static int fill_rows(const struct prio_engine *e, const struct prio_queue *q,
+		     struct prio_top_job *rows, struct prio_error *err)
+{
+	uint32_t njobs = e->snap->job_count;
+	uint32_t *start = calloc((size_t)njobs + 1, sizeof(*start));
+	uint32_t *order = malloc((q->count ? q->count : 1) * sizeof(*order));
+
+	if (!start || !order) {
+		free(start);
+		free(order);
+		return nomem(err);
+	}
+	for (uint32_t k = 0; k < q->count; k++)
+		start[q->entries[k].job + 1]++;
+	for (uint32_t j = 0; j < njobs; j++)
+		start[j + 1] += start[j];
+	for (uint32_t k = 0; k < q->count; k++)
+		order[start[q->entries[k].job]++] = k;
+	for (uint32_t i = 0; i < q->count; i++)
+		fill_row(e, &q->entries[order[i]], &rows[order[i]]);
+	free(start);
+	free(order);
+	return PRIO_OK;
+}
+
 /* The snapshot's usage at a clock: as loaded, moved forward to it. */
 static int usage_at(struct prio_top *t, time_t now, struct prio_error *err)
 {
@@ -111,11 +142,11 @@ static int compute(struct prio_top *t, time_t now, struct prio_error *err)
 		rc = nomem(err);
 		goto fail;
 	}
-	for (uint32_t k = 0; k < r->queue.count; k++) {
-		fill_row(e, &r->queue.entries[k], &r->jobs[k]);
+	if ((rc = fill_rows(e, &r->queue, r->jobs, err)) < 0)
+		goto fail;
+	for (uint32_t k = 0; k < r->queue.count; k++)
 		if (r->jobs[k].sum > r->max_sum)
 			r->max_sum = r->jobs[k].sum;
-	}
 	/* The tree shows the fairshare the priorities use; without a
 	 * fairshare weight the engine computes none, so compute it here. */
 	if (!e->fs && snap->assoc_count) {
