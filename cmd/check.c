@@ -59,6 +59,16 @@ int cmd_check_report(const struct cmd_common *c,
 		 prio_timestamp_format(snap->now, when, sizeof(when)),
 		 (long long)snap->now);
 	row(w, "clock", "now", -1, buf);
+	{
+		const struct prio_slurm_release *rel = prio_snapshot_slurm(snap);
+		char name[16];
+
+		snprintf(buf, sizeof(buf), "%s (from %s)",
+			 snap->slurm_release ? prio_slurm_version_name(snap->slurm_release, name, sizeof(name))
+					     : rel->name,
+			 prio_slurm_version_source_name(snap->slurm_release_source));
+		row(w, "slurm", "version", -1, buf);
+	}
 
 	if (snap->have_config) {
 		char flags[256];

@@ -36,6 +36,7 @@ const struct option cmd_common_long_options[] = {
 	{ "what-if", required_argument, NULL, OPT_WHAT_IF },
 	{ "live", no_argument, NULL, OPT_LIVE },
 	{ "cluster", required_argument, NULL, OPT_CLUSTER },
+	{ "slurm-version", required_argument, NULL, OPT_SLURM_VERSION },
 };
 
 static struct option *merged_options;
@@ -493,6 +494,18 @@ int cmd_common_option(struct cmd_common *c, int opt, const char *arg)
 			cmd_die(c, "--cluster: expected a cluster name");
 		c->cluster = arg;
 		return 1;
+	case OPT_SLURM_VERSION: {
+		uint16_t release;
+
+		if (prio_slurm_version_parse(arg, strlen(arg), &release) < 0)
+			cmd_die(c, "--slurm-version: expected a release such as 24.11, got \"%s\"",
+				arg);
+		if (release < PRIO_SLURM_OLDEST)
+			cmd_die(c, "--slurm-version: %s: releases before 22.05 are not supported",
+				arg);
+		c->slurm_release = release;
+		return 1;
+	}
 	case OPT_CSV: c->mode = CMD_OUT_CSV; return 1;
 	case OPT_JSON: c->mode = CMD_OUT_JSON; return 1;
 	}
@@ -514,6 +527,8 @@ void cmd_common_help_sources(FILE *out)
 	      "      --cluster=NAME     with --live, that cluster (Slurm's -M)\n"
 	      "      --now=TIME         the clock: Unix seconds or YYYY-MM-DDTHH:MM:SS\n"
 	      "      --keep-going       report malformed records as warnings and go on\n"
+	      "      --slurm-version=X.Y  the Slurm release that printed the sources\n"
+	      "                         (default: SLURM_VERSION, MANIFEST, the formats)\n"
 	      "What if:\n"
 	      "      --set=KEY=VALUE    change one value before computing (repeatable):\n"
 	      "                         a slurm.conf Key=Value, partition:NAME.Key=V,\n"
@@ -591,6 +606,9 @@ int cmd_load_snapshot_from(struct cmd_common *c, const char *dir,
 				      "out of memory");
 	snap->keep_going = c->keep_going;
 	snap->folder_roles = c->folder_roles;
+	if (c->slurm_release)
+		prio_snapshot_note_version(snap, c->slurm_release,
+					   PRIO_VERSION_OPTION);
 	if (c->now_set) {
 		snap->now = c->now;
 		snap->now_known = true;

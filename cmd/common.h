@@ -50,6 +50,7 @@ enum cmd_common_opt {
 	OPT_WHAT_IF,
 	OPT_LIVE,
 	OPT_CLUSTER,
+	OPT_SLURM_VERSION,
 	OPT_COMMON_LAST,
 };
 
@@ -62,6 +63,7 @@ struct cmd_common {
 	bool now_set;
 	time_t now;
 	bool keep_going;
+	uint16_t slurm_release;   /* --slurm-version (YYMM), 0 unset */
 	enum cmd_output mode;
 	bool noheader;
 	/* Roles a command reads from a snapshot folder (1 << enum prio_role);
@@ -75,7 +77,7 @@ struct cmd_common {
 };
 
 /* The long options above, to be appended to a command's own table. */
-#define CMD_COMMON_LONG_OPTION_COUNT 18
+#define CMD_COMMON_LONG_OPTION_COUNT 19
 extern const struct option cmd_common_long_options[CMD_COMMON_LONG_OPTION_COUNT];
 
 /* The common long options followed by a command's own n options, ended by

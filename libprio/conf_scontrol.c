@@ -155,6 +155,15 @@ int prio_load_scontrol_config(struct prio_snapshot *snap,
 			const char *v = val;
 			size_t vn = val_len;
 
+			if (prio_word_eq(key, key_len, "SLURM_VERSION")) {
+				uint16_t release;
+
+				/* the release every other reader and writer
+				 * follows (prio/slurm_version.h) */
+				if (prio_slurm_version_parse(v, vn, &release) == 0)
+					prio_snapshot_note_version(
+					    snap, release, PRIO_VERSION_CONFIG);
+			}
 			if (unset_value(v, vn))
 				vn = 0;
 			else if (prio_word_eq(key, key_len,

@@ -406,6 +406,12 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 			int rc;
 
 			SEEN(K_TRES);
+			/* only 22.05 prints TRES= (23.02 split it into
+			 * ReqTRES= and AllocTRES=) */
+			if (ld->snap->slurm_release_source <
+			    PRIO_VERSION_FORMAT)
+				prio_snapshot_note_version(
+				    ld->snap, 2205, PRIO_VERSION_FORMAT);
 			rc = lc_tres_list(ld->snap, &ld->tres, v, n,
 					  &ld->tres_list, &why);
 			if (rc == -2)

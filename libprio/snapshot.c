@@ -134,6 +134,31 @@ int prio_snapshot_note_loaded(struct prio_snapshot *snap,
 	return l->name ? PRIO_OK : PRIO_ERR_NOMEM;
 }
 
+void prio_snapshot_note_version(struct prio_snapshot *snap, uint16_t release,
+				enum prio_slurm_version_source source)
+{
+	/* Equal strength: the first word stands (a second artefact of the
+	 * same kind is no better informed). */
+	if (snap->slurm_release && source <= snap->slurm_release_source)
+		return;
+	snap->slurm_release = release;
+	snap->slurm_release_source = source;
+}
+
+const struct prio_slurm_release *
+prio_snapshot_slurm(const struct prio_snapshot *snap)
+{
+	const struct prio_slurm_release *r;
+	size_t n;
+
+	if (!snap->slurm_release) {
+		r = prio_slurm_releases(&n);
+		return &r[n - 1];
+	}
+	r = prio_slurm_release_of(snap->slurm_release);
+	return r ? r : prio_slurm_releases(&n);
+}
+
 prio_id prio_snapshot_intern(struct prio_snapshot *snap, const char *s,
 			     size_t n)
 {

@@ -330,6 +330,35 @@ static int read_now_file(struct prio_snapshot *snap, const char *path,
 	return rc;
 }
 
+/* prio-snap's MANIFEST: one "version<TAB>slurm 24.11.5" line says which
+ * Slurm printed the folder's files.  Other lines (one per command run)
+ * are for people. */
+static int read_manifest_version(struct prio_snapshot *snap, const char *path,
+				 struct prio_error *err)
+{
+	struct prio_source src;
+	struct prio_line_reader r;
+	struct prio_line line;
+	int got, rc = prio_source_open(&src, path, err);
+
+	if (rc < 0)
+		return rc;
+	prio_line_reader_init(&r, &src);
+	while ((got = prio_line_next(&r, &line, err)) > 0) {
+		uint16_t release;
+
+		if (line.len < 8 || memcmp(line.text, "version\t", 8) != 0)
+			continue;
+		if (prio_slurm_version_parse(line.text + 8, line.len - 8,
+					     &release) == 0)
+			prio_snapshot_note_version(snap, release,
+						   PRIO_VERSION_MANIFEST);
+		break;
+	}
+	prio_source_close(&src);
+	return got < 0 ? got : PRIO_OK;
+}
+
 int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 			       const char *const paths[PRIO_ROLE_COUNT],
 			       struct prio_error *err)
@@ -347,6 +376,10 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 		snprintf(buf, sizeof(buf), "%s/NOW", dir);
 		if (!snap->now_known && file_exists(buf) &&
 		    (rc = read_now_file(snap, buf, err)) < 0)
+			return rc;
+		snprintf(buf, sizeof(buf), "%s/MANIFEST", dir);
+		if (file_exists(buf) &&
+		    (rc = read_manifest_version(snap, buf, err)) < 0)
 			return rc;
 	}
 	/* Configuration first: later loaders need its TRES list. */

@@ -29,6 +29,7 @@
 #include "report_sreport.h"
 #include "rollup.h"
 #include "sacct.h"
+#include "slurm_version.h"
 #include "snapshot.h"
 #include "source.h"
 #include "timestr.h"

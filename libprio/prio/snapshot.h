@@ -23,6 +23,7 @@
 #include "job.h"
 #include "qos.h"
 #include "sacct.h"
+#include "slurm_version.h"
 #include "source.h"
 #include "tres.h"
 
@@ -62,6 +63,12 @@ struct prio_snapshot {
 	time_t now;           /* the snapshot's clock */
 	bool now_known;       /* from NOW, --now, or a capture stamp */
 	bool keep_going;      /* malformed records become warnings */
+
+	/* The Slurm release the artefacts came from (YYMM, 2411) and where
+	 * that was learnt; see prio_snapshot_note_version().  Readers and
+	 * writers ask prio_snapshot_slurm() for the release's row. */
+	uint16_t slurm_release;
+	enum prio_slurm_version_source slurm_release_source;
 
 	bool have_config;
 	struct prio_config conf;
@@ -123,6 +130,16 @@ int prio_snapshot_record_error(struct prio_snapshot *snap,
 int prio_snapshot_note_loaded(struct prio_snapshot *snap,
 			      enum prio_input_kind kind, const char *name,
 			      unsigned long records);
+
+/* The artefacts say they come from `release` (YYMM), learnt from `source`:
+ * kept when no stronger source has spoken (a --slurm-version or the
+ * configuration's SLURM_VERSION outranks a format's hint). */
+void prio_snapshot_note_version(struct prio_snapshot *snap, uint16_t release,
+				enum prio_slurm_version_source source);
+/* The row of the snapshot's release (the newest release when nothing said;
+ * a release before 22.05 reads as 22.05). */
+const struct prio_slurm_release *
+prio_snapshot_slurm(const struct prio_snapshot *snap);
 
 /* Interning shortcuts. */
 prio_id prio_snapshot_intern(struct prio_snapshot *snap, const char *s,

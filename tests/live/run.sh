@@ -20,8 +20,24 @@ export PATH="$top_builddir:$top_builddir/scripts:$PATH" TZ=UTC LC_ALL=C
 export PRIO_TOOLS_CONF=/dev/null
 
 [ "$(id -u)" = 0 ] || { echo "live: needs root (daemons, useradd)"; echo "live: 0 passed, 1 failed"; exit 1; }
+
+# PRIO_LIVE_SLURM=24.11: the same test inside a Debian root that ships that
+# Slurm (tests/live/chroot.sh), the source and build trees bound at their
+# own paths.  Unset: the host's Slurm.
+if [ -n "${PRIO_LIVE_SLURM:-}" ] && [ -z "${PRIO_LIVE_IN_CHROOT:-}" ]; then
+	# shellcheck source=chroot.sh
+	. "$top_srcdir/tests/live/chroot.sh"
+	root=$(live_chroot_prepare "$PRIO_LIVE_SLURM") || exit 1
+	trap live_chroot_leave EXIT
+	trap 'exit 1' INT TERM
+	live_chroot_enter "$root" "$(cd "$top_srcdir" && pwd -P)" "$(cd "$top_builddir" && pwd -P)"
+	chroot "$root" env PRIO_LIVE_IN_CHROOT=1 LIVE_DBD_LIBS=/opt/prio-live/mariadb \
+		top_srcdir="$(cd "$top_srcdir" && pwd -P)" top_builddir="$(cd "$top_builddir" && pwd -P)" \
+		bash "$(cd "$top_srcdir" && pwd -P)/tests/live/run.sh"
+	exit $?
+fi
 seed=${PRIO_LIVE_SEED:-$(($(date +%s) % 100000))}
-echo "live: seed $seed (replay with PRIO_LIVE_SEED=$seed)"
+echo "live: seed $seed on slurm $(dpkg-query -W -f '${Version}' slurm-client 2>/dev/null || echo "(not installed yet)") (replay with PRIO_LIVE_SEED=$seed)"
 # Draws come from our own generator whose state lives in a file: bash's
 # RANDOM is reseeded in every $(...) subshell, which would make a seed
 # replay nothing.
