@@ -207,6 +207,42 @@ last_calc=$(grep ' Job [0-9]* priority: ' "$log" | tail -1 | cut -c2-20)
 last_usage=$(grep '_apply_new_usage' "$log" | tail -1 | cut -c2-20)
 echo "live: last calculation $last_calc, last usage cycle ${last_usage:-none}"
 
+# PRIO_LIVE_CAPTURE=DIR: keep every artefact of this moment as an oracle
+# scenario (tests/oracle/slurm-*): Slurm's own tables in each layout, the
+# sources in every format the release prints, and what we need to replay
+# them (slurm.conf, the clock of the last calculation, its log lines).
+if [ -n "${PRIO_LIVE_CAPTURE:-}" ]; then
+	o=$PRIO_LIVE_CAPTURE
+	mkdir -p "$o"
+	cp "$cap/NOW" "$o/NOW"
+	cp "$SLURM_CONF" "$o/slurm.conf"
+	cp "$cap/sprio_l.txt" "$o/sprio_l.txt"
+	cp "$cap/sshare_a_l_P.txt" "$o/sshare_a_l_P.txt"
+	sprio >"$o/sprio.txt" 2>&1
+	sprio -w >"$o/sprio_w.txt" 2>&1
+	sprio -l -n >"$o/sprio_l_n.txt" 2>&1
+	sprio -o '%.15i %9r %.8u %.10o %.10n %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %.11N %.20T' \
+		>"$o/sprio_o_account_qosname.txt" 2>&1
+	sshare -a -l >"$o/sshare_a_l.txt" 2>&1
+	sshare -a --json >"$o/sshare_a_json.txt" 2>&1
+	squeue -a --json >"$o/squeue_json.txt" 2>&1
+	squeue -a --start >"$o/squeue_start.txt" 2>&1
+	scontrol show job -d >"$o/scontrol_show_job_d.txt" 2>&1
+	scontrol show job -d -o >"$o/scontrol_show_job_d_o.txt" 2>&1
+	scontrol show node >"$o/scontrol_show_node.txt" 2>&1
+	scontrol show partition >"$o/scontrol_show_partition.txt" 2>&1
+	scontrol show config >"$o/scontrol_show_config.txt" 2>&1
+	sacctmgr -P show qos >"$o/sacctmgr_show_qos.txt" 2>&1
+	sacctmgr -i dump live "file=$o/sacctmgr_dump.cfg" >/dev/null 2>&1
+	cp "$cap/snap/sacct.txt" "$o/sacct_a_P_X.txt" 2>/dev/null
+	cp "$cap/snap/MANIFEST" "$o/MANIFEST" 2>/dev/null
+	grep -e '_apply_new_usage' -e ' Job [0-9]* priority: ' "$log" >"$o/slurmctld_priority.log"
+	sinfo --version >"$o/version.txt" 2>&1
+	echo "$last_calc" >"$o/last_calc"
+	echo "seed $seed flags='$flags' favor=$favor weights age=$w_age fs=$w_fs js=$w_js part=$w_part qos=$w_qos assoc=$w_assoc tres='$tres_w'" >"$o/draw"
+	live_log "captured the oracle scenario into $o"
+fi
+
 # ---- comparisons --------------------------------------------------------------
 if [ $rc = 0 ]; then
 	ok "prio-calc --live --check loads the live cluster"
