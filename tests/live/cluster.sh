@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# A private Slurm 22.05 cluster on loopback for the live test: munged,
+# A private Slurm cluster (22.05 on the host, 24.11 in chroot.sh's root) on loopback for the live test: munged,
 # MariaDB, slurmdbd, slurmctld and several `slurmd -N` processes, all with
 # their state, sockets and logs under one temporary folder, and every daemon
 # stopped by its PID at the end (live_stop, also on failure via a trap).

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# The live test: a real Slurm 22.05 cluster on loopback (tests/live/cluster.sh)
+# The live test: a real Slurm cluster on loopback (tests/live/cluster.sh;
+# the host's 22.05, or 24.11 in a Debian 13 chroot with PRIO_LIVE_SLURM=24.11)
 # judges our numbers.  Each run draws a tree, weights, flags and jobs from a
 # seed it prints (replay one with PRIO_LIVE_SEED=n), makes real usage with
 # real jobs run as several Unix users, queues pending jobs, then in the same
@@ -37,7 +38,6 @@ if [ -n "${PRIO_LIVE_SLURM:-}" ] && [ -z "${PRIO_LIVE_IN_CHROOT:-}" ]; then
 	exit $?
 fi
 seed=${PRIO_LIVE_SEED:-$(($(date +%s) % 100000))}
-echo "live: seed $seed on slurm $(dpkg-query -W -f '${Version}' slurm-client 2>/dev/null || echo "(not installed yet)") (replay with PRIO_LIVE_SEED=$seed)"
 # Draws come from our own generator whose state lives in a file: bash's
 # RANDOM is reseeded in every $(...) subshell, which would make a seed
 # replay nothing.
@@ -68,6 +68,7 @@ trap 'exit 1' INT TERM
 
 live_install
 live_users pllive1 pllive2 pllive3 pllive4 pllive5 pllive6
+echo "live: seed $seed on slurm $(dpkg-query -W -f '${Version}' slurm-client 2>/dev/null) (replay with PRIO_LIVE_SEED=$seed${PRIO_LIVE_SLURM:+ PRIO_LIVE_SLURM=$PRIO_LIVE_SLURM})"
 
 # ---- the draw -------------------------------------------------------------
 # DEPTH_OBLIVIOUS is left out of the draw: a user whose EffectvUsage Slurm
