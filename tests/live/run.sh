@@ -268,17 +268,6 @@ fi
 # users (it was 0.0017 for seed 3, where users had ~130 of 1857); that can
 # move the truncated PRIORITY across an integer.  Fair Tree ranks are exact.
 . "$top_srcdir/tests/cli/calc-oracle.lib"
-fs_truncation_tolerance() { # sshare -a -l -P output
-	awk -F'|' '
-		NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$(c["User"]) == "" && $(c["Account"]) == "root" { root = $(c["RawUsage"]); next }
-		$(c["User"]) != "" && $(c["NormShares"]) > 0 && root > 0 {
-			u = $(c["RawUsage"]); if (u < 1) u = 1
-			t = $(c["FairShare"]) * log(2) * $(c["EffectvUsage"]) / $(c["NormShares"]) * (1 / u + 1 / root)
-			if (t > max) max = t
-		}
-		END { printf "%.6f\n", max + 1e-6 }' "$1"
-}
 tols=""
 case $flags in NO_FAIR_TREE | DEPTH_OBLIVIOUS) tols="FAIRSHARE=$(fs_truncation_tolerance "$cap/sshare_a_l_P.txt")" ;; esac
 pc="prio-calc --snapshot $cap/snap --now $last_calc"

@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The tools against real Slurm 24.11.5 (tests/oracle/slurm-24.11-*, captured
+# by the live test in a Debian 13 chroot): each scenario's artefacts, as
+# 24.11 prints them, make a snapshot folder (scontrol show config with
+# SLURM_VERSION, partitions, drained nodes with their Reason= line, jobs
+# with ReqTRES=/AllocTRES=, sacctmgr's QOS with 24.11's columns, sshare's
+# raw columns and the dump).  At the clock of Slurm's last priority
+# calculation (last_calc):
+#  - prio-calc -l, the default layout, -l -n, -w and a format with every
+#    letter (23.02's %o ACCOUNT and %n QOSNAME included) equal sprio's
+#    captures byte for byte (classic: FAIRSHARE within RawUsage's
+#    truncation, calc-oracle.lib);
+#  - the same from `scontrol show job -d -o` and from `squeue --json`;
+#  - fstree-show --audit agrees with every cell of sshare -a -l -P;
+#  - tres-bill --verify agrees with every billing= Slurm stored.
+set -u
+. tests/cli/calc-oracle.lib
+calc_setup
+
+fail() { echo "FAIL $*"; status=1; }
+
+# same_sprio OURS SLURM TOLS WEIGHTS: byte for byte, or within TOLS
+same_sprio() {
+	if [ -z "$3" ]; then
+		cmp -s "$1" "$2" || { diff "$2" "$1" | head -20; return 1; }
+	else
+		calc_compare "$1" "$2" ws "$4" "$3"
+	fi
+}
+
+# run WHAT COMMAND...: the command's output in $tmp/out, a FAIL line with
+# its message when it fails
+run() {
+	what=$1
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err" && return 0
+	fail "$what: exit $?: $(head -3 "$tmp/err")"
+	return 1
+}
+
+for s in fairtree classic max-tres; do
+	o=tests/oracle/slurm-24.11-$s
+	d=$tmp/$s
+	mkdir -p "$d"
+	cp "$o/scontrol_show_config.txt" "$d/config.txt"
+	cp "$o/scontrol_show_partition.txt" "$d/partitions.txt"
+	cp "$o/scontrol_show_node.txt" "$d/nodes.txt"
+	cp "$o/sacctmgr_show_qos.txt" "$d/qos.txt"
+	cp "$o/sacctmgr_dump.cfg" "$d/assoc.cfg"
+	cp "$o/sacct_a_P_X.txt" "$d/sacct.txt"
+	# raw columns only: Slurm's computed ones must not reach the engine
+	cut -d'|' -f1,2,3,5 "$o/sshare_a_l_P.txt" >"$d/sshare.txt"
+	cp "$o/scontrol_show_job_d.txt" "$d/jobs.txt"
+	now=$(TZ=UTC date -d "$(cat "$o/last_calc")" +%s)
+	tols=""
+	case $(cat "$o/draw") in
+	*NO_FAIR_TREE*) tols="FAIRSHARE=$(fs_truncation_tolerance "$o/sshare_a_l_P.txt")" ;;
+	esac
+	pc="prio-calc --snapshot $d --now $now"
+
+	if run "$s: prio-calc --check" $pc --check -P; then
+		grep -qx 'slurm|version||24.11 (from scontrol show config)' "$tmp/out" ||
+			fail "$s: the release is not 24.11 from the config: $(grep '^slurm|' "$tmp/out")"
+	fi
+	weights=$(calc_weights $pc)
+	for t in "sprio_l.txt:-l" "sprio.txt:" "sprio_l_n.txt:-l -n" "sprio_w.txt:-w"; do
+		f=${t%%:*} args=${t#*:}
+		# shellcheck disable=SC2086
+		run "$s: prio-calc $args" $pc $args || continue
+		same_sprio "$tmp/out" "$o/$f" "$tols" "$weights" ||
+			fail "$s: prio-calc $args differs from 24.11's $f"
+	done
+	fmt='%.15i %9r %.8u %.10o %.10n %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q %.11N %.20T'
+	if run "$s: prio-calc -o" $pc -o "$fmt"; then
+		same_sprio "$tmp/out" "$o/sprio_o_account_qosname.txt" "$tols" "$weights" ||
+			fail "$s: prio-calc -o (%o ACCOUNT, %n QOSNAME) differs from 24.11's sprio -o"
+	fi
+
+	# the same queue from the one-line form and from squeue --json
+	$pc -l >"$tmp/ref" 2>/dev/null
+	for j in "$o/scontrol_show_job_d_o.txt:scontrol show job -d -o" \
+		"$o/squeue_json.txt:squeue --json (v0.0.42)"; do
+		run "$s: prio-calc -l --jobs ${j#*:}" $pc -l --jobs "${j%%:*}" || continue
+		cmp -s "$tmp/out" "$tmp/ref" ||
+			{ fail "$s: ${j#*:} gives another sprio -l"; diff "$tmp/ref" "$tmp/out" | head; }
+	done
+
+	run "$s: fstree-show --audit of 24.11's sshare -a -l -P" \
+		fstree-show --snapshot "$d" --now "$now" --no-lag -P --audit "$o/sshare_a_l_P.txt" ||
+		head -10 "$tmp/out"
+	run "$s: tres-bill --verify (every billing= of 24.11)" \
+		tres-bill --snapshot "$d" --verify || head -10 "$tmp/out"
+done
+
+exit $status
