@@ -1482,7 +1482,8 @@ static int config_checks(struct prio_snapshot *snap, struct prio_error *err)
 	{
 		uint16_t base =
 		    c->preempt_mode &
-		    (uint16_t) ~(PRIO_PREEMPT_GANG | PRIO_PREEMPT_WITHIN);
+		    (uint16_t) ~(PRIO_PREEMPT_GANG | PRIO_PREEMPT_WITHIN |
+				 PRIO_PREEMPT_PRIORITY);
 		bool bad =
 		    c->preempt_type == PRIO_PREEMPT_TYPE_NONE
 			? (c->preempt_mode & (uint16_t)~PRIO_PREEMPT_GANG) != 0
