@@ -670,7 +670,7 @@ static void print_text(const struct cmd_common *c,
 	       ctx->req.qos ? prio_snapshot_str(snap, ctx->req.qos) : "(none)",
 	       prio_mins2time_str(ctx->req.time_limit, a, sizeof(a)));
 	printf("Cluster: PreemptType=%s PreemptMode=%s %s, %u job%s holding "
-	       "resources, %u preemptable\n\n",
+	       "resources, %u preemptable\n",
 	       conf->preempt_type_text ? conf->preempt_type_text
 				       : "preempt/none",
 	       prio_preempt_mode_format(conf->preempt_mode, mode, sizeof(mode)),
@@ -678,6 +678,11 @@ static void print_text(const struct cmd_common *c,
 						      : "select/cons_tres",
 	       ctx->entry_count, ctx->entry_count == 1 ? "" : "s",
 	       ctx->cand_count);
+	/* Licenses are not simulated: say so rather than plan without them. */
+	if (conf->preempt.reclaim_licenses)
+		printf("Note: PreemptParameters=reclaim_licenses is set; "
+		       "preemption to free licenses is not modelled\n");
+	printf("\n");
 	print_summary(ctx, first);
 	if (second) {
 		print_summary(ctx, second);

@@ -264,9 +264,11 @@ const char *prio_preempt_why_text(const struct prio_preempt_ctx *ctx,
 	if (e->exempt_ignored && n >= 0 && (size_t)n < size)
 		snprintf(buf + n, size - (size_t)n,
 			 "; its PreemptExemptTime (%lld s left) does not "
-			 "protect a SUSPEND job from the gang scheduler "
-			 "before Slurm 26.05",
-			 (long long)e->detail);
+			 "protect a SUSPEND job from the gang scheduler %s",
+			 (long long)e->detail,
+			 prio_snapshot_slurm(snap)->exempt_time_suspend
+			     ? "without a cluster-wide PreemptExemptTime"
+			     : "before Slurm 26.05");
 	return buf;
 }
 

@@ -1300,3 +1300,36 @@ Test(release_2511, exempt_time_ignored_for_suspend_gang)
 		  "%s", why);
 	world_free(&w);
 }
+
+Test(release_2605, exempt_time_suspend_needs_the_cluster_value)
+{
+	static const char qos[] =
+	    "Name|Priority|GraceTime|Preempt|PreemptExemptTime|PreemptMode\n"
+	    "normal|10|00:00:00||00:10:00|cluster\n";
+	struct world w;
+	struct prio_preempt_request req;
+	const struct prio_preempt_entry *e;
+	char why[512];
+
+	/* only the QOS has an exempt time: 26.05 rebuilds the exempt cores
+	 * only when the cluster's PreemptExemptTime is set, so the gang
+	 * scheduler still suspends job 1 */
+	jobs_reset();
+	run_job(1, "low", "normal", NOW - 300, "n1:4", 1, 100);
+	run_job(2, "low", "normal", NOW - 900, "n2:4", 1, 100);
+	run_job(3, "low", "normal", NOW - 900, "n3:4", 1, 100);
+	world_release = 2605;
+	world_text(&w, tiers_conf("PreemptMode=SUSPEND,GANG\n", "SUSPEND"),
+		   jobs_buf, qos, NOW);
+	world_release = 0;
+	req = described(&w, "hi", 1, 4);
+	world_plan(&w, &req);
+	e = entry(&w, &w.slurm, 1);
+	cr_expect(e->candidate);
+	cr_expect(e->exempt_ignored);
+	prio_preempt_why_text(&w.ctx, &w.slurm, e, why, sizeof(why));
+	cr_expect(strstr(why, "without a cluster-wide PreemptExemptTime") !=
+		      NULL,
+		  "%s", why);
+	world_free(&w);
+}
