@@ -1645,3 +1645,61 @@ Test(release_2505, preempt_mode_priority_words)
 	cr_expect_eq(prio_preempt_mode_parse("gang,priority", &mode, &why), -1);
 	cr_expect_str_eq(why, "GANG and PRIORITY cannot be combined");
 }
+
+/* Every oracle capture: PriorityFlags of its slurm.conf printed the way
+ * its release prints them equals its `scontrol show config` line (22.05:
+ * "", NO_FAIR_TREE, DEPTH_OBLIVIOUS,NO_FAIR_TREE, MAX_TRES, NO_NORMAL_ALL;
+ * 24.11 the same rules). */
+Test(release_2205, priority_flags_as_scontrol_prints_them)
+{
+	glob_t g;
+	unsigned compared = 0;
+
+	cr_assert_eq(glob(test_path("tests/oracle/*/scontrol_show_config.txt"),
+			  0, NULL, &g),
+		     0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char dir[4096], path[4200], line[512], want[256] = "", buf[256];
+		uint16_t release = 0;
+		struct prio_snapshot a;
+		struct stat st;
+		FILE *f;
+
+		snprintf(dir, sizeof(dir), "%s", g.gl_pathv[i]);
+		*strrchr(dir, '/') = '\0';
+		snprintf(path, sizeof(path), "%s/slurm.conf", dir);
+		if (stat(path, &st) != 0)
+			continue;
+		f = fopen(g.gl_pathv[i], "r");
+		cr_assert_not_null(f);
+		while (fgets(line, sizeof(line), f)) {
+			char *eq = strchr(line, '=');
+			char *v = eq ? eq + 1 : NULL;
+			size_t n;
+
+			if (!v)
+				continue;
+			while (*v == ' ')
+				v++;
+			n = strcspn(v, " \n");
+			if (!strncmp(line, "PriorityFlags ", 14))
+				snprintf(want, sizeof(want), "%.*s", (int)n, v);
+			else if (!strncmp(line, "SLURM_VERSION ", 14))
+				cr_assert_eq(prio_slurm_version_parse(v, n,
+								      &release),
+					     0);
+		}
+		fclose(f);
+		cr_assert(release, "%s: no SLURM_VERSION", g.gl_pathv[i]);
+		load_ok(&a, L_SLURMCONF, path);
+		cr_expect_str_eq(
+		    prio_priority_flags_slurm(a.conf.priority_flags,
+					      prio_slurm_release_of(release),
+					      buf, sizeof(buf)),
+		    want, "%s", dir);
+		compared++;
+		prio_snapshot_free(&a);
+	}
+	globfree(&g);
+	cr_assert_geq(compared, 10);
+}
