@@ -1200,6 +1200,17 @@ Test(release_2411, preempt_mode_priority_refused)
 	prio_snapshot_free(&snap);
 }
 
+Test(release_2411, higher_tier_preempts_any_priority)
+{
+	struct world w;
+
+	/* no PRIORITY mode: job 2's priority 5000 does not protect it */
+	priority_world(&w, 2411, "", "");
+	cr_expect_eq(w.ctx.cand_count, 3);
+	cr_expect(entry(&w, &w.slurm, 2)->candidate);
+	world_free(&w);
+}
+
 Test(release_2302, min_exempt_priority)
 {
 	struct world w;
