@@ -1327,9 +1327,15 @@ static int preempt_params_link(struct prio_snapshot *snap,
 	pp->min_exempt_priority = PRIO_NO_VAL;
 	pp->suspend_grace_time = 2;
 	key_location(snap, "PreemptParameters", &file, &line);
-	if (v && *v && !rel->preempt_parameters)
-		return release_refuse(snap, file, line, "PreemptParameters",
-				      err, "PreemptParameters", "23.02");
+	int rc;
+
+	/* With --keep-going a refused word is left out, as if unset. */
+	if (v && *v && !rel->preempt_parameters) {
+		if ((rc = release_refuse(snap, file, line, "PreemptParameters",
+					 err, "PreemptParameters", "23.02")) < 0)
+			return rc;
+		v = NULL;
+	}
 	while (v && *v) {
 		const char *comma = strchr(v, ',');
 		size_t n = comma ? (size_t)(comma - v) : strlen(v);
@@ -1368,11 +1374,12 @@ static int preempt_params_link(struct prio_snapshot *snap,
 		} else if (WORD("min_exempt_priority") && has_num) {
 			pp->min_exempt_priority = (uint32_t)x;
 		} else if (WORD("suspend_grace_time") && has_num) {
-			if (!rel->suspend_grace_time)
-				return release_refuse(
-				    snap, file, line, "PreemptParameters", err,
-				    "suspend_grace_time", "23.11");
-			pp->suspend_grace_time = (uint32_t)x;
+			if (rel->suspend_grace_time)
+				pp->suspend_grace_time = (uint32_t)x;
+			else if ((rc = release_refuse(
+				      snap, file, line, "PreemptParameters",
+				      err, "suspend_grace_time", "23.11")) < 0)
+				return rc;
 		} else if (n) {
 			prio_error_set(err, PRIO_ERR_PARSE, file, line,
 				       "PreemptParameters",
@@ -1385,7 +1392,8 @@ static int preempt_params_link(struct prio_snapshot *snap,
 				       rel->suspend_grace_time
 					   ? "suspend_grace_time=N, "
 					   : "");
-			return link_error(snap, err);
+			if ((rc = link_error(snap, err)) < 0)
+				return rc;
 		}
 #undef WORD
 		v = comma ? comma + 1 : NULL;
@@ -1395,7 +1403,9 @@ static int preempt_params_link(struct prio_snapshot *snap,
 			       "PreemptParameters",
 			       "\"%.*s\": expected word=N with N a number",
 			       (int)n, v);
-		return link_error(snap, err);
+		if ((rc = link_error(snap, err)) < 0)
+			return rc;
+		v = comma ? comma + 1 : NULL;
 	}
 	if (sp) {
 		pp->strict_order |= strcasestr(sp, "preempt_strict_order") != NULL;
@@ -1417,11 +1427,14 @@ static int preempt_params_link(struct prio_snapshot *snap,
 static int release_checks(struct prio_snapshot *snap, struct prio_error *err)
 {
 	const struct prio_slurm_release *rel = prio_snapshot_slurm(snap);
-	const struct prio_config *c = &snap->conf;
+	struct prio_config *c = &snap->conf;
+	const uint16_t prio_bit = PRIO_PREEMPT_PRIORITY;
 	const char *file;
 	unsigned long line;
 	int rc;
 
+	/* Refused; with --keep-going each goes on as the old release reads
+	 * it. */
 	if ((c->priority_flags & PRIO_FLAG_MAX_TRES_GRES) &&
 	    !rel->max_tres_gres) {
 		key_location(snap, "PriorityFlags", &file, &line);
@@ -1430,33 +1443,42 @@ static int release_checks(struct prio_snapshot *snap, struct prio_error *err)
 		if ((rc = release_refuse(snap, file, line, "PriorityFlags",
 					 err, "MAX_TRES_GRES", "25.05")) < 0)
 			return rc;
+		c->priority_flags &= ~PRIO_FLAG_MAX_TRES_GRES;
+		c->priority_flags |= PRIO_FLAG_MAX_TRES;
 	}
 	if (rel->partition_prio_mode_fixed)
 		return PRIO_OK;
-	if (c->preempt_mode & PRIO_PREEMPT_PRIORITY) {
+	/* Older releases refuse the word: without it the mode is what
+	 * remains. */
+	if (c->preempt_mode & prio_bit) {
 		key_location(snap, "PreemptMode", &file, &line);
 		if ((rc = release_refuse(snap, file, line, "PreemptMode", err,
 					 "PreemptMode PRIORITY", "25.05")) < 0)
 			return rc;
+		c->preempt_mode &= (uint16_t)~prio_bit;
 	}
 	for (uint32_t i = 0; i < snap->partition_count; i++) {
-		const struct prio_partition *p = &snap->partitions[i];
+		struct prio_partition *p = &snap->partitions[i];
 
-		if (p->preempt_mode != PRIO_NO_VAL16 &&
-		    (p->preempt_mode & PRIO_PREEMPT_PRIORITY) &&
-		    (rc = release_refuse(snap, p->file, p->line, "PreemptMode",
+		if (p->preempt_mode == PRIO_NO_VAL16 ||
+		    !(p->preempt_mode & prio_bit))
+			continue;
+		if ((rc = release_refuse(snap, p->file, p->line, "PreemptMode",
 					 err, "PreemptMode PRIORITY",
 					 "25.05")) < 0)
 			return rc;
+		p->preempt_mode &= (uint16_t)~prio_bit;
 	}
 	for (uint32_t i = 0; i < snap->qos_count; i++) {
-		const struct prio_qos *q = &snap->qos[i];
+		struct prio_qos *q = &snap->qos[i];
 
-		if ((q->preempt_mode & PRIO_PREEMPT_PRIORITY) &&
-		    (rc = release_refuse(snap, q->file, q->line, "PreemptMode",
+		if (!(q->preempt_mode & prio_bit))
+			continue;
+		if ((rc = release_refuse(snap, q->file, q->line, "PreemptMode",
 					 err, "PreemptMode PRIORITY",
 					 "25.05")) < 0)
 			return rc;
+		q->preempt_mode &= (uint16_t)~prio_bit;
 	}
 	return PRIO_OK;
 }

@@ -106,6 +106,8 @@ Test(billing, no_weights_is_the_cpu_count_and_unrounded_for_usage)
 
 /* One partition weighing CPU 1, Mem 0.5 per GB, a GPU 3, a node 2 and a
  * license 1.5, read as `release`.  finish_rc: what finishing returned. */
+static bool keep_going;
+
 static int load_weights(struct prio_snapshot *snap, const char *flags,
 			uint16_t release, struct prio_error *err)
 {
@@ -124,6 +126,7 @@ static int load_weights(struct prio_snapshot *snap, const char *flags,
 	test_source(&src, "slurm.conf", conf);
 	cr_assert_eq(prio_load_slurmconf_source(snap, &src, err), 0);
 	prio_snapshot_note_version(snap, release, PRIO_VERSION_OPTION);
+	snap->keep_going = keep_going;
 	return prio_snapshot_finish(snap, err);
 }
 
@@ -201,6 +204,13 @@ Test(release_2411, max_tres_gres_refused)
 	prio_snapshot_free(&snap);
 	/* and MAX_TRES still holds there */
 	cr_assert_eq(load_weights(&snap, "MAX_TRES", 2411, &err), 0);
+	cr_expect_float_eq(job_billing(&snap), 9.0, 1e-9);
+	prio_snapshot_free(&snap);
+	/* --keep-going: a warning, and billed as 24.11 reads the flag */
+	keep_going = true;
+	cr_assert_eq(load_weights(&snap, "MAX_TRES_GRES", 2411, &err), 0);
+	keep_going = false;
+	cr_expect_eq(snap.warning_count, 1);
 	cr_expect_float_eq(job_billing(&snap), 9.0, 1e-9);
 	prio_snapshot_free(&snap);
 }
