@@ -78,6 +78,12 @@ int cmd_check_report(const struct cmd_common *c,
 		row(w, "config", "priority flags", -1,
 		    prio_priority_flags_format(snap->conf.priority_flags, flags,
 					       sizeof(flags)));
+		/* as this release's scontrol show config prints them: before
+		 * 25.11.1 any NO_NORMAL_* flag reads NO_NORMAL_ALL */
+		row(w, "config", "scontrol flags", -1,
+		    prio_priority_flags_slurm(snap->conf.priority_flags,
+					      prio_snapshot_slurm(snap), flags,
+					      sizeof(flags)));
 	}
 	row(w, "count", "partitions", snap->partition_count, NULL);
 	row(w, "count", "nodes", snap->node_count, NULL);

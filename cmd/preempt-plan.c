@@ -520,6 +520,7 @@ static void print_next(const struct cmd_common *c,
 	uint32_t *susp =
 	    malloc((p->victim_count ? p->victim_count : 1) * sizeof(*susp));
 	uint32_t ns = 0, nk = 0;
+	int grace_note = 0;
 	char t[64], u[64], nodes[4096];
 
 	if (!stop || !susp)
@@ -541,7 +542,17 @@ static void print_next(const struct cmd_common *c,
 			    prio_timestamp_format(e->signal_time, t, sizeof(t)),
 			    snap->jobs[e->job].job_id, e->grace,
 			    prio_timestamp_format(e->stop_time, u, sizeof(u)));
+		if (e->signal_time)
+			grace_note = e->grace_exit_preempted ? 2 : 1;
 	}
+	/* What an exit on SIGTERM within GraceTime means changed in 24.05. */
+	if (grace_note == 2)
+		printf("  (a job that exits on SIGTERM within its GraceTime "
+		       "counts as preempted: PREEMPTED, or requeued)\n");
+	else if (grace_note == 1)
+		printf("  (a job that exits on SIGTERM within its GraceTime "
+		       "ends as it exited and is not requeued: Slurm before "
+		       "24.05)\n");
 	sort_plan = p;
 	qsort(stop, nk, sizeof(*stop), cmp_stop);
 	for (uint32_t i = 0, j; i < nk; i = j) {
@@ -659,7 +670,7 @@ static void print_text(const struct cmd_common *c,
 	       ctx->req.qos ? prio_snapshot_str(snap, ctx->req.qos) : "(none)",
 	       prio_mins2time_str(ctx->req.time_limit, a, sizeof(a)));
 	printf("Cluster: PreemptType=%s PreemptMode=%s %s, %u job%s holding "
-	       "resources, %u preemptable\n\n",
+	       "resources, %u preemptable\n",
 	       conf->preempt_type_text ? conf->preempt_type_text
 				       : "preempt/none",
 	       prio_preempt_mode_format(conf->preempt_mode, mode, sizeof(mode)),
@@ -667,6 +678,11 @@ static void print_text(const struct cmd_common *c,
 						      : "select/cons_tres",
 	       ctx->entry_count, ctx->entry_count == 1 ? "" : "s",
 	       ctx->cand_count);
+	/* Licenses are not simulated: say so rather than plan without them. */
+	if (conf->preempt.reclaim_licenses)
+		printf("Note: PreemptParameters=reclaim_licenses is set; "
+		       "preemption to free licenses is not modelled\n");
+	printf("\n");
 	print_summary(ctx, first);
 	if (second) {
 		print_summary(ctx, second);

@@ -200,9 +200,9 @@ static const struct prio_partition *default_partition(const struct prio_snapshot
 	return snap->partition_count == 1 ? &snap->partitions[0] : NULL;
 }
 
-static bool max_tres(const struct prio_snapshot *snap)
+static enum prio_billing_rule max_tres(const struct prio_snapshot *snap)
 {
-	return snap->conf.priority_flags & PRIO_FLAG_MAX_TRES;
+	return prio_billing_rule_of(&snap->conf);
 }
 
 /* ---- one job shape ----------------------------------------------------- */
@@ -380,10 +380,15 @@ static int calculator(struct cmd_common *c, struct prio_snapshot *snap,
 		printf("\npartition %s, %s: billing=%llu (%f before truncation)\n",
 		       p ? prio_snapshot_str(snap, p->name) : "(none)",
 		       !d.weighted ? "no TRESBillingWeights, billing = CPUs"
+		       : d.rule == PRIO_BILL_MAX_TRES_GRES ? "PriorityFlags=MAX_TRES_GRES"
 		       : d.max_tres ? "PriorityFlags=MAX_TRES"
 				    : "sum of weighted TRES",
 		       (unsigned long long)d.truncated, d.billing);
-		if (d.weighted && d.max_tres && d.dominant >= 0)
+		if (d.weighted && d.rule == PRIO_BILL_MAX_TRES_GRES && d.dominant >= 0)
+			printf("MAX_TRES_GRES: %s dominates cpu, mem and node with %f; gres add %f; other TRES add %f\n",
+			       snap->tres.names[terms[d.dominant].tres], d.node_max, d.gres,
+			       d.others);
+		else if (d.weighted && d.max_tres && d.dominant >= 0)
 			printf("MAX_TRES: %s dominates the node TRES with %f; other TRES add %f\n",
 			       snap->tres.names[terms[d.dominant].tres], d.node_max, d.others);
 		else if (d.weighted && d.dominant >= 0)

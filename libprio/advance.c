@@ -129,8 +129,7 @@ int prio_snapshot_advance(struct prio_snapshot *snap, time_t at,
 		billing = prio_billing_list(
 		    &snap->tres,
 		    job->tres_alloc.count ? &job->tres_alloc : &job->tres_req,
-		    &p->billing_weights,
-		    (conf->priority_flags & PRIO_FLAG_MAX_TRES) != 0);
+		    &p->billing_weights, prio_billing_rule_of(conf));
 		q = job->qos != PRIO_NO_ID ? prio_snapshot_qos(snap, job->qos)
 					   : NULL;
 		if (q && q->usage_factor >= 0)

@@ -19,7 +19,32 @@
 #include <string.h>
 
 #include "prio/billing.h"
+#include "prio/conf.h"
 #include "prio/snapshot.h"
+
+enum prio_billing_rule prio_billing_rule_of(const struct prio_config *conf)
+{
+	if (conf->priority_flags & PRIO_FLAG_MAX_TRES_GRES)
+		return PRIO_BILL_MAX_TRES_GRES;
+	if (conf->priority_flags & PRIO_FLAG_MAX_TRES)
+		return PRIO_BILL_MAX_TRES;
+	return PRIO_BILL_SUM;
+}
+
+/* Where a weighted TRES goes under a rule: into the max of the node TRES,
+ * the gres sum (MAX_TRES_GRES), or the sum of the others. */
+enum bill_part { PART_SUM, PART_NODE, PART_GRES };
+
+static enum bill_part bill_part(const struct prio_tres_table *t, uint32_t tres,
+				enum prio_billing_rule rule)
+{
+	if (rule == PRIO_BILL_SUM || !prio_tres_is_node_tres(t, tres))
+		return PART_SUM;
+	if (rule == PRIO_BILL_MAX_TRES_GRES && tres != PRIO_TRES_CPU &&
+	    tres != PRIO_TRES_MEM && tres != PRIO_TRES_NODE)
+		return PART_GRES;
+	return PART_NODE;
+}
 
 /* Whether weight i is overridden by a later weight of the same TRES. */
 static bool overridden(const struct prio_tres_weights *w, uint32_t i)
@@ -45,9 +70,10 @@ static uint64_t count_of(const struct counts *c, uint32_t tres)
 }
 
 static double weighted(const struct prio_tres_table *t, const struct counts *c,
-		       const struct prio_tres_weights *w, bool max_tres)
+		       const struct prio_tres_weights *w,
+		       enum prio_billing_rule rule)
 {
-	double sum = 0.0, max = 0.0;
+	double sum = 0.0, max = 0.0, gres = 0.0;
 
 	if (!w || !w->count)
 		return (double)count_of(c, PRIO_TRES_CPU);
@@ -58,32 +84,41 @@ static double weighted(const struct prio_tres_table *t, const struct counts *c,
 		if (tres == PRIO_TRES_BILLING || overridden(w, i))
 			continue;
 		v = (double)count_of(c, tres) * w->items[i].weight;
-		if (max_tres && prio_tres_is_node_tres(t, tres)) {
+		switch (bill_part(t, tres, rule)) {
+		case PART_NODE:
 			if (v > max)
 				max = v;
-		} else {
+			break;
+		case PART_GRES:
+			gres += v;
+			break;
+		case PART_SUM:
 			sum += v;
+			break;
 		}
 	}
-	return sum + max;
+	/* 25.05's order of additions: (node max + gres) + global */
+	return (max + gres) + sum;
 }
 
 double prio_billing_counts(const struct prio_tres_table *t,
 			   const uint64_t *cnt, uint32_t n,
-			   const struct prio_tres_weights *w, bool max_tres)
+			   const struct prio_tres_weights *w,
+			   enum prio_billing_rule rule)
 {
 	struct counts c = { .array = cnt, .n = n };
 
-	return weighted(t, &c, w, max_tres);
+	return weighted(t, &c, w, rule);
 }
 
 double prio_billing_list(const struct prio_tres_table *t,
 			 const struct prio_tres_list *list,
-			 const struct prio_tres_weights *w, bool max_tres)
+			 const struct prio_tres_weights *w,
+			 enum prio_billing_rule rule)
 {
 	struct counts c = { .list = list };
 
-	return weighted(t, &c, w, max_tres);
+	return weighted(t, &c, w, rule);
 }
 
 uint64_t prio_billing_truncate(double billing)
@@ -97,15 +132,18 @@ uint64_t prio_billing_truncate(double billing)
 
 double prio_billing_explain(const struct prio_tres_table *t,
 			    const struct prio_tres_list *list,
-			    const struct prio_tres_weights *w, bool max_tres,
+			    const struct prio_tres_weights *w,
+			    enum prio_billing_rule rule,
 			    struct prio_billing_term *terms,
 			    struct prio_billing_detail *d)
 {
-	double sum = 0.0, max = -1.0, top = -1.0;
+	double sum = 0.0, gres = 0.0, max = -1.0, top = -1.0;
+	bool max_tres = rule != PRIO_BILL_SUM;
 
 	memset(d, 0, sizeof(*d));
 	d->dominant = -1;
 	d->max_tres = max_tres;
+	d->rule = rule;
 	if (!w || !w->count) {
 		terms[0] = (struct prio_billing_term){
 			.tres = PRIO_TRES_CPU,
@@ -132,9 +170,13 @@ double prio_billing_explain(const struct prio_tres_table *t,
 		term->count = prio_tres_list_get(list, tres, 0);
 		term->weight = w->items[i].weight;
 		term->value = (double)term->count * term->weight;
-		term->node_tres = prio_tres_is_node_tres(t, tres);
+		term->node_tres = bill_part(t, tres, rule) == PART_NODE ||
+				  (rule == PRIO_BILL_SUM &&
+				   prio_tres_is_node_tres(t, tres));
 		term->counted = !max_tres || !term->node_tres;
-		if (max_tres && term->node_tres) {
+		if (bill_part(t, tres, rule) == PART_GRES) {
+			gres += term->value;
+		} else if (max_tres && term->node_tres) {
 			if (term->value > max) {
 				max = term->value;
 				d->dominant = (int)d->nterms;
@@ -151,15 +193,17 @@ double prio_billing_explain(const struct prio_tres_table *t,
 	if (max_tres && d->dominant >= 0)
 		terms[d->dominant].counted = true;
 	d->node_max = max > 0 ? max : 0.0;
+	d->gres = gres;
 	d->others = sum;
-	d->billing = sum + d->node_max;
+	/* 25.05's order: (max + gres) + global */
+	d->billing = (d->node_max + gres) + sum;
 	d->truncated = prio_billing_truncate(d->billing);
 	return d->billing;
 }
 
 void prio_billing_nodes(const struct prio_snapshot *snap, uint64_t *out)
 {
-	bool max_tres = snap->conf.priority_flags & PRIO_FLAG_MAX_TRES;
+	enum prio_billing_rule rule = prio_billing_rule_of(&snap->conf);
 	uint32_t n = snap->tres.count;
 	uint64_t *cnt = calloc(n ? n : 1, sizeof(*cnt));
 	bool *seen = calloc(snap->node_count ? snap->node_count : 1, sizeof(*seen));
@@ -188,7 +232,7 @@ void prio_billing_nodes(const struct prio_snapshot *snap, uint64_t *out)
 					cnt[node->gres_tres.items[g].tres] +=
 					    node->gres_tres.items[g].count;
 			b = prio_billing_truncate(prio_billing_counts(
-			    &snap->tres, cnt, n, &part->billing_weights, max_tres));
+			    &snap->tres, cnt, n, &part->billing_weights, rule));
 			if (!seen[idx] || b > out[idx])
 				out[idx] = b;
 			seen[idx] = true;

@@ -24,6 +24,7 @@
 #include "prio/billing.h"
 #include "prio/conf.h"
 #include "prio/hostlist.h"
+#include "prio/slurm_version.h"
 #include "prio/snapshot.h"
 #include "prio/timestr.h"
 #include "prio/value.h"
@@ -44,6 +45,9 @@ void prio_config_defaults(struct prio_config *conf)
 	 * 00:00:00 when it is not configured): nothing is exempt. */
 	conf->preempt_exempt_time = 0;
 	conf->sched_time_slice = 30;
+	conf->preempt.reorder_count = 1;
+	conf->preempt.min_exempt_priority = PRIO_NO_VAL;
+	conf->preempt.suspend_grace_time = 2;
 }
 
 void prio_partition_defaults(struct prio_partition *p)
@@ -96,7 +100,11 @@ uint32_t prio_priority_flags_parse(const char *s)
 	}
 	if (strcasestr(s, "INCR_ONLY"))
 		flags |= PRIO_FLAG_INCR_ONLY;
-	if (strcasestr(s, "MAX_TRES"))
+	/* 25.05 tests the longer name first: MAX_TRES_GRES is not also
+	 * MAX_TRES.  A release without it is refused at link time. */
+	if (strcasestr(s, "MAX_TRES_GRES"))
+		flags |= PRIO_FLAG_MAX_TRES_GRES;
+	else if (strcasestr(s, "MAX_TRES"))
 		flags |= PRIO_FLAG_MAX_TRES;
 	if (strcasestr(s, "NO_NORMAL_ALL"))
 		flags |= PRIO_FLAG_NO_NORMAL_ASSOC | PRIO_FLAG_NO_NORMAL_PART |
@@ -112,38 +120,90 @@ uint32_t prio_priority_flags_parse(const char *s)
 	return flags;
 }
 
+/* PriorityFlags names in the order Slurm prints them
+ * (slurm_protocol_defs.c priority_flags_string()), then our own. */
+static const struct {
+	uint32_t bit;
+	const char *name;
+} flag_names[] = {
+    {PRIO_FLAG_ACCRUE_ALWAYS, "ACCRUE_ALWAYS"},
+    {PRIO_FLAG_SIZE_RELATIVE, "SMALL_RELATIVE_TO_TIME"},
+    {PRIO_FLAG_CALCULATE_RUNNING, "CALCULATE_RUNNING"},
+    {PRIO_FLAG_DEPTH_OBLIVIOUS, "DEPTH_OBLIVIOUS"},
+    {PRIO_FLAG_FAIR_TREE, "FAIR_TREE"},
+    {PRIO_FLAG_INCR_ONLY, "INCR_ONLY"},
+    {PRIO_FLAG_MAX_TRES, "MAX_TRES"},
+    {PRIO_FLAG_MAX_TRES_GRES, "MAX_TRES_GRES"},
+    {PRIO_FLAG_NO_NORMAL_ASSOC, "NO_NORMAL_ASSOC"},
+    {PRIO_FLAG_NO_NORMAL_PART, "NO_NORMAL_PART"},
+    {PRIO_FLAG_NO_NORMAL_QOS, "NO_NORMAL_QOS"},
+    {PRIO_FLAG_NO_NORMAL_TRES, "NO_NORMAL_TRES"},
+    {PRIO_FLAG_TICKET_BASED, "TICKET_BASED"},
+};
+#define NFLAG_NAMES (sizeof(flag_names) / sizeof(flag_names[0]))
+
+/* Append ",name" (or "name" first) to buf; false when it does not fit. */
+static bool flags_append(char *buf, unsigned size, size_t *used,
+			 const char *name)
+{
+	int n = snprintf(buf + *used, size - *used, "%s%s", *used ? "," : "",
+			 name);
+
+	if (n < 0 || (size_t)n >= size - *used)
+		return false;
+	*used += (size_t)n;
+	return true;
+}
+
 const char *prio_priority_flags_format(uint32_t flags, char *buf, unsigned size)
 {
-	static const struct {
-		uint32_t bit;
-		const char *name;
-	} names[] = {
-	    {PRIO_FLAG_ACCRUE_ALWAYS, "ACCRUE_ALWAYS"},
-	    {PRIO_FLAG_SIZE_RELATIVE, "SMALL_RELATIVE_TO_TIME"},
-	    {PRIO_FLAG_CALCULATE_RUNNING, "CALCULATE_RUNNING"},
-	    {PRIO_FLAG_DEPTH_OBLIVIOUS, "DEPTH_OBLIVIOUS"},
-	    {PRIO_FLAG_FAIR_TREE, "FAIR_TREE"},
-	    {PRIO_FLAG_INCR_ONLY, "INCR_ONLY"},
-	    {PRIO_FLAG_MAX_TRES, "MAX_TRES"},
-	    {PRIO_FLAG_NO_NORMAL_ASSOC, "NO_NORMAL_ASSOC"},
-	    {PRIO_FLAG_NO_NORMAL_PART, "NO_NORMAL_PART"},
-	    {PRIO_FLAG_NO_NORMAL_QOS, "NO_NORMAL_QOS"},
-	    {PRIO_FLAG_NO_NORMAL_TRES, "NO_NORMAL_TRES"},
-	    {PRIO_FLAG_TICKET_BASED, "TICKET_BASED"},
-	};
 	size_t used = 0;
 
 	if (!size)
 		return buf;
 	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		if (!(flags & names[i].bit))
-			continue;
-		int n = snprintf(buf + used, size - used, "%s%s",
-				 used ? "," : "", names[i].name);
-		if (n < 0 || (size_t)n >= size - used)
+	for (size_t i = 0; i < NFLAG_NAMES; i++)
+		if ((flags & flag_names[i].bit) &&
+		    !flags_append(buf, size, &used, flag_names[i].name))
 			break;
-		used += (size_t)n;
+	return buf;
+}
+
+const char *prio_priority_flags_slurm(uint32_t flags,
+				      const struct prio_slurm_release *rel,
+				      char *buf, unsigned size)
+{
+	uint32_t nn = flags & PRIO_FLAG_NO_NORMAL_ALL;
+	/* Until 25.11.1 one NO_NORMAL_* flag was enough for NO_NORMAL_ALL,
+	 * which then stood for all of them. */
+	bool all = nn && (nn == PRIO_FLAG_NO_NORMAL_ALL ||
+			  !(rel && rel->no_normal_all_exact));
+	size_t used = 0;
+
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	for (size_t i = 0; i < NFLAG_NAMES; i++) {
+		uint32_t bit = flag_names[i].bit;
+		const char *name = flag_names[i].name;
+		bool set = (flags & bit) != 0;
+
+		if (bit == PRIO_FLAG_TICKET_BASED)
+			continue; /* not a Slurm flag */
+		if (bit == PRIO_FLAG_FAIR_TREE) {
+			/* shown only by its absence */
+			set = !set;
+			name = "NO_FAIR_TREE";
+		} else if (bit & PRIO_FLAG_NO_NORMAL_ALL) {
+			if (all && bit == PRIO_FLAG_NO_NORMAL_ASSOC) {
+				set = true;
+				name = "NO_NORMAL_ALL";
+			} else if (all) {
+				set = false;
+			}
+		}
+		if (set && !flags_append(buf, size, &used, name))
+			break;
 	}
 	return buf;
 }
@@ -175,9 +235,13 @@ int prio_preempt_mode_parse(const char *s, uint16_t *mode, const char **why)
 			m |= PRIO_PREEMPT_GANG;
 		} else if (n == 6 && !strncasecmp(p, "within", 6)) {
 			m |= PRIO_PREEMPT_WITHIN;
+		} else if (n == 8 && !strncasecmp(p, "priority", 8)) {
+			/* 25.05; older releases refused at link time */
+			m |= PRIO_PREEMPT_PRIORITY;
 		} else {
 			*why = "unknown PreemptMode word (expected off, "
-			       "cancel, requeue, suspend, gang or within)";
+			       "cancel, requeue, suspend, gang, within or "
+			       "priority)";
 			return -1;
 		}
 		p = comma ? comma + 1 : NULL;
@@ -190,31 +254,39 @@ int prio_preempt_mode_parse(const char *s, uint16_t *mode, const char **why)
 		*why = "GANG and WITHIN cannot be combined";
 		return -1;
 	}
+	if ((m & PRIO_PREEMPT_GANG) && (m & PRIO_PREEMPT_PRIORITY)) {
+		*why = "GANG and PRIORITY cannot be combined";
+		return -1;
+	}
 	*mode = m;
 	return 0;
 }
 
 const char *prio_preempt_mode_format(uint16_t mode, char *buf, unsigned size)
 {
+	const uint16_t extra =
+	    PRIO_PREEMPT_GANG | PRIO_PREEMPT_WITHIN | PRIO_PREEMPT_PRIORITY;
 	const char *base = "OFF";
+	size_t used = 0;
 
+	if (!size)
+		return buf;
+	buf[0] = '\0';
 	if (mode & PRIO_PREEMPT_CANCEL)
 		base = "CANCEL";
 	else if (mode & PRIO_PREEMPT_REQUEUE)
 		base = "REQUEUE";
 	else if (mode & PRIO_PREEMPT_SUSPEND)
 		base = "SUSPEND";
-	snprintf(buf, size, "%s%s%s",
-		 (mode & ~(PRIO_PREEMPT_GANG | PRIO_PREEMPT_WITHIN)) ||
-			 !(mode & (PRIO_PREEMPT_GANG | PRIO_PREEMPT_WITHIN))
-		     ? base
-		     : "",
-		 (mode & PRIO_PREEMPT_GANG)
-		     ? ((mode & ~PRIO_PREEMPT_GANG) ? ",GANG" : "GANG")
-		     : "",
-		 (mode & PRIO_PREEMPT_WITHIN)
-		     ? ((mode & ~PRIO_PREEMPT_WITHIN) ? ",WITHIN" : "WITHIN")
-		     : "");
+	/* The base mode, then the modifiers; a bare modifier alone. */
+	if ((mode & (uint16_t)~extra) || !(mode & extra))
+		flags_append(buf, size, &used, base);
+	if (mode & PRIO_PREEMPT_GANG)
+		flags_append(buf, size, &used, "GANG");
+	if (mode & PRIO_PREEMPT_WITHIN)
+		flags_append(buf, size, &used, "WITHIN");
+	if (mode & PRIO_PREEMPT_PRIORITY)
+		flags_append(buf, size, &used, "PRIORITY");
 	return buf;
 }
 
@@ -436,6 +508,7 @@ static const struct conf_key conf_keys[] = {
 	{ "PriorityWeightPartition", CT_U32, CF(weight_partition), 0 },
 	{ "PriorityWeightQOS", CT_U32, CF(weight_qos), 0 },
 	{ "PriorityWeightTRES", CT_TRESW, CF(weight_tres), 0 },
+	{ "PreemptParameters", CT_STR, CF(preempt_parameters), 0 },
 	{ "SchedulerParameters", CT_STR, CF(scheduler_parameters), 0 },
 	{ "SchedulerTimeSlice", CT_U16, CF(sched_time_slice), 0 },
 	{ "SelectType", CT_STR, CF(select_type), 0 },
@@ -1208,7 +1281,204 @@ static int partition_totals(struct prio_snapshot *snap,
 	if (!billing_known) {
 		t[PRIO_TRES_BILLING] = prio_billing_truncate(prio_billing_counts(
 		    &snap->tres, t, count, &p->billing_weights,
-		    snap->conf.priority_flags & PRIO_FLAG_MAX_TRES));
+		    prio_billing_rule_of(&snap->conf)));
+	}
+	return PRIO_OK;
+}
+
+/* --- what a release has ------------------------------------------------ */
+
+/* A key's value is refused for the snapshot's release. */
+static int release_refuse(struct prio_snapshot *snap, const char *file,
+			  unsigned long line, const char *field,
+			  struct prio_error *err, const char *what,
+			  const char *since)
+{
+	const struct prio_slurm_release *rel = prio_snapshot_slurm(snap);
+
+	prio_error_set(err, PRIO_ERR_PARSE, file, line, field,
+		       "%s is new in Slurm %s; the snapshot is Slurm %s "
+		       "(--slurm-version to say otherwise)",
+		       what, since, rel->name);
+	return link_error(snap, err);
+}
+
+/* The words of PreemptParameters (23.02, suspend_grace_time 23.11) and
+ * the older SchedulerParameters=preempt_* spelling, merged the way
+ * select_cons_tres.c and preempt.c read them: a boolean is on when either
+ * spelling has it, reorder_count= comes from PreemptParameters first.
+ * Slurm finds the words by substring and ignores the rest; an unknown
+ * word here is refused instead, so that a typo does not silently leave
+ * the default in force. */
+static int preempt_params_link(struct prio_snapshot *snap,
+			       struct prio_error *err)
+{
+	struct prio_config *c = &snap->conf;
+	struct prio_preempt_params *pp = &c->preempt;
+	const struct prio_slurm_release *rel = prio_snapshot_slurm(snap);
+	const char *sp = c->scheduler_parameters, *hit;
+	const char *v = c->preempt_parameters;
+	const char *file;
+	unsigned long line;
+	bool have_reorder = false;
+	long reorder = 1;
+
+	memset(pp, 0, sizeof(*pp));
+	pp->min_exempt_priority = PRIO_NO_VAL;
+	pp->suspend_grace_time = 2;
+	key_location(snap, "PreemptParameters", &file, &line);
+	int rc;
+
+	/* With --keep-going a refused word is left out, as if unset. */
+	if (v && *v && !rel->preempt_parameters) {
+		if ((rc = release_refuse(snap, file, line, "PreemptParameters",
+					 err, "PreemptParameters", "23.02")) < 0)
+			return rc;
+		v = NULL;
+	}
+	while (v && *v) {
+		const char *comma = strchr(v, ',');
+		size_t n = comma ? (size_t)(comma - v) : strlen(v);
+		const char *eq = memchr(v, '=', n);
+		size_t wn = eq ? (size_t)(eq - v) : n;
+		char num[32];
+		char *end;
+		unsigned long long x = 0;
+		bool has_num = false;
+
+		if (eq) {
+			size_t vn = n - wn - 1;
+
+			if (vn == 0 || vn >= sizeof(num))
+				goto bad_number;
+			memcpy(num, eq + 1, vn);
+			num[vn] = '\0';
+			x = strtoull(num, &end, 10);
+			if (*end || num[0] == '-' || x > UINT32_MAX)
+				goto bad_number;
+			has_num = true;
+		}
+#define WORD(w) (wn == sizeof(w) - 1 && !strncasecmp(v, w, wn))
+		if (WORD("strict_order") && !has_num) {
+			pp->strict_order = true;
+		} else if (WORD("youngest_first") && !has_num) {
+			pp->youngest_first = true;
+		} else if (WORD("send_user_signal") && !has_num) {
+			pp->send_user_signal = true;
+		} else if (WORD("reclaim_licenses") && !has_num) {
+			pp->reclaim_licenses = true;
+		} else if (WORD("reorder_count") && has_num) {
+			if (!have_reorder)
+				reorder = (long)x;
+			have_reorder = true;
+		} else if (WORD("min_exempt_priority") && has_num) {
+			pp->min_exempt_priority = (uint32_t)x;
+		} else if (WORD("suspend_grace_time") && has_num) {
+			if (rel->suspend_grace_time)
+				pp->suspend_grace_time = (uint32_t)x;
+			else if ((rc = release_refuse(
+				      snap, file, line, "PreemptParameters",
+				      err, "suspend_grace_time", "23.11")) < 0)
+				return rc;
+		} else if (n) {
+			prio_error_set(err, PRIO_ERR_PARSE, file, line,
+				       "PreemptParameters",
+				       "unknown word \"%.*s\" (known: "
+				       "min_exempt_priority=N, "
+				       "reclaim_licenses, reorder_count=N, "
+				       "send_user_signal, strict_order, "
+				       "%syoungest_first)",
+				       (int)n, v,
+				       rel->suspend_grace_time
+					   ? "suspend_grace_time=N, "
+					   : "");
+			if ((rc = link_error(snap, err)) < 0)
+				return rc;
+		}
+#undef WORD
+		v = comma ? comma + 1 : NULL;
+		continue;
+	bad_number:
+		prio_error_set(err, PRIO_ERR_PARSE, file, line,
+			       "PreemptParameters",
+			       "\"%.*s\": expected word=N with N a number",
+			       (int)n, v);
+		if ((rc = link_error(snap, err)) < 0)
+			return rc;
+		v = comma ? comma + 1 : NULL;
+	}
+	if (sp) {
+		pp->strict_order |= strcasestr(sp, "preempt_strict_order") != NULL;
+		pp->youngest_first |=
+		    strcasestr(sp, "preempt_youngest_first") != NULL;
+		pp->send_user_signal |=
+		    strcasestr(sp, "preempt_send_user_signal") != NULL;
+		hit = strcasestr(sp, "preempt_reorder_count=");
+		if (!have_reorder && hit)
+			reorder = strtol(hit + 22, NULL, 10);
+	}
+	/* Slurm logs a negative count and uses the default. */
+	pp->reorder_count = reorder < 0 ? 1 : (uint32_t)reorder;
+	return PRIO_OK;
+}
+
+/* Values that a release before 25.05 does not have: PriorityFlags
+ * MAX_TRES_GRES and PreemptMode PRIORITY (cluster, partitions). */
+static int release_checks(struct prio_snapshot *snap, struct prio_error *err)
+{
+	const struct prio_slurm_release *rel = prio_snapshot_slurm(snap);
+	struct prio_config *c = &snap->conf;
+	const uint16_t prio_bit = PRIO_PREEMPT_PRIORITY;
+	const char *file;
+	unsigned long line;
+	int rc;
+
+	/* Refused; with --keep-going each goes on as the old release reads
+	 * it. */
+	if ((c->priority_flags & PRIO_FLAG_MAX_TRES_GRES) &&
+	    !rel->max_tres_gres) {
+		key_location(snap, "PriorityFlags", &file, &line);
+		/* Older releases find "MAX_TRES" inside it and bill with
+		 * MAX_TRES: refused rather than guessed. */
+		if ((rc = release_refuse(snap, file, line, "PriorityFlags",
+					 err, "MAX_TRES_GRES", "25.05")) < 0)
+			return rc;
+		c->priority_flags &= ~PRIO_FLAG_MAX_TRES_GRES;
+		c->priority_flags |= PRIO_FLAG_MAX_TRES;
+	}
+	if (rel->partition_prio_mode_fixed)
+		return PRIO_OK;
+	/* Older releases refuse the word: without it the mode is what
+	 * remains. */
+	if (c->preempt_mode & prio_bit) {
+		key_location(snap, "PreemptMode", &file, &line);
+		if ((rc = release_refuse(snap, file, line, "PreemptMode", err,
+					 "PreemptMode PRIORITY", "25.05")) < 0)
+			return rc;
+		c->preempt_mode &= (uint16_t)~prio_bit;
+	}
+	for (uint32_t i = 0; i < snap->partition_count; i++) {
+		struct prio_partition *p = &snap->partitions[i];
+
+		if (p->preempt_mode == PRIO_NO_VAL16 ||
+		    !(p->preempt_mode & prio_bit))
+			continue;
+		if ((rc = release_refuse(snap, p->file, p->line, "PreemptMode",
+					 err, "PreemptMode PRIORITY",
+					 "25.05")) < 0)
+			return rc;
+		p->preempt_mode &= (uint16_t)~prio_bit;
+	}
+	for (uint32_t i = 0; i < snap->qos_count; i++) {
+		struct prio_qos *q = &snap->qos[i];
+
+		if (!(q->preempt_mode & prio_bit))
+			continue;
+		if ((rc = release_refuse(snap, q->file, q->line, "PreemptMode",
+					 err, "PreemptMode PRIORITY",
+					 "25.05")) < 0)
+			return rc;
+		q->preempt_mode &= (uint16_t)~prio_bit;
 	}
 	return PRIO_OK;
 }
@@ -1234,7 +1504,8 @@ static int config_checks(struct prio_snapshot *snap, struct prio_error *err)
 	{
 		uint16_t base =
 		    c->preempt_mode &
-		    (uint16_t) ~(PRIO_PREEMPT_GANG | PRIO_PREEMPT_WITHIN);
+		    (uint16_t) ~(PRIO_PREEMPT_GANG | PRIO_PREEMPT_WITHIN |
+				 PRIO_PREEMPT_PRIORITY);
 		bool bad =
 		    c->preempt_type == PRIO_PREEMPT_TYPE_NONE
 			? (c->preempt_mode & (uint16_t)~PRIO_PREEMPT_GANG) != 0
@@ -1272,6 +1543,9 @@ int prio_config_link(struct prio_snapshot *snap, struct prio_error *err)
 			return rc;
 	}
 	if (snap->have_config && (rc = config_checks(snap, err)) < 0)
+		return rc;
+	if ((rc = preempt_params_link(snap, err)) < 0 ||
+	    (rc = release_checks(snap, err)) < 0)
 		return rc;
 	for (uint32_t i = 0; i < snap->node_count; i++) {
 		struct prio_node *node = &snap->nodes[i];

@@ -153,15 +153,6 @@ default_partition(const struct prio_snapshot *snap)
 	return snap->partition_count ? &snap->partitions[0] : NULL;
 }
 
-/* The value of "name=N" in SchedulerParameters (substring, as Slurm
- * looks), or dflt. */
-static long sched_param_num(const char *params, const char *name, long dflt)
-{
-	const char *hit = params ? strcasestr(params, name) : NULL;
-
-	return hit ? strtol(hit + strlen(name), NULL, 10) : dflt;
-}
-
 static uint32_t requeue_delay(const struct prio_config *conf)
 {
 	const struct prio_conf_kv *kv = prio_config_find(conf, "AuthInfo");
@@ -304,7 +295,8 @@ static void check_possible(struct prio_preempt_ctx *ctx)
 
 static uint16_t strip_mode(uint16_t mode)
 {
-	return mode & (uint16_t) ~(PRIO_PREEMPT_GANG | PRIO_PREEMPT_WITHIN);
+	return mode & (uint16_t) ~(PRIO_PREEMPT_GANG | PRIO_PREEMPT_WITHIN |
+				   PRIO_PREEMPT_PRIORITY);
 }
 
 /* PreemptExemptTime in force for a job, seconds (0 none). */
@@ -331,6 +323,30 @@ static uint32_t exempt_time(const struct prio_snapshot *snap,
 	return snap->conf.preempt_exempt_time;
 }
 
+/*
+ * PreemptExemptTime of a SUSPEND job under preempt/partition_prio with
+ * GANG (cons_tres): the select plugin lays the pending job over every
+ * lower-tier job's cores and the gang scheduler suspends what lies under
+ * it, without asking whether the job is exempt.  26.05 takes the cores of
+ * exempt SUSPEND jobs out first -- only when the cluster's
+ * PreemptExemptTime is set (job_test.c rebuilds the exempt cores under
+ * that condition alone; a QOS's exempt time without it is ignored as
+ * before).  CANCEL/REQUEUE jobs keep the candidate list's exemption.
+ */
+static bool suspend_exempt_ignored(const struct prio_preempt_ctx *ctx,
+				   uint16_t mode)
+{
+	const struct prio_snapshot *snap = ctx->snap;
+	uint32_t cluster = snap->conf.preempt_exempt_time;
+
+	if (snap->conf.preempt_type != PRIO_PREEMPT_TYPE_PARTITION_PRIO ||
+	    !ctx->gang || ctx->res->select == PRIO_SELECT_LINEAR ||
+	    mode != PRIO_PREEMPT_SUSPEND)
+		return false;
+	return !(prio_snapshot_slurm(snap)->exempt_time_suspend &&
+		 cluster != 0 && cluster != PRIO_INFINITE);
+}
+
 /* The plugin's verdict on one job; 0 (PRIO_WHY_NONE) when it may be
  * preempted, with its mode, grace and sort key filled. */
 static uint8_t plugin_check(const struct prio_preempt_ctx *ctx,
@@ -343,6 +359,15 @@ static uint8_t plugin_check(const struct prio_preempt_ctx *ctx,
 	uint64_t size = nodes > 0xffff ? 0xffff : nodes;
 
 	if (snap->conf.preempt_type == PRIO_PREEMPT_TYPE_PARTITION_PRIO) {
+		uint16_t own = ctx->partition->preempt_mode;
+
+		/* 25.05: PreemptMode PRIORITY on the preemptor's partition
+		 * (set there, not inherited: 25.05.1) or the cluster's; an
+		 * equal priority may still preempt. */
+		if (((own != PRIO_NO_VAL16 && (own & PRIO_PREEMPT_PRIORITY)) ||
+		     (cluster & PRIO_PREEMPT_PRIORITY)) &&
+		    ctx->req.priority < job->priority)
+			return PRIO_WHY_PRIORITY_MODE;
 		if (!jp)
 			return PRIO_WHY_NO_PARTITION;
 		if (jp->tier >= ctx->partition->tier) {
@@ -381,6 +406,11 @@ static uint8_t plugin_check(const struct prio_preempt_ctx *ctx,
 			if (!listed)
 				return PRIO_WHY_QOS_NOT_LISTED;
 		}
+		/* 25.05: PreemptMode PRIORITY on the preemptor's QOS or the
+		 * cluster: only a strictly lower job priority */
+		if (((pq->preempt_mode | cluster) & PRIO_PREEMPT_PRIORITY) &&
+		    !(ctx->req.priority > job->priority))
+			return PRIO_WHY_PRIORITY_MODE;
 		cd->mode =
 		    strip_mode(jq->preempt_mode ? jq->preempt_mode : cluster);
 		if (cd->mode == PRIO_PREEMPT_OFF)
@@ -468,12 +498,22 @@ static int classify(struct prio_preempt_ctx *ctx, struct prio_error *err)
 			why = plugin_check(
 			    ctx, job, jp, distinct_nodes(res, rj, stamp, r + 1),
 			    &cd, &e->detail);
+		/* interfaces/preempt.c: above min_exempt_priority never */
+		if (why == PRIO_WHY_NONE &&
+		    ctx->min_exempt_priority != PRIO_NO_VAL &&
+		    job->priority > ctx->min_exempt_priority) {
+			why = PRIO_WHY_MIN_EXEMPT;
+			e->detail = ctx->min_exempt_priority;
+		}
 		if (why == PRIO_WHY_NONE && (x = exempt_time(snap, job, jp)) &&
 		    job->start_time &&
 		    snap->now < job->start_time + (time_t)x) {
-			why = PRIO_WHY_EXEMPT;
 			e->detail =
 			    (int64_t)(job->start_time + (time_t)x - snap->now);
+			if (suspend_exempt_ignored(ctx, cd.mode))
+				e->exempt_ignored = true;
+			else
+				why = PRIO_WHY_EXEMPT;
 		}
 		e->why = why;
 		if (why != PRIO_WHY_NONE)
@@ -512,7 +552,6 @@ int prio_preempt_ctx_init(struct prio_preempt_ctx *ctx,
 			  struct prio_error *err)
 {
 	const struct prio_config *conf = &snap->conf;
-	long reorder;
 	int rc;
 
 	memset(ctx, 0, sizeof(*ctx));
@@ -525,15 +564,12 @@ int prio_preempt_ctx_init(struct prio_preempt_ctx *ctx,
 	ctx->preempt_enabled = conf->preempt_type != PRIO_PREEMPT_TYPE_NONE &&
 			       strip_mode(conf->preempt_mode) != 0;
 	ctx->gang = (conf->preempt_mode & PRIO_PREEMPT_GANG) != 0;
-	ctx->youngest_first =
-	    conf->scheduler_parameters &&
-	    strcasestr(conf->scheduler_parameters, "preempt_youngest_first");
-	ctx->strict_order =
-	    conf->scheduler_parameters &&
-	    strcasestr(conf->scheduler_parameters, "preempt_strict_order");
-	reorder = sched_param_num(conf->scheduler_parameters,
-				  "preempt_reorder_count=", 1);
-	ctx->reorder_count = reorder < 0 ? 1 : (uint32_t)reorder;
+	/* PreemptParameters and SchedulerParameters=preempt_*, merged by
+	 * prio_config_link() */
+	ctx->youngest_first = conf->preempt.youngest_first;
+	ctx->strict_order = conf->preempt.strict_order;
+	ctx->reorder_count = conf->preempt.reorder_count;
+	ctx->min_exempt_priority = conf->preempt.min_exempt_priority;
 	ctx->requeue_delay = requeue_delay(conf);
 	check_possible(ctx);
 	rc = classify(ctx, err);
@@ -775,8 +811,11 @@ int pplan_finish(const struct prio_preempt_ctx *ctx,
 			e->resume_time = plan->end_time;
 			continue;
 		}
-		if (e->grace)
+		if (e->grace) {
 			e->signal_time = now;
+			e->grace_exit_preempted =
+			    prio_snapshot_slurm(snap)->grace_counts_preempted;
+		}
 		e->stop_time = now + e->grace;
 		if (e->action == PRIO_ACTION_REQUEUE)
 			e->resume_time = e->stop_time + ctx->requeue_delay;

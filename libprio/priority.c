@@ -419,14 +419,13 @@ static double partition_factor(const struct prio_engine *e,
 	return (double)jf / e->part_max;
 }
 
-static double qos_factor(const struct prio_engine *e,
-			 const struct prio_job *job)
+static double qos_factor(const struct prio_engine *e, prio_id qos)
 {
 	const struct prio_qos *q;
 
-	if (!e->weight[PRIO_FACTOR_QOS] || job->qos == PRIO_NO_ID)
+	if (!e->weight[PRIO_FACTOR_QOS] || qos == PRIO_NO_ID)
 		return 0.0;
-	q = prio_snapshot_qos(e->snap, job->qos);
+	q = prio_snapshot_qos(e->snap, qos);
 	if (!q || !q->priority)
 		return 0.0;
 	if (flag(e, PRIO_FLAG_NO_NORMAL_QOS))
@@ -487,7 +486,7 @@ void prio_job_factors(const struct prio_engine *e, const struct prio_job *job,
 		jf->age = age_factor(e, jf->accrue_time);
 	if (e->weight[PRIO_FACTOR_JOBSIZE])
 		jf->jobsize = job_size_factor(e, job, first);
-	jf->qos = qos_factor(e, job);
+	jf->qos = qos_factor(e, job->qos);
 	if (jf->assoc_index != PRIO_ASSOC_NONE) {
 		jf->assoc = e->assoc_factors[jf->assoc_index].assoc;
 		jf->fairshare = e->assoc_factors[jf->assoc_index].fairshare;
@@ -571,7 +570,7 @@ void prio_row_compute(const struct prio_engine *e, const struct prio_job *job,
 
 	/* The controller: a multi-partition job's array slots add the
 	 * partition term first; a single partition adds it in turn. */
-	if (job->partition_count > 1)
+	if (job->partition_count > 1 || jf->multi_qos)
 		prio = part + age + assoc + fs + js + qos + tres_sum + site -
 		       nice;
 	else
@@ -588,6 +587,59 @@ void prio_row_compute(const struct prio_engine *e, const struct prio_job *job,
 	}
 	if (flag(e, PRIO_FLAG_INCR_ONLY) && job->priority > row->priority)
 		row->priority = job->priority;
+}
+
+static uint32_t qos_priority_or_zero(const struct prio_snapshot *snap,
+				     prio_id id, bool *known)
+{
+	const struct prio_qos *q = prio_snapshot_qos(snap, id);
+
+	*known = q != NULL;
+	return q ? q->priority : 0;
+}
+
+uint32_t prio_qos_sort_desc(const struct prio_snapshot *snap, prio_id *ids,
+			    uint32_t n)
+{
+	uint32_t kept = 0;
+
+	/* A handful of QOS per job: insertion sort, stable. */
+	for (uint32_t i = 0; i < n; i++) {
+		prio_id id = ids[i];
+		bool known, other_known, repeat = false;
+		uint32_t prio = qos_priority_or_zero(snap, id, &known), j;
+
+		for (j = 0; j < kept && !repeat; j++)
+			repeat = ids[j] == id;
+		if (repeat)
+			continue;
+		j = kept;
+		while (j > 0) {
+			uint32_t before =
+			    qos_priority_or_zero(snap, ids[j - 1], &other_known);
+
+			if (!(known && (!other_known || before < prio)))
+				break;
+			ids[j] = ids[j - 1];
+			j--;
+		}
+		ids[j] = id;
+		kept++;
+	}
+	return kept;
+}
+
+void prio_job_factors_qos(const struct prio_engine *e,
+			  const struct prio_job_factors *jf, prio_id qos,
+			  struct prio_job_factors *out)
+{
+	double f = qos_factor(e, qos);
+
+	*out = *jf;
+	out->multi_qos = true;
+	/* a QOS of Priority 0 leaves the job's own QOS term in place */
+	if (f != 0.0)
+		out->qos = f;
 }
 
 const struct prio_job *prio_snapshot_find_job(const struct prio_snapshot *snap,

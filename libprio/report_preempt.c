@@ -240,15 +240,35 @@ const char *prio_preempt_why_text(const struct prio_preempt_ctx *ctx,
 	case PRIO_WHY_COMPLETING:
 		n = snprintf(buf, size, "completing: it cannot be preempted");
 		break;
+	case PRIO_WHY_PRIORITY_MODE:
+		n = snprintf(buf, size,
+			     "PreemptMode PRIORITY: its priority %u is above "
+			     "the job's %u",
+			     job->priority, ctx->req.priority);
+		break;
+	case PRIO_WHY_MIN_EXEMPT:
+		n = snprintf(buf, size,
+			     "its priority %u is above PreemptParameters "
+			     "min_exempt_priority=%lld",
+			     job->priority, (long long)e->detail);
+		break;
 	default:
 		n = snprintf(buf, size, "%s", allowed);
 		break;
 	}
 	(void)plan;
 	if (e->requeue_fallback && n >= 0 && (size_t)n < size)
+		n += snprintf(buf + n, size - (size_t)n,
+			      "; it cannot be requeued (Requeue=0), so "
+			      "REQUEUE cancels it");
+	if (e->exempt_ignored && n >= 0 && (size_t)n < size)
 		snprintf(buf + n, size - (size_t)n,
-			 "; it cannot be requeued (Requeue=0), so REQUEUE "
-			 "cancels it");
+			 "; its PreemptExemptTime (%lld s left) does not "
+			 "protect a SUSPEND job from the gang scheduler %s",
+			 (long long)e->detail,
+			 prio_snapshot_slurm(snap)->exempt_time_suspend
+			     ? "without a cluster-wide PreemptExemptTime"
+			     : "before Slurm 26.05");
 	return buf;
 }
 

@@ -296,7 +296,7 @@ static bool waited(const struct prio_sacct_rec *rec, time_t from, time_t to,
 static int add_record(struct prio_rollup *r, const struct prio_snapshot *snap,
 		      const struct prio_rollup_opts *o,
 		      const struct prio_sacct_rec *rec, double d, time_t at,
-		      bool max_tres)
+		      enum prio_billing_rule max_tres)
 {
 	time_t from = r->bounds[0], to = r->bounds[r->bucket_count];
 	struct prio_usage_span whole;
@@ -388,7 +388,7 @@ int prio_rollup_run(const struct prio_snapshot *snap,
 	long nb;
 	double d = prio_decay_factor(snap->conf.decay_half_life);
 	time_t at = o->decay_to ? o->decay_to : o->window.end;
-	bool max_tres = snap->conf.priority_flags & PRIO_FLAG_MAX_TRES;
+	enum prio_billing_rule max_tres = prio_billing_rule_of(&snap->conf);
 
 	memset(r, 0, sizeof(*r));
 	if (o->window.end <= o->window.start)

@@ -12,18 +12,19 @@
 
 #include "prio/slurm_version.h"
 
-/*   release name     parser     ReqTRES sprio  sshare mf     grace  mqos   mtg    pmode  round  topP   nna    exempt */
-#define ROW(r, n, p, a, b, c, d, e, f, g, h, i, j, k, l)                       \
-	{ r, n, p, a, b, c, d, e, f, g, h, i, j, k, l }
+/*   release name     parser     ReqTRES sprio  sshare mf     grace  mqos   mtg    pmode  round  topP   nna    exempt
+ *   then the preemption block: pparams sgrace */
+#define ROW(r, n, p, a, b, c, d, e, f, g, h, i, j, k, l, pp, sg)               \
+	{ r, n, p, a, b, c, d, e, f, g, h, i, j, k, l, pp, sg }
 static const struct prio_slurm_release releases[] = {
-    ROW(2205, "22.05", "v0.0.38", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
-    ROW(2302, "23.02", "v0.0.39", 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
-    ROW(2311, "23.11", "v0.0.40", 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0),
-    ROW(2405, "24.05", "v0.0.41", 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0),
-    ROW(2411, "24.11", "v0.0.42", 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0),
-    ROW(2505, "25.05", "v0.0.43", 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0),
-    ROW(2511, "25.11", "v0.0.44", 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0),
-    ROW(2605, "26.05", "v0.0.45", 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1),
+    ROW(2205, "22.05", "v0.0.38", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
+    ROW(2302, "23.02", "v0.0.39", 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0),
+    ROW(2311, "23.11", "v0.0.40", 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1),
+    ROW(2405, "24.05", "v0.0.41", 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1, 1),
+    ROW(2411, "24.11", "v0.0.42", 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1),
+    ROW(2505, "25.05", "v0.0.43", 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1),
+    ROW(2511, "25.11", "v0.0.44", 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 1),
+    ROW(2605, "26.05", "v0.0.45", 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1),
 };
 #undef ROW
 

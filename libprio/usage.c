@@ -178,7 +178,7 @@ static double job_billing(const struct prio_snapshot *snap,
 	const struct prio_qos *q = qos ? prio_snapshot_qos(snap, qos) : NULL;
 	double b = prio_billing_list(
 	    &snap->tres, alloc, p ? &p->billing_weights : NULL,
-	    (snap->conf.priority_flags & PRIO_FLAG_MAX_TRES) != 0);
+	    prio_billing_rule_of(&snap->conf));
 	uint64_t recorded =
 	    prio_tres_list_get(alloc, PRIO_TRES_BILLING, UINT64_MAX);
 

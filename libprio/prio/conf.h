@@ -31,6 +31,11 @@
 #define PRIO_FLAG_NO_NORMAL_PART  (1u << 8)
 #define PRIO_FLAG_NO_NORMAL_QOS   (1u << 9)
 #define PRIO_FLAG_NO_NORMAL_TRES  (1u << 10)
+/* MAX(node TRES) + node GRES + SUM(global TRES) (25.05) */
+#define PRIO_FLAG_MAX_TRES_GRES   (1u << 11)
+#define PRIO_FLAG_NO_NORMAL_ALL                                               \
+	(PRIO_FLAG_NO_NORMAL_ASSOC | PRIO_FLAG_NO_NORMAL_PART |               \
+	 PRIO_FLAG_NO_NORMAL_QOS | PRIO_FLAG_NO_NORMAL_TRES)
 /* Not a Slurm bit: the ticket-based algorithm of the seed documents. */
 #define PRIO_FLAG_TICKET_BASED    (1u << 16)
 
@@ -39,6 +44,8 @@
 #define PRIO_PREEMPT_SUSPEND 0x0001u
 #define PRIO_PREEMPT_REQUEUE 0x0002u
 #define PRIO_PREEMPT_CANCEL  0x0008u
+/* the preemptor's job priority must not be lower (25.05) */
+#define PRIO_PREEMPT_PRIORITY 0x2000u
 #define PRIO_PREEMPT_WITHIN  0x4000u
 #define PRIO_PREEMPT_GANG    0x8000u
 
@@ -84,6 +91,22 @@ struct prio_conf_nodeset {
 	struct prio_conf_nodeset *next; /* arena list */
 };
 
+/* PreemptParameters (23.02) merged with the older SchedulerParameters
+ * spelling preempt_* (still read by 26.05): filled by prio_config_link(). */
+struct prio_preempt_params {
+	uint32_t reorder_count;       /* reorder_count=, default 1 */
+	bool strict_order;            /* strict_order */
+	bool youngest_first;          /* youngest_first */
+	bool send_user_signal;        /* send_user_signal */
+	bool reclaim_licenses;        /* reclaim_licenses (not modelled) */
+	/* min_exempt_priority=: a job of higher priority is never
+	 * preempted; PRIO_NO_VAL none */
+	uint32_t min_exempt_priority;
+	/* suspend_grace_time=: seconds between SIGTSTP and SIGSTOP when
+	 * suspending (23.11; default 2) */
+	uint32_t suspend_grace_time;
+};
+
 struct prio_config {
 	const char *cluster_name;
 	const char *priority_type;          /* "priority/multifactor" */
@@ -109,6 +132,8 @@ struct prio_config {
 	/* seconds; 0 (Slurm's default, printed 00:00:00) exempts nothing */
 	uint32_t preempt_exempt_time;
 	const char *scheduler_parameters;
+	const char *preempt_parameters;     /* PreemptParameters as written */
+	struct prio_preempt_params preempt; /* both spellings, at link */
 	uint16_t sched_time_slice;          /* SchedulerTimeSlice, s; default 30 */
 	const char *select_type;
 	const char *select_type_parameters;
@@ -223,11 +248,20 @@ void prio_node_defaults(struct prio_node *n);
 /* Defaults exactly as Slurm 22.05 fills them. */
 void prio_config_defaults(struct prio_config *conf);
 
-/* Parse a PriorityFlags string (substring rules, slurm-facts §1.0). */
+/* Parse a PriorityFlags string (substring rules, slurm-facts §1.0):
+ * MAX_TRES_GRES excludes MAX_TRES, as 25.05 reads it. */
 uint32_t prio_priority_flags_parse(const char *s);
 /* "FAIR_TREE,MAX_TRES"-style text for display; buf returned. */
 const char *prio_priority_flags_format(uint32_t flags, char *buf,
 				       unsigned size);
+struct prio_slurm_release;
+/* The flags as that release's `scontrol show config` prints them
+ * ("NO_FAIR_TREE" when Fair Tree is off, nothing for it when on; before
+ * 25.11.1 any NO_NORMAL_* flag prints as NO_NORMAL_ALL alone); buf
+ * returned, "" for none. */
+const char *prio_priority_flags_slurm(uint32_t flags,
+				      const struct prio_slurm_release *rel,
+				      char *buf, unsigned size);
 /* PreemptMode comma list; -1 with a static reason when invalid. */
 int prio_preempt_mode_parse(const char *s, uint16_t *mode, const char **why);
 const char *prio_preempt_mode_format(uint16_t mode, char *buf, unsigned size);

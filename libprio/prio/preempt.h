@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Preemption planning: which running jobs a pending job would preempt, how
- * (suspend, requeue, cancel) and when, the way Slurm 22.05 decides it
- * (slurm-facts §9), and the placement that preempts the fewest jobs.
+ * (suspend, requeue, cancel) and when, the way Slurm decides it
+ * (slurm-facts §9; what changed from 23.02 to 26.05 is keyed on the
+ * snapshot's release, prio_snapshot_slurm()), and the placement that
+ * preempts the fewest jobs.
  *
  *   1. prio_preempt_ctx_new(): resolve the pending job's request against
  *      the snapshot, and sort every job that holds resources into
@@ -107,6 +109,10 @@ enum prio_preempt_why {
 	PRIO_WHY_QOS_PRIORITY,    /* same QOS (WITHIN), priority not lower */
 	PRIO_WHY_EXEMPT,          /* PreemptExemptTime not elapsed */
 	PRIO_WHY_COMPLETING,      /* completing: cannot be preempted */
+	PRIO_WHY_PRIORITY_MODE,   /* PreemptMode PRIORITY (25.05): its job
+				   * priority is above the preemptor's */
+	PRIO_WHY_MIN_EXEMPT,      /* PreemptParameters min_exempt_priority:
+				   * its priority is above it */
 	PRIO_WHY_COUNT
 };
 
@@ -124,6 +130,14 @@ struct prio_preempt_entry {
 				   * (after reordering); 0 not a candidate */
 	int64_t detail;           /* EXEMPT: seconds left; TIER: its tier */
 	uint64_t lost_cpu_seconds; /* requeue/cancel: CPUs x time run */
+	/* CANCEL/REQUEUE with GraceTime: a job that ends by itself after
+	 * SIGTERM counts as preempted (24.05: state PREEMPTED, a REQUEUE
+	 * batch job requeued); before 24.05 it ends as it exits (COMPLETED,
+	 * FAILED...) and is not requeued. */
+	bool grace_exit_preempted;
+	/* SUSPEND: PreemptExemptTime not elapsed, but preempt/partition_prio
+	 * with GANG before 26.05 suspends it anyway (detail: seconds left) */
+	bool exempt_ignored;
 	/* What happens next (0 = nothing): */
 	time_t signal_time;       /* SIGCONT+SIGTERM (grace > 0) */
 	time_t stop_time;         /* suspended, killed or requeued */
@@ -185,6 +199,7 @@ struct prio_preempt_ctx {
 	bool preempt_enabled, gang;
 	bool youngest_first, strict_order;
 	uint32_t reorder_count;
+	uint32_t min_exempt_priority;    /* PRIO_NO_VAL none */
 	uint32_t requeue_delay;          /* seconds before a requeued job may
 					  * start again */
 	/* Entries template (one per res job, reasons for non-candidates). */

@@ -54,8 +54,12 @@ struct prio_slurm_release {
 	bool multi_qos;
 	/* PriorityFlags=MAX_TRES_GRES (25.05) */
 	bool max_tres_gres;
-	/* preempt/partition_prio: a partition's PreemptMode no longer
-	 * defaults to PRIORITY-only (25.05) */
+	/* PreemptMode PRIORITY exists (25.05: a preemptor may only preempt a
+	 * job of lower priority when its partition's, QOS's or the cluster's
+	 * PreemptMode has it); a partition without its own PreemptMode does
+	 * not imply it (25.05.1 fixed 25.05.0, where every such partition
+	 * behaved as PRIORITY: higher-tier jobs stopped preempting lower-tier
+	 * ones of higher job priority).  The table models 25.05.1 onwards. */
 	bool partition_prio_mode_fixed;
 	/* sreport rounds start times down and end times up (25.05) */
 	bool sreport_round_outward;
@@ -63,11 +67,20 @@ struct prio_slurm_release {
 	 * associations (25.05) */
 	bool topusage_partition;
 	/* NO_NORMAL_ALL printed only when every NO_NORMAL_* flag is set
-	 * (25.11) */
+	 * (25.11.1; until then any NO_NORMAL_* flag printed as NO_NORMAL_ALL
+	 * alone, so scontrol show config cannot tell which were set) */
 	bool no_normal_all_exact;
 	/* PreemptExemptTime also for SUSPEND and GANG under partition_prio
 	 * (26.05) */
 	bool exempt_time_suspend;
+	/* --- preemption and billing rules (helper/behaviour) --- */
+	/* PreemptParameters= exists, with min_exempt_priority,
+	 * reclaim_licenses, reorder_count, send_user_signal, strict_order,
+	 * youngest_first; 22.05 has only SchedulerParameters=preempt_* and
+	 * refuses the key (23.02) */
+	bool preempt_parameters;
+	/* PreemptParameters=suspend_grace_time (23.11) */
+	bool suspend_grace_time;
 };
 
 /* The row of a release: the newest row not after it (24.11.5 and 24.12

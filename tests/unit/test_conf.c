@@ -1511,3 +1511,195 @@ Test(conf, config_set_overrides_and_restores_defaults)
 	cr_assert_str_eq(err.field, "PriorityWeightTRES");
 	prio_snapshot_free(&snap);
 }
+
+/* --- what changed between releases --------------------------------------- */
+
+Test(release_2511, no_normal_all_printed_only_for_all)
+{
+	const struct prio_slurm_release *r2411 = prio_slurm_release_of(2411);
+	const struct prio_slurm_release *r2511 = prio_slurm_release_of(2511);
+	uint32_t qos = PRIO_FLAG_FAIR_TREE | PRIO_FLAG_NO_NORMAL_QOS;
+	uint32_t two = qos | PRIO_FLAG_NO_NORMAL_PART;
+	uint32_t all = prio_priority_flags_parse("NO_NORMAL_ALL,MAX_TRES");
+	char buf[256];
+
+	/* 25.11.1: only the flags that are set */
+	cr_expect_str_eq(prio_priority_flags_slurm(qos, r2511, buf, sizeof(buf)),
+			 "NO_NORMAL_QOS");
+	cr_expect_str_eq(prio_priority_flags_slurm(two, r2511, buf, sizeof(buf)),
+			 "NO_NORMAL_PART,NO_NORMAL_QOS");
+	cr_expect_str_eq(prio_priority_flags_slurm(all, r2511, buf, sizeof(buf)),
+			 "MAX_TRES,NO_NORMAL_ALL");
+	/* before: any of them prints NO_NORMAL_ALL alone */
+	cr_expect_str_eq(prio_priority_flags_slurm(qos, r2411, buf, sizeof(buf)),
+			 "NO_NORMAL_ALL");
+	cr_expect_str_eq(prio_priority_flags_slurm(two, r2411, buf, sizeof(buf)),
+			 "NO_NORMAL_ALL");
+	cr_expect_str_eq(prio_priority_flags_slurm(all, r2411, buf, sizeof(buf)),
+			 "MAX_TRES,NO_NORMAL_ALL");
+	/* Fair Tree shows only by its absence: the 24.11 capture's empty
+	 * "PriorityFlags = " */
+	cr_expect_str_eq(prio_priority_flags_slurm(PRIO_FLAG_FAIR_TREE, r2411,
+						   buf, sizeof(buf)),
+			 "");
+	cr_expect_str_eq(
+	    prio_priority_flags_slurm(prio_priority_flags_parse("NO_FAIR_TREE"),
+				      r2511, buf, sizeof(buf)),
+	    "NO_FAIR_TREE");
+}
+
+/* Finish a slurm.conf as `release`; the error text when refused. */
+static const char *finish_as(const char *conf, uint16_t release, char *out,
+			     size_t size)
+{
+	struct prio_snapshot snap;
+	struct prio_source src;
+	struct prio_error err;
+	int rc;
+
+	cr_assert_eq(prio_snapshot_init(&snap), 0);
+	test_source(&src, "slurm.conf", conf);
+	cr_assert_eq(prio_load_slurmconf_source(&snap, &src, &err), 0);
+	prio_snapshot_note_version(&snap, release, PRIO_VERSION_OPTION);
+	rc = prio_snapshot_finish(&snap, &err);
+	if (rc < 0)
+		prio_error_format(&err, out, size);
+	else
+		snprintf(out, size, "ok reorder=%u strict=%d young=%d "
+			 "signal=%d licenses=%d min=%u grace=%u",
+			 snap.conf.preempt.reorder_count,
+			 snap.conf.preempt.strict_order,
+			 snap.conf.preempt.youngest_first,
+			 snap.conf.preempt.send_user_signal,
+			 snap.conf.preempt.reclaim_licenses,
+			 snap.conf.preempt.min_exempt_priority,
+			 snap.conf.preempt.suspend_grace_time);
+	prio_snapshot_free(&snap);
+	return out;
+}
+
+Test(release_2302, preempt_parameters)
+{
+	char text[1024];
+
+	cr_expect_str_eq(
+	    finish_as("PreemptParameters=send_user_signal,reclaim_licenses,"
+		      "min_exempt_priority=7,reorder_count=0\n"
+		      "SchedulerParameters=preempt_reorder_count=4,"
+		      "preempt_youngest_first\n",
+		      2302, text, sizeof(text)),
+	    "ok reorder=0 strict=0 young=1 signal=1 licenses=1 min=7 grace=2");
+	/* no PreemptParameters: the old spelling alone, as 22.05 */
+	cr_expect_str_eq(
+	    finish_as("SchedulerParameters=bf_continue,preempt_strict_order,"
+		      "preempt_reorder_count=-3,preempt_send_user_signal\n",
+		      2205, text, sizeof(text)),
+	    "ok reorder=1 strict=1 young=0 signal=1 licenses=0 "
+	    "min=4294967294 grace=2");
+	cr_expect_str_eq(
+	    finish_as("PreemptParameters=strict_order\n", 2205, text,
+		      sizeof(text)),
+	    "slurm.conf:1: PreemptParameters: PreemptParameters is new in "
+	    "Slurm 23.02; the snapshot is Slurm 22.05 (--slurm-version to say "
+	    "otherwise)");
+	cr_expect_str_eq(
+	    finish_as("PreemptParameters=strict_ordr\n", 2302, text,
+		      sizeof(text)),
+	    "slurm.conf:1: PreemptParameters: unknown word \"strict_ordr\" "
+	    "(known: min_exempt_priority=N, reclaim_licenses, "
+	    "reorder_count=N, send_user_signal, strict_order, "
+	    "youngest_first)");
+	cr_expect_str_eq(
+	    finish_as("PreemptParameters=min_exempt_priority=x\n", 2302, text,
+		      sizeof(text)),
+	    "slurm.conf:1: PreemptParameters: \"min_exempt_priority=x\": "
+	    "expected word=N with N a number");
+}
+
+Test(release_2311, suspend_grace_time)
+{
+	char text[1024];
+
+	cr_expect_str_eq(finish_as("PreemptParameters=suspend_grace_time=5\n",
+				   2311, text, sizeof(text)),
+			 "ok reorder=1 strict=0 young=0 signal=0 licenses=0 "
+			 "min=4294967294 grace=5");
+	cr_expect_str_eq(finish_as("PreemptParameters=suspend_grace_time=5\n",
+				   2302, text, sizeof(text)),
+			 "slurm.conf:1: PreemptParameters: suspend_grace_time "
+			 "is new in Slurm 23.11; the snapshot is Slurm 23.02 "
+			 "(--slurm-version to say otherwise)");
+}
+
+Test(release_2505, preempt_mode_priority_words)
+{
+	uint16_t mode;
+	const char *why;
+	char buf[64];
+
+	cr_assert_eq(prio_preempt_mode_parse("priority,requeue", &mode, &why),
+		     0);
+	cr_expect_eq(mode, PRIO_PREEMPT_REQUEUE | PRIO_PREEMPT_PRIORITY);
+	cr_expect_str_eq(prio_preempt_mode_format(mode, buf, sizeof(buf)),
+			 "REQUEUE,PRIORITY");
+	cr_expect_eq(prio_preempt_mode_parse("gang,priority", &mode, &why), -1);
+	cr_expect_str_eq(why, "GANG and PRIORITY cannot be combined");
+}
+
+/* Every oracle capture: PriorityFlags of its slurm.conf printed the way
+ * its release prints them equals its `scontrol show config` line (22.05:
+ * "", NO_FAIR_TREE, DEPTH_OBLIVIOUS,NO_FAIR_TREE, MAX_TRES, NO_NORMAL_ALL;
+ * 24.11 the same rules). */
+Test(release_2205, priority_flags_as_scontrol_prints_them)
+{
+	glob_t g;
+	unsigned compared = 0;
+
+	cr_assert_eq(glob(test_path("tests/oracle/*/scontrol_show_config.txt"),
+			  0, NULL, &g),
+		     0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char dir[4096], path[4200], line[512], want[256] = "", buf[256];
+		uint16_t release = 0;
+		struct prio_snapshot a;
+		struct stat st;
+		FILE *f;
+
+		snprintf(dir, sizeof(dir), "%s", g.gl_pathv[i]);
+		*strrchr(dir, '/') = '\0';
+		snprintf(path, sizeof(path), "%s/slurm.conf", dir);
+		if (stat(path, &st) != 0)
+			continue;
+		f = fopen(g.gl_pathv[i], "r");
+		cr_assert_not_null(f);
+		while (fgets(line, sizeof(line), f)) {
+			char *eq = strchr(line, '=');
+			char *v = eq ? eq + 1 : NULL;
+			size_t n;
+
+			if (!v)
+				continue;
+			while (*v == ' ')
+				v++;
+			n = strcspn(v, " \n");
+			if (!strncmp(line, "PriorityFlags ", 14))
+				snprintf(want, sizeof(want), "%.*s", (int)n, v);
+			else if (!strncmp(line, "SLURM_VERSION ", 14))
+				cr_assert_eq(prio_slurm_version_parse(v, n,
+								      &release),
+					     0);
+		}
+		fclose(f);
+		cr_assert(release, "%s: no SLURM_VERSION", g.gl_pathv[i]);
+		load_ok(&a, L_SLURMCONF, path);
+		cr_expect_str_eq(
+		    prio_priority_flags_slurm(a.conf.priority_flags,
+					      prio_slurm_release_of(release),
+					      buf, sizeof(buf)),
+		    want, "%s", dir);
+		compared++;
+		prio_snapshot_free(&a);
+	}
+	globfree(&g);
+	cr_assert_geq(compared, 10);
+}

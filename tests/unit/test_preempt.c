@@ -30,10 +30,17 @@ static void check(int rc, const struct prio_error *err)
 	cr_assert_geq(rc, 0, "%s", prio_error_format(err, msg, sizeof(msg)));
 }
 
+/* The Slurm release the next world is from (as --slurm-version); 0: what
+ * the artefacts say (TRES= in the jobs: 22.05). */
+static uint16_t world_release;
+
 static void finish_load(struct world *w, time_t now)
 {
 	struct prio_error err;
 
+	if (world_release)
+		prio_snapshot_note_version(&w->snap, world_release,
+					   PRIO_VERSION_OPTION);
 	w->snap.now = now;
 	w->snap.now_known = true;
 	check(prio_snapshot_finish(&w->snap, &err), &err);
@@ -1073,4 +1080,267 @@ Test(preempt, minimal_never_worse_than_slurm, .timeout = 60)
 		    started, better, saved, max_saved, less_lost, exact);
 	cr_expect_gt(started, 300);
 	cr_expect_gt(better, 0);
+}
+
+/* --- behaviour that changed between releases ----------------------------- */
+
+/* GraceTime 45 s on low's CANCEL jobs (tiers_conf): job 1 is cancelled
+ * after SIGTERM.  From 24.05 an exit within the grace is PREEMPTED (and a
+ * REQUEUE job requeued); the plan's times are the same in both. */
+static void grace_world(struct world *w, uint16_t release)
+{
+	jobs_reset();
+	run_job(1, "low", "normal", NOW - 600, "n1:4", 1, 100);
+	run_job(2, "low", "normal", NOW - 600, "n2:4", 1, 100);
+	run_job(3, "low", "normal", NOW - 600, "n3:4", 1, 100);
+	world_release = release;
+	tiers_plan(w, "", "CANCEL", 1, 4);
+	world_release = 0;
+}
+
+Test(release_2405, grace_exit_counts_as_preempted)
+{
+	struct world w;
+	const struct prio_preempt_entry *e;
+
+	grace_world(&w, 2405);
+	e = entry(&w, &w.slurm, 1);
+	cr_expect_eq(e->action, PRIO_ACTION_CANCEL);
+	cr_expect_eq(e->signal_time, NOW);
+	cr_expect_eq(e->stop_time, NOW + 45);
+	cr_expect(e->grace_exit_preempted, "24.05: PREEMPTED");
+	world_free(&w);
+}
+
+Test(release_2311, grace_exit_not_preempted)
+{
+	struct world w;
+	const struct prio_preempt_entry *e;
+
+	grace_world(&w, 2311);
+	e = entry(&w, &w.slurm, 1);
+	cr_expect_eq(e->stop_time, NOW + 45, "same timing as 24.05");
+	cr_expect_not(e->grace_exit_preempted, "23.11: ends as it exits");
+	world_free(&w);
+}
+
+/* Three low jobs of priority 100, 5000, 100 on one node each; the hi job
+ * (priority 1000) needs one node. */
+static void priority_world(struct world *w, uint16_t release,
+			   const char *extra, const char *hi_mode)
+{
+	static char conf[2048];
+	struct prio_preempt_request req;
+
+	jobs_reset();
+	run_job(1, "low", "normal", NOW - 600, "n1:4", 1, 100);
+	run_job(2, "low", "normal", NOW - 600, "n2:4", 1, 5000);
+	run_job(3, "low", "normal", NOW - 600, "n3:4", 1, 100);
+	/* hi_mode goes on hi's line, the last one */
+	snprintf(conf, sizeof(conf), "%s", tiers_conf(extra, "REQUEUE"));
+	snprintf(conf + strlen(conf) - 1, sizeof(conf) - strlen(conf) + 1,
+		 "%s\n", hi_mode);
+	world_release = release;
+	world_text(w, conf, jobs_buf, NULL, NOW);
+	world_release = 0;
+	req = described(w, "hi", 1, 4);
+	req.priority = 1000;
+	world_plan(w, &req);
+}
+
+Test(release_2505, preempt_mode_priority_partition)
+{
+	struct world w;
+	char why[512];
+
+	/* hi's own PreemptMode has PRIORITY: job 2 (5000 > 1000) is spared */
+	priority_world(&w, 2505, "",
+		       " PreemptMode=REQUEUE,PRIORITY");
+	cr_expect_eq(w.ctx.cand_count, 2);
+	cr_expect_eq(entry(&w, &w.slurm, 2)->why, PRIO_WHY_PRIORITY_MODE);
+	cr_expect_str_eq(prio_preempt_why_text(&w.ctx, &w.slurm,
+					       entry(&w, &w.slurm, 2), why,
+					       sizeof(why)),
+			 "PreemptMode PRIORITY: its priority 5000 is above the "
+			 "job's 1000");
+	cr_expect(entry(&w, &w.slurm, 1)->candidate);
+	world_free(&w);
+
+	/* the cluster's PreemptMode has it: the same */
+	priority_world(&w, 2505, "PreemptMode=REQUEUE,PRIORITY\n", "");
+	cr_expect_eq(w.ctx.cand_count, 2);
+	cr_expect_eq(entry(&w, &w.slurm, 2)->why, PRIO_WHY_PRIORITY_MODE);
+	world_free(&w);
+
+	/* 25.05.1: a partition without its own PreemptMode does not imply
+	 * PRIORITY -- higher tiers preempt every lower-tier job */
+	priority_world(&w, 2505, "", "");
+	cr_expect_eq(w.ctx.cand_count, 3);
+	world_free(&w);
+}
+
+Test(release_2411, preempt_mode_priority_refused)
+{
+	struct prio_snapshot snap;
+	struct prio_source src;
+	struct prio_error err;
+	char msg[1024];
+
+	cr_assert_eq(prio_snapshot_init(&snap), 0);
+	test_source(&src, "slurm.conf",
+		    "PreemptType=preempt/partition_prio\n"
+		    "PreemptMode=REQUEUE,PRIORITY\n");
+	cr_assert_eq(prio_load_slurmconf_source(&snap, &src, &err), 0);
+	prio_snapshot_note_version(&snap, 2411, PRIO_VERSION_OPTION);
+	cr_expect_lt(prio_snapshot_finish(&snap, &err), 0);
+	cr_expect_str_eq(prio_error_format(&err, msg, sizeof(msg)),
+			 "slurm.conf:2: PreemptMode: PreemptMode PRIORITY is "
+			 "new in Slurm 25.05; the snapshot is Slurm 24.11 "
+			 "(--slurm-version to say otherwise)");
+	prio_snapshot_free(&snap);
+}
+
+Test(release_2411, higher_tier_preempts_any_priority)
+{
+	struct world w;
+
+	/* no PRIORITY mode: job 2's priority 5000 does not protect it */
+	priority_world(&w, 2411, "", "");
+	cr_expect_eq(w.ctx.cand_count, 3);
+	cr_expect(entry(&w, &w.slurm, 2)->candidate);
+	world_free(&w);
+}
+
+Test(release_2302, min_exempt_priority)
+{
+	struct world w;
+	char why[512];
+
+	/* priority 5000 > 2000: never preempted; 100 may be */
+	priority_world(&w, 2302, "PreemptParameters=min_exempt_priority=2000\n",
+		       "");
+	cr_expect_eq(w.snap.conf.preempt.min_exempt_priority, 2000);
+	cr_expect_eq(w.ctx.cand_count, 2);
+	cr_expect_eq(entry(&w, &w.slurm, 2)->why, PRIO_WHY_MIN_EXEMPT);
+	cr_expect_str_eq(prio_preempt_why_text(&w.ctx, &w.slurm,
+					       entry(&w, &w.slurm, 2), why,
+					       sizeof(why)),
+			 "its priority 5000 is above PreemptParameters "
+			 "min_exempt_priority=2000");
+	world_free(&w);
+}
+
+Test(release_2302, preempt_parameters_and_old_spelling)
+{
+	struct world w;
+
+	/* reorder_count= wins over preempt_reorder_count=; booleans from
+	 * either spelling */
+	priority_world(&w, 2302,
+		       "PreemptParameters=reorder_count=3,strict_order\n"
+		       "SchedulerParameters=preempt_youngest_first,"
+		       "preempt_reorder_count=5\n",
+		       "");
+	cr_expect_eq(w.ctx.reorder_count, 3);
+	cr_expect(w.ctx.strict_order);
+	cr_expect(w.ctx.youngest_first);
+	cr_expect_eq(w.ctx.min_exempt_priority, PRIO_NO_VAL);
+	world_free(&w);
+
+	/* 22.05: the old spelling alone */
+	priority_world(&w, 2205,
+		       "SchedulerParameters=preempt_strict_order,"
+		       "preempt_reorder_count=5\n",
+		       "");
+	cr_expect_eq(w.ctx.reorder_count, 5);
+	cr_expect(w.ctx.strict_order);
+	cr_expect_not(w.ctx.youngest_first);
+	world_free(&w);
+}
+
+/* Job 1 started 5 minutes ago, 2 and 3 15 minutes ago; low is SUSPEND
+ * under SUSPEND,GANG with PreemptExemptTime 10 minutes. */
+static void exempt_world(struct world *w, uint16_t release)
+{
+	struct prio_preempt_request req;
+
+	jobs_reset();
+	run_job(1, "low", "normal", NOW - 300, "n1:4", 1, 100);
+	run_job(2, "low", "normal", NOW - 900, "n2:4", 1, 100);
+	run_job(3, "low", "normal", NOW - 900, "n3:4", 1, 100);
+	world_release = release;
+	world_text(w,
+		   tiers_conf("PreemptMode=SUSPEND,GANG\n"
+			      "PreemptExemptTime=10:00\n",
+			      "SUSPEND"),
+		   jobs_buf, NULL, NOW);
+	world_release = 0;
+	req = described(w, "hi", 1, 4);
+	world_plan(w, &req);
+}
+
+Test(release_2605, exempt_time_suspend_gang)
+{
+	struct world w;
+	const struct prio_preempt_entry *e;
+
+	exempt_world(&w, 2605);
+	e = entry(&w, &w.slurm, 1);
+	cr_expect_eq(e->why, PRIO_WHY_EXEMPT);
+	cr_expect_eq(e->detail, 300);
+	cr_expect_not(e->candidate);
+	cr_expect_eq(w.ctx.cand_count, 2);
+	world_free(&w);
+}
+
+Test(release_2511, exempt_time_ignored_for_suspend_gang)
+{
+	struct world w;
+	const struct prio_preempt_entry *e;
+	char why[512];
+
+	exempt_world(&w, 2511);
+	e = entry(&w, &w.slurm, 1);
+	cr_expect(e->candidate, "the gang scheduler suspends it anyway");
+	cr_expect(e->exempt_ignored);
+	cr_expect_eq(e->detail, 300);
+	cr_expect_eq(w.ctx.cand_count, 3);
+	prio_preempt_why_text(&w.ctx, &w.slurm, e, why, sizeof(why));
+	cr_expect(strstr(why, "(300 s left) does not protect a SUSPEND job") !=
+		      NULL,
+		  "%s", why);
+	world_free(&w);
+}
+
+Test(release_2605, exempt_time_suspend_needs_the_cluster_value)
+{
+	static const char qos[] =
+	    "Name|Priority|GraceTime|Preempt|PreemptExemptTime|PreemptMode\n"
+	    "normal|10|00:00:00||00:10:00|cluster\n";
+	struct world w;
+	struct prio_preempt_request req;
+	const struct prio_preempt_entry *e;
+	char why[512];
+
+	/* only the QOS has an exempt time: 26.05 rebuilds the exempt cores
+	 * only when the cluster's PreemptExemptTime is set, so the gang
+	 * scheduler still suspends job 1 */
+	jobs_reset();
+	run_job(1, "low", "normal", NOW - 300, "n1:4", 1, 100);
+	run_job(2, "low", "normal", NOW - 900, "n2:4", 1, 100);
+	run_job(3, "low", "normal", NOW - 900, "n3:4", 1, 100);
+	world_release = 2605;
+	world_text(&w, tiers_conf("PreemptMode=SUSPEND,GANG\n", "SUSPEND"),
+		   jobs_buf, qos, NOW);
+	world_release = 0;
+	req = described(&w, "hi", 1, 4);
+	world_plan(&w, &req);
+	e = entry(&w, &w.slurm, 1);
+	cr_expect(e->candidate);
+	cr_expect(e->exempt_ignored);
+	prio_preempt_why_text(&w.ctx, &w.slurm, e, why, sizeof(why));
+	cr_expect(strstr(why, "without a cluster-wide PreemptExemptTime") !=
+		      NULL,
+		  "%s", why);
+	world_free(&w);
 }

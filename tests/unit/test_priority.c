@@ -721,3 +721,49 @@ Test(priority, reason_meanings)
 	cr_assert_not_null(prio_reason_meaning("QOSMaxJobsPerUserLimit"));
 	cr_assert_null(prio_reason_meaning("SomethingNew"));
 }
+
+/* 24.11: a job of several QOS.  sprio prints one row per partition and
+ * QOS; the list is sorted by QOS Priority (high 100, normal 10, idle 0),
+ * the first is the job's QOS, and a QOS of Priority 0 keeps the job's own
+ * QOS term (priority_multifactor.c _priority_each_qos). */
+Test(release_2411, several_qos_rows, .init = setup, .fini = teardown)
+{
+	prio_id normal, idle, high, ids[4];
+	struct prio_job_factors jf, own, per;
+	struct prio_row r;
+
+	build(NULL,
+	      JOB(1, "u1", "Partition=a NumNodes=1 NumCPUs=4 "
+			   "TRES=cpu=4,mem=100M,node=1"),
+	      NULL, NOW);
+	normal = prio_intern_find(&snap.strings, "normal", 6);
+	idle = prio_intern_find(&snap.strings, "idle", 4);
+	high = prio_intern_find(&snap.strings, "high", 4);
+	ids[0] = normal;
+	ids[1] = idle;
+	ids[2] = high;
+	ids[3] = normal;
+	cr_assert_eq(prio_qos_sort_desc(&snap, ids, 4), 3, "a repeat dropped");
+	cr_expect_eq(ids[0], high);
+	cr_expect_eq(ids[1], normal);
+	cr_expect_eq(ids[2], idle);
+
+	/* the job's own factors are those of its first QOS, high */
+	prio_job_factors(&eng, job(1), &jf);
+	prio_job_factors_qos(&eng, &jf, high, &own);
+	cr_expect_float_eq(own.qos, 1.0, EPS);
+	/* the row of high: as factors_and_weighted_sum with QOS 1000 */
+	prio_job_factors_qos(&eng, &own, high, &per);
+	prio_row_compute(&eng, job(1), &per, part("a"), &r);
+	cr_expect_eq(r.priority, 7412, "500+100+5000+187.5+500+1000+125");
+	/* normal: 10 of 100 */
+	prio_job_factors_qos(&eng, &own, normal, &per);
+	cr_expect_float_eq(per.qos, 0.1, EPS);
+	prio_row_compute(&eng, job(1), &per, part("a"), &r);
+	cr_expect_eq(r.priority, 6512);
+	/* idle has Priority 0: the job's own (high's) term stays */
+	prio_job_factors_qos(&eng, &own, idle, &per);
+	cr_expect_float_eq(per.qos, 1.0, EPS);
+	prio_row_compute(&eng, job(1), &per, part("a"), &r);
+	cr_expect_eq(r.priority, 7412);
+}
