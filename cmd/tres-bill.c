@@ -781,6 +781,41 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * sreport's window, rounded as the snapshot's release rounds (25.05 rounds
+ * a start down and an end up, earlier releases to the nearest hour).
+ * sacct records and slurm.conf do not tell the release apart: when nothing
+ * else said it and the two roundings differ, the report keeps the rounding
+ * of the releases it was checked against (22.05's, tests/oracle/
+ * sreport-final) and says so.
+ */
+static void report_window(struct cmd_common *c, const struct prio_snapshot *snap,
+			  const struct report_args *a, struct prio_window *w)
+{
+	const struct prio_slurm_release *rel = prio_snapshot_slurm(snap);
+	bool unknown = snap->slurm_release_source == PRIO_VERSION_DEFAULT;
+	struct prio_window other;
+	const char *bad;
+	char s1[32], e1[32], s2[32], e2[32];
+
+	if (prio_window_from_args_in(a->start, a->end, snap->now,
+				     !unknown && rel->sreport_round_outward, w,
+				     &bad) < 0)
+		cmd_die(c, "'%s': not a time (YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], HH:MM, "
+			"now-2days ...)", bad);
+	if (!unknown || prio_window_from_args_in(a->start, a->end, snap->now,
+						 true, &other, &bad) < 0 ||
+	    (other.start == w->start && other.end == w->end))
+		return;
+	cmd_warn(c, "warning: the Slurm release is not known (--slurm-version): "
+		    "reporting %s - %s as Slurm up to 24.11 rounds it; from 25.05 "
+		    "it is %s - %s",
+		 prio_timestamp_format(w->start, s1, sizeof(s1)),
+		 prio_timestamp_format(w->end, e1, sizeof(e1)),
+		 prio_timestamp_format(other.start, s2, sizeof(s2)),
+		 prio_timestamp_format(other.end, e2, sizeof(e2)));
+}
+
 static int report(struct cmd_common *c, struct prio_snapshot *snap, int argc,
 		  char **argv, const char *tres_names, enum prio_sreport_unit unit,
 		  bool decayed, enum prio_bucket_by by, const char *up_since,
@@ -793,16 +828,14 @@ static int report(struct cmd_common *c, struct prio_snapshot *snap, int argc,
 	struct prio_sreport rep;
 	struct prio_error err;
 	uint32_t tres[PRIO_TRES_MAX], ntres = 0, grouping[64], ngrouping = 0;
-	const char *bad, *cluster;
+	const char *cluster;
 
 	parse_report(c, argc, argv, &a);
 	if (!(snap->roles_loaded & (1u << PRIO_ROLE_SACCT)))
 		cmd_die(c, "reports need job records: give --sacct FILE or a --snapshot with sacct.txt");
 	memset(&ro, 0, sizeof(ro));
 	memset(&so, 0, sizeof(so));
-	if (prio_window_from_args(a.start, a.end, snap->now, &ro.window, &bad) < 0)
-		cmd_die(c, "'%s': not a time (YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], HH:MM, "
-			"now-2days ...)", bad);
+	report_window(c, snap, &a, &ro.window);
 	ro.by = by;
 	ro.now = snap->now;
 	ro.decayed = decayed;

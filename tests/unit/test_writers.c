@@ -3,13 +3,18 @@
  * The writers that mirror Slurm's tables, per Slurm release: which sprio
  * letters and -S keys each release knows and the headers of its -l layout
  * (read from each tagged release's src/sprio), and that the release table's
- * sprio_account_qosname agrees.  One test per release, named after it.
+ * sprio_account_qosname agrees; sreport's window as each release rounds it
+ * (slurmdb_report_set_start_end_time of 24.11 and 25.05).  One test per
+ * release, named after it.
  */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "prio/report_sprio.h"
 #include "prio/slurm_version.h"
+#include "prio/timestr.h"
+#include "prio/window.h"
 #include "testutil.h"
 
 /* Every letter a release's sprio -o accepts, probed one by one. */
@@ -201,4 +206,75 @@ Test(writers, sprio_account_qosname_columns_24_11)
 	cr_assert_str_eq(t.cols[1].header, "QOSNAME");
 	cr_assert_eq(t.cols[1].width, 10);
 	prio_sprio_table_free(&t);
+}
+
+/* ---- sreport's window ------------------------------------------------ */
+
+static time_t at(const char *s)
+{
+	time_t t;
+
+	cr_assert_eq(prio_timestamp_parse(s, strlen(s), &t), 0, "%s", s);
+	return t;
+}
+
+/* The window of start/end for a release, at 2026-11-22T15:47:10 UTC. */
+static void window_of(const char *release, const char *start,
+		      const char *end, struct prio_window *w)
+{
+	const char *bad = NULL;
+	uint16_t r;
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	cr_assert_eq(prio_slurm_version_parse(release, strlen(release), &r), 0);
+	cr_assert_eq(prio_window_from_args_in(
+			 start, end, at("2026-11-22T15:47:10"),
+			 prio_slurm_release_of(r)->sreport_round_outward, w,
+			 &bad),
+		     0);
+}
+
+/* 24.11: a time given is rounded to the nearest minute, then hour */
+Test(writers, sreport_window_24_11)
+{
+	struct prio_window w;
+
+	window_of("24.11", "2026-11-22T03:45:00", "2026-11-22T04:20:00", &w);
+	/* 04:00 - 04:00, made one hour */
+	cr_assert_eq(w.start, at("2026-11-22T04:00:00"));
+	cr_assert_eq(w.end, at("2026-11-22T05:00:00"));
+	window_of("24.11", "2026-11-22T03:29:29", "2026-11-22T04:29:30", &w);
+	cr_assert_eq(w.start, at("2026-11-22T03:00:00"));
+	cr_assert_eq(w.end, at("2026-11-22T05:00:00"));
+	/* defaults: yesterday */
+	window_of("24.11", NULL, NULL, &w);
+	cr_assert_eq(w.start, at("2026-11-21T00:00:00"));
+	cr_assert_eq(w.end, at("2026-11-22T00:00:00"));
+	/* an end after the clock is the clock */
+	window_of("24.11", "2026-11-22T13:00:00", "2026-11-22T23:00:00", &w);
+	cr_assert_eq(w.end, at("2026-11-22T16:00:00"));
+	/* 22.05 rounds the same way */
+	window_of("22.05", "2026-11-22T03:45:00", "2026-11-22T04:20:00", &w);
+	cr_assert_eq(w.start, at("2026-11-22T04:00:00"));
+}
+
+/* 25.05: a start is rounded down, an end up - the default end too, from
+ * the clock's minutes and seconds */
+Test(writers, sreport_window_25_05)
+{
+	struct prio_window w;
+
+	window_of("25.05", "2026-11-22T03:45:00", "2026-11-22T04:20:00", &w);
+	cr_assert_eq(w.start, at("2026-11-22T03:00:00"));
+	cr_assert_eq(w.end, at("2026-11-22T05:00:00"));
+	window_of("25.05", "2026-11-22T03:00:00", "2026-11-22T04:00:00", &w);
+	cr_assert_eq(w.end, at("2026-11-22T04:00:00"));
+	window_of("25.05", "2026-11-22T03:00:00", "2026-11-22T04:00:01", &w);
+	cr_assert_eq(w.end, at("2026-11-22T05:00:00"));
+	window_of("25.05", NULL, NULL, &w);
+	cr_assert_eq(w.start, at("2026-11-21T00:00:00"));
+	cr_assert_eq(w.end, at("2026-11-22T01:00:00"));
+	window_of("26.05", "2026-11-22T13:00:00", "2026-11-22T23:00:00", &w);
+	cr_assert_eq(w.end, at("2026-11-22T16:00:00"));
 }
