@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "prio/report_sprio.h"
+#include "prio/report_sshare.h"
 #include "prio/slurm_version.h"
 #include "prio/timestr.h"
 #include "prio/window.h"
@@ -277,4 +278,31 @@ Test(writers, sreport_window_25_05)
 	cr_assert_eq(w.end, at("2026-11-22T01:00:00"));
 	window_of("26.05", "2026-11-22T13:00:00", "2026-11-22T23:00:00", &w);
 	cr_assert_eq(w.end, at("2026-11-22T16:00:00"));
+}
+
+/* ---- sshare's FairShare column ---------------------------------------- */
+
+static bool fs_users_only_as(uint16_t release)
+{
+	struct prio_snapshot snap;
+	bool v;
+
+	cr_assert_eq(prio_snapshot_init(&snap), 0);
+	if (release)
+		prio_snapshot_note_version(&snap, release,
+					   PRIO_VERSION_OPTION);
+	v = prio_sshare_fs_users_only(&snap);
+	prio_snapshot_free(&snap);
+	return v;
+}
+
+/* 25.11: user rows only (account rows blank under every algorithm);
+ * 25.05 and before: every row; release unknown: as before 25.11 */
+Test(writers, sshare_fairshare_25_11)
+{
+	cr_assert(fs_users_only_as(2511));
+	cr_assert(fs_users_only_as(2605));
+	cr_assert_not(fs_users_only_as(2505));
+	cr_assert_not(fs_users_only_as(2205));
+	cr_assert_not(fs_users_only_as(0));
 }
