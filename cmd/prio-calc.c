@@ -376,9 +376,10 @@ struct table_out {
 };
 
 static void emit(struct table_out *to, const struct prio_job *job,
-		 const struct prio_job_factors *jf, const struct prio_row *row)
+		 const struct prio_job_factors *jf, const struct prio_row *row,
+		 prio_id qos)
 {
-	if (prio_sprio_row_cells(&to->t, to->e, job, jf, row) < 0)
+	if (prio_sprio_row_cells_qos(&to->t, to->e, job, jf, row, qos) < 0)
 		cmd_die(&to->o->c, "out of memory");
 	if (prio_writer_row(to->w, to->t.cells) < 0)
 		cmd_die(&to->o->c, "write error: %s", strerror(errno));
@@ -411,9 +412,10 @@ static int job_rows(struct table_out *to, const struct calc_filter *f,
 		if (recs) {
 			recs[*nrecs].job = job;
 			recs[*nrecs].jf = jf;
+			recs[*nrecs].qos = job->qos;
 			recs[(*nrecs)++].row = row;
 		} else {
-			emit(to, job, &jf, &row);
+			emit(to, job, &jf, &row, job->qos);
 		}
 	}
 	return 0;
@@ -530,7 +532,7 @@ static int print_table(struct calc_opts *o)
 			prio_sprio_sort_recs(&e, &sort, recs, nrecs);
 			for (size_t k = 0; k < nrecs; k++)
 				emit(&to, recs[k].job, &recs[k].jf,
-				     &recs[k].row);
+				     &recs[k].row, recs[k].qos);
 		}
 	}
 	if (prio_writer_finish(to.w) < 0)

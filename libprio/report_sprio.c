@@ -410,6 +410,15 @@ int prio_sprio_row_cells(struct prio_sprio_table *t,
 			 const struct prio_job_factors *jf,
 			 const struct prio_row *row)
 {
+	return prio_sprio_row_cells_qos(t, e, job, jf, row, job->qos);
+}
+
+int prio_sprio_row_cells_qos(struct prio_sprio_table *t,
+			     const struct prio_engine *e,
+			     const struct prio_job *job,
+			     const struct prio_job_factors *jf,
+			     const struct prio_row *row, prio_id qos)
+{
 	const struct prio_snapshot *snap = e->snap;
 	const struct prio_config *conf = &snap->conf;
 	bool tres_done = false;
@@ -453,7 +462,7 @@ int prio_sprio_row_cells(struct prio_sprio_table *t,
 			*c = prio_cell_str(name_or_null(snap, job->account));
 			break;
 		case 'n':
-			*c = prio_cell_str(name_or_null(snap, job->qos));
+			*c = prio_cell_str(name_or_null(snap, qos));
 			break;
 		case 'c':
 			/* not in a federation: printf of a NULL name */
@@ -629,7 +638,7 @@ static int cmp_key(const struct prio_engine *e, char key,
 	case 'o':
 		return cmp_name(snap, a->job->account, b->job->account);
 	case 'n':
-		return cmp_name(snap, a->job->qos, b->job->qos);
+		return cmp_name(snap, a->qos, b->qos);
 	case 't':
 	case 'T':
 		return cmp_double(a->row.tres_sum, b->row.tres_sum);

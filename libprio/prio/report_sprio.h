@@ -116,6 +116,13 @@ int prio_sprio_row_cells(struct prio_sprio_table *t,
 			 const struct prio_job *job,
 			 const struct prio_job_factors *jf,
 			 const struct prio_row *row);
+/* The same for the row of one of the job's QOS (24.11 prints a row per
+ * partition and QOS, QOSNAME naming it); jf are that QOS's factors. */
+int prio_sprio_row_cells_qos(struct prio_sprio_table *t,
+			     const struct prio_engine *e,
+			     const struct prio_job *job,
+			     const struct prio_job_factors *jf,
+			     const struct prio_row *row, prio_id qos);
 
 /* Fill t->cells with sprio -w's "Weights" row (configured weights). */
 int prio_sprio_weights_cells(struct prio_sprio_table *t,
@@ -126,6 +133,7 @@ struct prio_sprio_rec {
 	const struct prio_job *job;
 	struct prio_job_factors jf;
 	struct prio_row row;
+	prio_id qos; /* the row's QOS (-S n): the job's, or one of several */
 	uint32_t seq; /* position before sorting: ties keep it */
 };
 
