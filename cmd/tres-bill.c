@@ -782,6 +782,28 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /*
+ * sreport's TopUsage has a row per association, and from 25.05 a Partition
+ * column when partition associations exist (before 25.05 with the same
+ * Login and Account on several rows, 23.11 to 24.11 also counting the
+ * partition associations' usage into the user's association of no
+ * partition).  The roll-up here keys usage by account and user: say so
+ * rather than print one summed row as if it were sreport's.
+ */
+static void warn_partition_assocs(struct cmd_common *c,
+				  const struct prio_snapshot *snap)
+{
+	for (uint32_t i = 0; i < snap->assoc_count; i++)
+		if (snap->assocs[i].is_user &&
+		    snap->assocs[i].partition != PRIO_NO_ID) {
+			cmd_warn(c, "warning: partition associations: sreport "
+				    "prints a row for each (from 25.05 with a "
+				    "Partition column); these rows sum a user's "
+				    "associations of one account");
+			return;
+		}
+}
+
+/*
  * sreport's window, rounded as the snapshot's release rounds (25.05 rounds
  * a start down and an end up, earlier releases to the nearest hour).
  * sacct records and slurm.conf do not tell the release apart: when nothing
@@ -917,6 +939,8 @@ static int report(struct cmd_common *c, struct prio_snapshot *snap, int argc,
 	so.print_job_count = a.print_job_count;
 	so.accounts = id_list(snap, a.accounts, &so.account_count);
 	so.users = id_list(snap, a.users, &so.user_count);
+	if (a.kind == PRIO_SREPORT_TOP_USAGE)
+		warn_partition_assocs(c, snap);
 	if (prio_rollup_run(snap, &ro, &r, &err) < 0)
 		cmd_die_error(c, &err);
 	if (prio_sreport_build(snap, &r, &so, &rep, &err) < 0)
