@@ -76,21 +76,19 @@ static const struct prio_sprio_release sprio_releases[] = {
     {2302, "aAbBcfFijJnNopPqQrStTuyY", "ciNnoruaAfFjJpPqQtTyY",
      "%.15i %9r %.8u %.8o %.10Y %.10S %.10A %.10B %.10F %.10J %.10P "
      "%.10n %.10Q %.11N %.20T",
-     "%.15i %9r %.8u %.8o %10y %10a %10b %10f %10j %10p %10n %10q %20t",
-     true},
+     "%.15i %9r %.8u %.8o %10y %10a %10b %10f %10j %10p %10n %10q %20t", true},
     {2605, "aAbBcfFijJnNopPqQrsStTuyY", "ciNnoruaAfFjJpPqQtTyY",
      "%.15i %9r %.8u %.8o %.10Y %.10S %.10A %.10B %.10F %.10J %.10P "
      "%.10n %.10Q %.11N %.20T",
-     "%.15i %9r %.8u %.8o %10y %10a %10b %10f %10j %10p %10n %10q %20t",
-     true},
+     "%.15i %9r %.8u %.8o %10y %10a %10b %10f %10j %10p %10n %10q %20t", true},
 };
 
 const struct prio_sprio_release *prio_sprio_release(uint16_t release)
 {
 	const struct prio_sprio_release *r = &sprio_releases[0];
 
-	for (size_t i = 0; i < sizeof(sprio_releases) / sizeof(sprio_releases[0]);
-	     i++)
+	for (size_t i = 0;
+	     i < sizeof(sprio_releases) / sizeof(sprio_releases[0]); i++)
 		if (sprio_releases[i].since <= release)
 			r = &sprio_releases[i];
 	return r;
@@ -224,7 +222,8 @@ int prio_sprio_table_init(struct prio_sprio_table *t, const char *format,
 			  void (*invalid)(char letter, void *ctx), void *ctx,
 			  char *why, size_t why_size)
 {
-	return prio_sprio_table_init_in(t, prio_sprio_release(PRIO_SLURM_OLDEST),
+	return prio_sprio_table_init_in(t,
+					prio_sprio_release(PRIO_SLURM_OLDEST),
 					format, invalid, ctx, why, why_size);
 }
 

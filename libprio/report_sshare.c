@@ -85,7 +85,8 @@ bool prio_sshare_fs_users_only(const struct prio_snapshot *snap)
 		return false;
 	for (size_t i = 0;
 	     i < sizeof(sshare_releases) / sizeof(sshare_releases[0]); i++)
-		if (sshare_releases[i].since <= prio_snapshot_slurm(snap)->release)
+		if (sshare_releases[i].since <=
+		    prio_snapshot_slurm(snap)->release)
 			r = &sshare_releases[i];
 	return r->fs_users_only;
 }

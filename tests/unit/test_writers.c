@@ -195,8 +195,8 @@ Test(writers, sprio_account_qosname_columns_24_11)
 	struct prio_sprio_table t;
 	char why[128];
 
-	cr_assert_eq(prio_sprio_table_init_in(&t, rel, "%.8o %.10n", NULL,
-					      NULL, why, sizeof(why)),
+	cr_assert_eq(prio_sprio_table_init_in(&t, rel, "%.8o %.10n", NULL, NULL,
+					      why, sizeof(why)),
 		     0);
 	cr_assert_eq(t.ncols, 2);
 	cr_assert_str_eq(t.cols[0].id, "account");
@@ -220,8 +220,8 @@ static time_t at(const char *s)
 }
 
 /* The window of start/end for a release, at 2026-11-22T15:47:10 UTC. */
-static void window_of(const char *release, const char *start,
-		      const char *end, struct prio_window *w)
+static void window_of(const char *release, const char *start, const char *end,
+		      struct prio_window *w)
 {
 	const char *bad = NULL;
 	uint16_t r;
@@ -289,8 +289,7 @@ static bool fs_users_only_as(uint16_t release)
 
 	cr_assert_eq(prio_snapshot_init(&snap), 0);
 	if (release)
-		prio_snapshot_note_version(&snap, release,
-					   PRIO_VERSION_OPTION);
+		prio_snapshot_note_version(&snap, release, PRIO_VERSION_OPTION);
 	v = prio_sshare_fs_users_only(&snap);
 	prio_snapshot_free(&snap);
 	return v;
