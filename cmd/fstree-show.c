@@ -257,6 +257,26 @@ struct table_opts {
 	struct prio_sshare_filter filter;
 };
 
+/* Account rows' FairShare without Fair Tree is where 25.11's sshare
+ * differs from earlier ones (blank there) and sshare's text cannot tell
+ * them apart: with the release unknown, say which one the table follows. */
+static void warn_release_fairshare(const struct fstree *f,
+				   const struct table_opts *o,
+				   const struct prio_field_sel *sel,
+				   size_t nsel)
+{
+	if (f->snap.slurm_release_source != PRIO_VERSION_DEFAULT ||
+	    f->algorithm == PRIO_FS_FAIR_TREE || o->filter.users_only)
+		return;
+	for (size_t k = 0; k < nsel; k++)
+		if (sel[k].index == PRIO_SSHARE_F_FAIRSHARE) {
+			cmd_warn(&f->c, "warning: the Slurm release is not known "
+					"(--slurm-version): account rows show "
+					"FairShare as Slurm up to 25.05 prints "
+					"it; from 25.11 they leave it blank");
+			return;
+		}
+}
 static int show_table(struct fstree *f, const struct table_opts *o)
 {
 	static const struct prio_column depth_col = {
@@ -309,6 +329,7 @@ static int show_table(struct fstree *f, const struct table_opts *o)
 			tres.tres_count = f->snap.tres.count;
 		}
 	}
+	warn_release_fairshare(f, o, sel, nsel);
 	if (prio_sshare_rows_init(&rows, &f->snap, &o->filter, &err) < 0)
 		cmd_die_error(&f->c, &err);
 	if (with_depth)

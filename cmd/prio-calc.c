@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * prio-calc: the multifactor priority of pending jobs, computed offline from
- * a snapshot and printed exactly as sprio 22.05 prints it (slurm-facts §6):
- * the same options (-l -n -w -o -S -u -j -p -h, SPRIO_FORMAT), the same
- * default formats, the same messages.  Beyond sprio: -P/--csv/--json, the
+ * a snapshot and printed exactly as the snapshot's release of sprio prints it
+ * (slurm-facts §6; 22.05 to 26.05, report_sprio's release table): the same
+ * options (-l -n -w -o -S -u -j -p -h, SPRIO_FORMAT), the same default
+ * formats, the same messages.  Beyond sprio: -P/--csv/--json, the
  * shared --now and --set, --at (later clock: age grows, usage decays),
  * --explain JOBID, --compare (what-if ranks) and --rank (scheduling order).
  *
@@ -53,9 +54,12 @@ static void help(void)
 	    "  -o, --format=FORMAT    sprio format: %%[.][width]letter..., "
 	    "letters:\n"
 	    "                         i r u c Y y S a A b B f F j J N p P q Q "
-	    "t T\n"
+	    "t T,\n"
+	    "                         from Slurm 23.02 also o (account) and n "
+	    "(QOS name)\n"
 	    "  -S, --sort=SORT        sort keys (c i N r u a A f F j J p P q Q "
-	    "t T y Y),\n"
+	    "t T y Y;\n"
+	    "                         from 23.02 also o n),\n"
 	    "                         '-' before a key for descending; default "
 	    "i\n"
 	    "  -u, --user=USERS       only these users (names or uids, comma "
@@ -319,6 +323,7 @@ static void invalid_letter(char letter, void *ctx)
 }
 
 static const char *pick_format(const struct calc_opts *o,
+			       const struct prio_sprio_release *rel,
 			       const struct prio_config *conf, char *buf,
 			       size_t size)
 {
@@ -328,8 +333,8 @@ static const char *pick_format(const struct calc_opts *o,
 		return o->format;
 	if (!o->long_format && env && *env)
 		return env;
-	return prio_sprio_default_format(conf, o->long_format, o->norm,
-					 o->users != NULL, buf, size);
+	return prio_sprio_default_format_in(rel, conf, o->long_format, o->norm,
+					    o->users != NULL, buf, size);
 }
 
 /* Job indices in ascending job id order (the default sort); NULL when the
@@ -371,9 +376,10 @@ struct table_out {
 };
 
 static void emit(struct table_out *to, const struct prio_job *job,
-		 const struct prio_job_factors *jf, const struct prio_row *row)
+		 const struct prio_job_factors *jf, const struct prio_row *row,
+		 prio_id qos)
 {
-	if (prio_sprio_row_cells(&to->t, to->e, job, jf, row) < 0)
+	if (prio_sprio_row_cells_qos(&to->t, to->e, job, jf, row, qos) < 0)
 		cmd_die(&to->o->c, "out of memory");
 	if (prio_writer_row(to->w, to->t.cells) < 0)
 		cmd_die(&to->o->c, "write error: %s", strerror(errno));
@@ -406,9 +412,10 @@ static int job_rows(struct table_out *to, const struct calc_filter *f,
 		if (recs) {
 			recs[*nrecs].job = job;
 			recs[*nrecs].jf = jf;
+			recs[*nrecs].qos = job->qos;
 			recs[(*nrecs)++].row = row;
 		} else {
-			emit(to, job, &jf, &row);
+			emit(to, job, &jf, &row, job->qos);
 		}
 	}
 	return 0;
@@ -424,25 +431,33 @@ static int print_table(struct calc_opts *o)
 	struct table_out to;
 	char fmtbuf[512], why[512];
 	const char *format;
+	const struct prio_sprio_release *rel;
 	uint32_t *parts, *order = NULL;
 	struct prio_sprio_rec *recs = NULL;
 	size_t nrecs = 0;
-	bool sorted = true, dflt_sort;
+	bool sorted = true, dflt_sort, no_match = false;
 
-	if (prio_sprio_sort_parse(o->sort ? o->sort : "i", &sort, why,
-				  sizeof(why)) < 0)
+	/* a key no release knows is refused before anything is read; the
+	 * snapshot's release decides the rest once it is known */
+	if (prio_sprio_sort_parse_in(prio_sprio_release(PRIO_SLURM_NEWEST),
+				     o->sort ? o->sort : "i", &sort, why,
+				     sizeof(why)) < 0)
 		cmd_usage_error(c, USAGE, "%s", why);
-	dflt_sort = prio_sprio_sort_is_job_id(&sort);
 
 	calc_load(o, &snap, &e, true);
 	calc_filter_init(&f, o, &snap);
+	rel = prio_sprio_release(prio_snapshot_slurm(&snap)->release);
+	if (prio_sprio_sort_parse_in(rel, o->sort ? o->sort : "i", &sort, why,
+				     sizeof(why)) < 0)
+		cmd_usage_error(c, USAGE, "%s", why);
+	dflt_sort = prio_sprio_sort_is_job_id(&sort);
 
 	memset(&to, 0, sizeof(to));
 	to.o = o;
 	to.e = &e;
-	format = pick_format(o, &snap.conf, fmtbuf, sizeof(fmtbuf));
-	if (prio_sprio_table_init(&to.t, format, invalid_letter, c, why,
-				  sizeof(why)) < 0)
+	format = pick_format(o, rel, &snap.conf, fmtbuf, sizeof(fmtbuf));
+	if (prio_sprio_table_init_in(&to.t, rel, format, invalid_letter, c, why,
+				     sizeof(why)) < 0)
 		cmd_usage_error(c, USAGE, "-o: %s", why);
 	to.t.exact = c->mode == CMD_OUT_JSON;
 
@@ -470,14 +485,22 @@ static int print_table(struct calc_opts *o)
 		}
 	}
 
-	/* -j that matches nothing: sprio's message instead of a table */
+	/* -j that matches nothing: sprio's message instead of a table.  From
+	 * 23.02 sprio filters what the controller sent, so the message only
+	 * comes when no job at all is listed; otherwise the header shows
+	 * alone.  Either way the answer is no (exit 1). */
 	if (o->jobs && !o->weights) {
-		bool any = false;
+		bool any = false, matched = false;
 
-		for (uint32_t i = 0; i < snap.job_count && !any; i++)
-			any = prio_job_listed(&e, &snap.jobs[i]) &&
-			      calc_filter_job(&f, &snap.jobs[i]);
-		if (!any) {
+		for (uint32_t i = 0; i < snap.job_count && !matched; i++) {
+			bool listed = prio_job_listed(&e, &snap.jobs[i]);
+
+			any = any || listed;
+			matched = listed && calc_filter_job(&f, &snap.jobs[i]);
+		}
+		if (!matched && rel->client_filter && any) {
+			no_match = true;
+		} else if (!matched) {
 			printf("Unable to find jobs matching user/id(s) "
 			       "specified\n");
 			free(parts);
@@ -509,7 +532,7 @@ static int print_table(struct calc_opts *o)
 			prio_sprio_sort_recs(&e, &sort, recs, nrecs);
 			for (size_t k = 0; k < nrecs; k++)
 				emit(&to, recs[k].job, &recs[k].jf,
-				     &recs[k].row);
+				     &recs[k].row, recs[k].qos);
 		}
 	}
 	if (prio_writer_finish(to.w) < 0)
@@ -521,7 +544,7 @@ static int print_table(struct calc_opts *o)
 	calc_filter_free(&f);
 	prio_engine_free(&e);
 	prio_snapshot_free(&snap);
-	return EXIT_OK;
+	return no_match ? EXIT_NO : EXIT_OK;
 }
 
 /* ---- --rank -------------------------------------------------------------- */

@@ -786,6 +786,63 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * sreport's TopUsage has a row per association, and from 25.05 a Partition
+ * column when partition associations exist (before 25.05 with the same
+ * Login and Account on several rows, 23.11 to 24.11 also counting the
+ * partition associations' usage into the user's association of no
+ * partition).  The roll-up here keys usage by account and user: say so
+ * rather than print one summed row as if it were sreport's.
+ */
+static void warn_partition_assocs(struct cmd_common *c,
+				  const struct prio_snapshot *snap)
+{
+	for (uint32_t i = 0; i < snap->assoc_count; i++)
+		if (snap->assocs[i].is_user &&
+		    snap->assocs[i].partition != PRIO_NO_ID) {
+			cmd_warn(c, "warning: partition associations: sreport "
+				    "prints a row for each (from 25.05 with a "
+				    "Partition column); these rows sum a user's "
+				    "associations of one account");
+			return;
+		}
+}
+
+/*
+ * sreport's window, rounded as the snapshot's release rounds (25.05 rounds
+ * a start down and an end up, earlier releases to the nearest hour).
+ * sacct records and slurm.conf do not tell the release apart: when nothing
+ * else said it and the two roundings differ, the report keeps the rounding
+ * of the releases it was checked against (22.05's, tests/oracle/
+ * sreport-final) and says so.
+ */
+static void report_window(struct cmd_common *c, const struct prio_snapshot *snap,
+			  const struct report_args *a, struct prio_window *w)
+{
+	const struct prio_slurm_release *rel = prio_snapshot_slurm(snap);
+	bool unknown = snap->slurm_release_source == PRIO_VERSION_DEFAULT;
+	struct prio_window other;
+	const char *bad;
+	char s1[32], e1[32], s2[32], e2[32];
+
+	if (prio_window_from_args_in(a->start, a->end, snap->now,
+				     !unknown && rel->sreport_round_outward, w,
+				     &bad) < 0)
+		cmd_die(c, "'%s': not a time (YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], HH:MM, "
+			"now-2days ...)", bad);
+	if (!unknown || prio_window_from_args_in(a->start, a->end, snap->now,
+						 true, &other, &bad) < 0 ||
+	    (other.start == w->start && other.end == w->end))
+		return;
+	cmd_warn(c, "warning: the Slurm release is not known (--slurm-version): "
+		    "reporting %s - %s as Slurm up to 24.11 rounds it; from 25.05 "
+		    "it is %s - %s",
+		 prio_timestamp_format(w->start, s1, sizeof(s1)),
+		 prio_timestamp_format(w->end, e1, sizeof(e1)),
+		 prio_timestamp_format(other.start, s2, sizeof(s2)),
+		 prio_timestamp_format(other.end, e2, sizeof(e2)));
+}
+
 static int report(struct cmd_common *c, struct prio_snapshot *snap, int argc,
 		  char **argv, const char *tres_names, enum prio_sreport_unit unit,
 		  bool decayed, enum prio_bucket_by by, const char *up_since,
@@ -798,16 +855,14 @@ static int report(struct cmd_common *c, struct prio_snapshot *snap, int argc,
 	struct prio_sreport rep;
 	struct prio_error err;
 	uint32_t tres[PRIO_TRES_MAX], ntres = 0, grouping[64], ngrouping = 0;
-	const char *bad, *cluster;
+	const char *cluster;
 
 	parse_report(c, argc, argv, &a);
 	if (!(snap->roles_loaded & (1u << PRIO_ROLE_SACCT)))
 		cmd_die(c, "reports need job records: give --sacct FILE or a --snapshot with sacct.txt");
 	memset(&ro, 0, sizeof(ro));
 	memset(&so, 0, sizeof(so));
-	if (prio_window_from_args(a.start, a.end, snap->now, &ro.window, &bad) < 0)
-		cmd_die(c, "'%s': not a time (YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], HH:MM, "
-			"now-2days ...)", bad);
+	report_window(c, snap, &a, &ro.window);
 	ro.by = by;
 	ro.now = snap->now;
 	ro.decayed = decayed;
@@ -889,6 +944,8 @@ static int report(struct cmd_common *c, struct prio_snapshot *snap, int argc,
 	so.print_job_count = a.print_job_count;
 	so.accounts = id_list(snap, a.accounts, &so.account_count);
 	so.users = id_list(snap, a.users, &so.user_count);
+	if (a.kind == PRIO_SREPORT_TOP_USAGE)
+		warn_partition_assocs(c, snap);
 	if (prio_rollup_run(snap, &ro, &r, &err) < 0)
 		cmd_die_error(c, &err);
 	if (prio_sreport_build(snap, &r, &so, &rep, &err) < 0)

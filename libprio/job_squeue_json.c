@@ -782,6 +782,10 @@ int prio_load_jobs_squeue_json(struct prio_snapshot *snap,
 	if (rc == 0)
 		rc = prio_snapshot_note_loaded(snap, PRIO_INPUT_JOBS_JSON,
 					       src->name, ld.records);
+	/* this reader takes data_parser v0.0.38 alone: what it read is 22.05
+	 * (a weak hint: MANIFEST, meta or config outrank it) */
+	if (rc == 0)
+		prio_snapshot_note_version(snap, 2205, PRIO_VERSION_FORMAT);
 	if (rc < 0 && err->status == PRIO_OK)
 		prio_error_set(err, rc, src->name, 0, "", "out of memory");
 	lc_table_free(&ld.tres);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sprio's letters, default formats, rows and sort keys (slurm-facts §6),
- * checked byte for byte against every oracle scenario's sprio captures.
+ * checked byte for byte against every oracle scenario's sprio captures
+ * (22.05) and against 24.11's sprio on a live cluster; what other releases
+ * print differently is the table sprio_releases below.
  *
  * What sprio prints, per letter: weighted factors ("A") with "%.0f";
  * normalised factors ("a") as weighted value / configured weight with
@@ -46,7 +48,51 @@ static const struct prio_sprio_letter letters[] = {
     {'u', "user", "USER", "user name"},
     {'y', "priority_norm", "PRIORITY", "priority over 2^32-1"},
     {'Y', "priority", "PRIORITY", "priority"},
+    /* from 23.02 */
+    {'n', "qos_name", "QOSNAME", "QOS name (23.02)"},
+    {'o', "account", "ACCOUNT", "account (23.02)"},
+    /* from 26.05 */
+    {'s', "sluid", "SLUID", "job SLUID (26.05)"},
 };
+
+/*
+ * What differs between releases, read from each tagged release's
+ * src/sprio (opts.c, print.c, sort.c, sprio.c): a row holds from its
+ * release until the next row's.  The default (short) formats, the -w row,
+ * -n, the widths and the "Invalid job format specification" handling did
+ * not change from 22.05 to 26.05; only these did:
+ *  - 23.02 added %o ACCOUNT and %n QOSNAME (and the -S keys o, n), put
+ *    them in the -l layouts (after USER, before QOS), and moved the
+ *    -j/-u/-p filters from the controller into sprio, so that -j matching
+ *    no job prints the header alone;
+ *  - 26.05 added %s SLUID.
+ * 23.11, 24.05, 24.11, 25.05 and 25.11 print what 23.02 prints.
+ */
+static const struct prio_sprio_release sprio_releases[] = {
+    {2205, "aAbBcfFijJNpPqQrStTuyY", "ciNruaAfFjJpPqQtTyY",
+     "%.15i %9r %.8u %.10Y %.10S %.10A %.10B %.10F %.10J %.10P %.10Q "
+     "%.11N %.20T",
+     "%.15i %9r %.8u %10y %10a %10b %10f %10j %10p %10q %20t", false},
+    {2302, "aAbBcfFijJnNopPqQrStTuyY", "ciNnoruaAfFjJpPqQtTyY",
+     "%.15i %9r %.8u %.8o %.10Y %.10S %.10A %.10B %.10F %.10J %.10P "
+     "%.10n %.10Q %.11N %.20T",
+     "%.15i %9r %.8u %.8o %10y %10a %10b %10f %10j %10p %10n %10q %20t", true},
+    {2605, "aAbBcfFijJnNopPqQrsStTuyY", "ciNnoruaAfFjJpPqQtTyY",
+     "%.15i %9r %.8u %.8o %.10Y %.10S %.10A %.10B %.10F %.10J %.10P "
+     "%.10n %.10Q %.11N %.20T",
+     "%.15i %9r %.8u %.8o %10y %10a %10b %10f %10j %10p %10n %10q %20t", true},
+};
+
+const struct prio_sprio_release *prio_sprio_release(uint16_t release)
+{
+	const struct prio_sprio_release *r = &sprio_releases[0];
+
+	for (size_t i = 0;
+	     i < sizeof(sprio_releases) / sizeof(sprio_releases[0]); i++)
+		if (sprio_releases[i].since <= release)
+			r = &sprio_releases[i];
+	return r;
+}
 
 const struct prio_sprio_letter *prio_sprio_letters(size_t *n)
 {
@@ -54,12 +100,21 @@ const struct prio_sprio_letter *prio_sprio_letters(size_t *n)
 	return letters;
 }
 
-const struct prio_sprio_letter *prio_sprio_letter(char letter)
+const struct prio_sprio_letter *
+prio_sprio_letter_in(const struct prio_sprio_release *rel, char letter)
 {
+	if (!letter || !strchr(rel->letters, letter))
+		return NULL;
 	for (size_t i = 0; i < sizeof(letters) / sizeof(letters[0]); i++)
 		if (letters[i].letter == letter)
 			return &letters[i];
 	return NULL;
+}
+
+const struct prio_sprio_letter *prio_sprio_letter(char letter)
+{
+	return prio_sprio_letter_in(prio_sprio_release(PRIO_SLURM_OLDEST),
+				    letter);
 }
 
 /* The factor behind a factor letter (either case), or -1. */
@@ -98,16 +153,24 @@ const char *prio_sprio_default_format(const struct prio_config *conf,
 				      bool long_format, bool norm,
 				      bool user_column, char *buf, size_t size)
 {
+	return prio_sprio_default_format_in(
+	    prio_sprio_release(PRIO_SLURM_OLDEST), conf, long_format, norm,
+	    user_column, buf, size);
+}
+
+const char *prio_sprio_default_format_in(const struct prio_sprio_release *rel,
+					 const struct prio_config *conf,
+					 bool long_format, bool norm,
+					 bool user_column, char *buf,
+					 size_t size)
+{
 	/* sprio's factor columns in order, weighted and normalised */
 	static const char order[] = "ABFJPQ";
 	size_t len;
 
 	if (long_format) {
 		snprintf(buf, size, "%s",
-			 norm ? "%.15i %9r %.8u %10y %10a %10b %10f %10j "
-				"%10p %10q %20t"
-			      : "%.15i %9r %.8u %.10Y %.10S %.10A %.10B "
-				"%.10F %.10J %.10P %.10Q %.11N %.20T");
+			 norm ? rel->long_norm_format : rel->long_format);
 		return buf;
 	}
 	snprintf(buf, size, "%%.15i %%9r%s%s", user_column ? " %.8u" : "",
@@ -159,6 +222,17 @@ int prio_sprio_table_init(struct prio_sprio_table *t, const char *format,
 			  void (*invalid)(char letter, void *ctx), void *ctx,
 			  char *why, size_t why_size)
 {
+	return prio_sprio_table_init_in(t,
+					prio_sprio_release(PRIO_SLURM_OLDEST),
+					format, invalid, ctx, why, why_size);
+}
+
+int prio_sprio_table_init_in(struct prio_sprio_table *t,
+			     const struct prio_sprio_release *rel,
+			     const char *format,
+			     void (*invalid)(char letter, void *ctx), void *ctx,
+			     char *why, size_t why_size)
+{
 	int rc;
 	size_t n;
 
@@ -181,12 +255,22 @@ int prio_sprio_table_init(struct prio_sprio_table *t, const char *format,
 	t->prefix = t->fmt.prefix;
 	for (size_t i = 0; i < t->fmt.nitems; i++) {
 		const struct prio_sprio_item *it = &t->fmt.items[i];
-		const struct prio_sprio_letter *l = prio_sprio_letter(it->letter);
+		const struct prio_sprio_letter *l =
+		    prio_sprio_letter_in(rel, it->letter);
 
 		if (!l) {
 			if (invalid)
 				invalid(it->letter, ctx);
 			continue;
+		}
+		if (it->letter == 's') {
+			/* a real SLUID or nothing: an empty column would
+			 * claim the jobs have none */
+			prio_sprio_table_free(t);
+			snprintf(why, why_size,
+				 "%%s (SLUID): job SLUIDs are not read from "
+				 "the inputs");
+			return PRIO_ERR_USAGE;
 		}
 		struct prio_column *c = &t->cols[t->ncols];
 		c->id = l->id;
@@ -307,6 +391,13 @@ static const char *tres_text(struct prio_sprio_table *t, size_t col,
 	return t->bufs[col];
 }
 
+/* A job's account or QOS as sprio prints it: printf's "(null)" when the
+ * job has none. */
+static const char *name_or_null(const struct prio_snapshot *snap, prio_id id)
+{
+	return id == PRIO_NO_ID ? "(null)" : prio_snapshot_str(snap, id);
+}
+
 static double norm_of(double weighted, uint32_t weight)
 {
 	return weight ? weighted / (double)weight : 0.0;
@@ -317,6 +408,15 @@ int prio_sprio_row_cells(struct prio_sprio_table *t,
 			 const struct prio_job *job,
 			 const struct prio_job_factors *jf,
 			 const struct prio_row *row)
+{
+	return prio_sprio_row_cells_qos(t, e, job, jf, row, job->qos);
+}
+
+int prio_sprio_row_cells_qos(struct prio_sprio_table *t,
+			     const struct prio_engine *e,
+			     const struct prio_job *job,
+			     const struct prio_job_factors *jf,
+			     const struct prio_row *row, prio_id qos)
 {
 	const struct prio_snapshot *snap = e->snap;
 	const struct prio_config *conf = &snap->conf;
@@ -356,6 +456,12 @@ int prio_sprio_row_cells(struct prio_sprio_table *t,
 			break;
 		case 'u':
 			*c = prio_cell_str(prio_snapshot_str(snap, job->user));
+			break;
+		case 'o':
+			*c = prio_cell_str(name_or_null(snap, job->account));
+			break;
+		case 'n':
+			*c = prio_cell_str(name_or_null(snap, qos));
 			break;
 		case 'c':
 			/* not in a federation: printf of a NULL name */
@@ -424,7 +530,15 @@ int prio_sprio_weights_cells(struct prio_sprio_table *t,
 int prio_sprio_sort_parse(const char *spec, struct prio_sprio_sort *s,
 			  char *why, size_t why_size)
 {
-	static const char valid[] = "ciNruaAfFjJpPqQtTyY";
+	return prio_sprio_sort_parse_in(prio_sprio_release(PRIO_SLURM_OLDEST),
+					spec, s, why, why_size);
+}
+
+int prio_sprio_sort_parse_in(const struct prio_sprio_release *rel,
+			     const char *spec, struct prio_sprio_sort *s,
+			     char *why, size_t why_size)
+{
+	const char *valid = rel->sort_keys;
 	bool desc = false;
 
 	memset(s, 0, sizeof(*s));
@@ -479,6 +593,14 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return a < b ? -1 : a > b;
 }
 
+/* Names as sprio's xstrcmp orders them: none before any. */
+static int cmp_name(const struct prio_snapshot *snap, prio_id a, prio_id b)
+{
+	if (a == PRIO_NO_ID || b == PRIO_NO_ID)
+		return (a != PRIO_NO_ID) - (b != PRIO_NO_ID);
+	return strcmp(prio_snapshot_str(snap, a), prio_snapshot_str(snap, b));
+}
+
 static double rec_weighted(const struct prio_engine *e,
 			   const struct prio_sprio_rec *r, int f)
 {
@@ -512,6 +634,10 @@ static int cmp_key(const struct prio_engine *e, char key,
 	case 'u':
 		return strcmp(prio_snapshot_str(snap, a->job->user),
 			      prio_snapshot_str(snap, b->job->user));
+	case 'o':
+		return cmp_name(snap, a->job->account, b->job->account);
+	case 'n':
+		return cmp_name(snap, a->qos, b->qos);
 	case 't':
 	case 'T':
 		return cmp_double(a->row.tres_sum, b->row.tres_sum);

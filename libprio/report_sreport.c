@@ -405,8 +405,45 @@ static void put_energy(struct builder *b, const struct ctx *c)
 		put(b, c->o->numbers ? prio_cell_uint(0) : prio_cell_str("0"));
 }
 
+/*
+ * What sreport prints differently per release, read from each tag's
+ * src/sreport: a row holds from its release until the next row's.
+ */
+static const struct sreport_release {
+	uint16_t since;
+	/* cluster Utilization's default columns ask for "planned" where PLND
+	 * Down goes; 24.05 moved the Planned field's test before PlannedDown's,
+	 * so "planned" names Planned: Planned shows twice and PLND Down not at
+	 * all, until 25.05 asks for "PLNDDown" (text and -P only: JSON keys
+	 * stay one per value) */
+	bool planned_twice;
+} sreport_releases[] = {
+    {2205, false},
+    {2405, true},
+    {2505, false},
+};
+
+static const struct sreport_release *sreport_release(const struct ctx *c)
+{
+	uint16_t release = prio_snapshot_slurm(c->snap)->release;
+	const struct sreport_release *r = &sreport_releases[0];
+
+	for (size_t i = 0;
+	     i < sizeof(sreport_releases) / sizeof(sreport_releases[0]); i++)
+		if (sreport_releases[i].since <= release)
+			r = &sreport_releases[i];
+	return r;
+}
+
+static bool planned_twice(const struct ctx *c)
+{
+	return !c->o->numbers && sreport_release(c)->planned_twice;
+}
+
 static void utilization(struct builder *b, const struct ctx *c)
 {
+	bool twice = planned_twice(c);
+
 	for (uint32_t bk = 0; bk < c->r->bucket_count; bk++)
 		for (uint32_t k = 0; k < c->ntres; k++) {
 			uint32_t t = c->tres[k];
@@ -431,7 +468,7 @@ static void utilization(struct builder *b, const struct ctx *c)
 				put_time(b, c->r->alloc_decayed[(size_t)bk * c->r->tres_count + t],
 					 rep);
 			put_time(b, 0, rep);
-			put_time(b, 0, rep);
+			put_time(b, twice ? planned : 0, rep);
 			put_time(b, idle, rep);
 			put_time(b, planned, rep);
 			put_time(b, rep, rep);
@@ -961,7 +998,10 @@ int prio_sreport_build(const struct prio_snapshot *snap,
 		if (o->decayed)
 			add_column(out, "decayed", "Decayed", 13, true);
 		add_column(out, "down", "Down", 10, true);
-		add_column(out, "planned_down", "PLND Down", 10, true);
+		if (planned_twice(&c))
+			add_column(out, "planned", "Planned", 10, true);
+		else
+			add_column(out, "planned_down", "PLND Down", 10, true);
 		add_column(out, "idle", "Idle", 13, true);
 		add_column(out, "planned", "Planned", 10, true);
 		add_column(out, "reported", "Reported", 13, true);

@@ -56,6 +56,41 @@ static const struct prio_column fields[PRIO_SSHARE_F_COUNT] = {
     [PRIO_SSHARE_F_USER] = {"user", "User", 10, true, PRIO_NUMFMT_PF, NULL},
 };
 
+/*
+ * What sshare prints differently per release, read from each tag's
+ * src/sshare (23.02 to 26.05 kept the fields, widths, default lists and
+ * the -o matching of 22.05): a row holds from its release until the
+ * next's.
+ */
+static const struct sshare_release {
+	uint16_t since;
+	/* FairShare is the controller's factor of a user row, blank on
+	 * account rows under every algorithm (25.11); before, without Fair
+	 * Tree, sshare computed 2^(-EffectvUsage/NormShares/damping) for
+	 * every row, the accounts' and root's too */
+	bool fs_users_only;
+} sshare_releases[] = {
+    {2205, false},
+    {2511, true},
+};
+
+bool prio_sshare_fs_users_only(const struct prio_snapshot *snap)
+{
+	const struct sshare_release *r = &sshare_releases[0];
+
+	/* sshare's text does not tell 25.11 from before; with nothing else
+	 * saying the release, print what the releases before did (checked
+	 * against 22.05's sshare, tests/oracle) */
+	if (snap->slurm_release_source == PRIO_VERSION_DEFAULT)
+		return false;
+	for (size_t i = 0;
+	     i < sizeof(sshare_releases) / sizeof(sshare_releases[0]); i++)
+		if (sshare_releases[i].since <=
+		    prio_snapshot_slurm(snap)->release)
+			r = &sshare_releases[i];
+	return r->fs_users_only;
+}
+
 const struct prio_column *prio_sshare_fields(void)
 {
 	return fields;
@@ -326,7 +361,9 @@ void prio_sshare_cells(const struct prio_snapshot *snap,
 			*c = double_or_blank((double)r->usage_efctv);
 			break;
 		case PRIO_SSHARE_F_FAIRSHARE:
-			*c = double_or_blank(r->fairshare);
+			*c = !a->is_user && prio_sshare_fs_users_only(snap)
+				 ? prio_cell_blank()
+				 : double_or_blank(r->fairshare);
 			break;
 		case PRIO_SSHARE_F_GRP_TRES_MINS:
 			if ((a->slurm.present & PRIO_SSHARE_GRP_TRES_MINS) &&

@@ -249,47 +249,77 @@ int prio_slurm_time_parse(const char *s, time_t now, time_t *out)
 	}
 }
 
-/* t rounded down to the hour, local time. */
-static time_t hour_floor(time_t t)
+/*
+ * A time sreport was given or defaults to, on the hour, the way its
+ * release rounds it (slurmdb_report_set_start_end_time): to 24.11 a value
+ * given is rounded to the nearest minute and then to the nearest hour (a
+ * minute of 59:30 carries into the hour); from 25.05 a start is rounded
+ * down and an end up.  `up` is false for a start.
+ */
+static time_t on_the_hour(struct tm *tm, bool round_outward, bool up,
+			  bool given)
 {
-	struct tm tm;
-
-	localtime_r(&t, &tm);
-	tm.tm_min = 0;
-	tm.tm_sec = 0;
-	tm.tm_isdst = -1;
-	return mktime(&tm);
+	if (round_outward && up) {
+		if (tm->tm_sec != 0)
+			tm->tm_min++;
+		if (tm->tm_min != 0)
+			tm->tm_hour++;
+	} else if (!round_outward && given) {
+		if (tm->tm_sec >= 30)
+			tm->tm_min++;
+		if (tm->tm_min >= 30)
+			tm->tm_hour++;
+	}
+	tm->tm_min = 0;
+	tm->tm_sec = 0;
+	tm->tm_isdst = -1;
+	return mktime(tm);
 }
 
 int prio_window_from_args(const char *start, const char *end, time_t now,
 			  struct prio_window *w, const char **bad)
 {
-	struct tm tm;
-	time_t midnight;
+	return prio_window_from_args_in(start, end, now, false, w, bad);
+}
 
-	localtime_r(&now, &tm);
-	midnight = make_local(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, 0, 0, 0);
+int prio_window_from_args_in(const char *start, const char *end, time_t now,
+			     bool round_outward, struct prio_window *w,
+			     const char **bad)
+{
+	struct tm tm;
+	time_t t;
+
 	if (end) {
-		if (prio_slurm_time_parse(end, now, &w->end) < 0) {
+		if (prio_slurm_time_parse(end, now, &t) < 0) {
 			*bad = end;
 			return -1;
 		}
+		/* sreport never reports past its own clock */
+		if (t > now)
+			t = now;
+		localtime_r(&t, &tm);
 	} else {
-		w->end = midnight;
+		/* today 00:00 - but only the hour is reset, so that from
+		 * 25.05 the clock's minutes and seconds round the default end
+		 * up to 01:00 (unless the clock is on the hour) */
+		localtime_r(&now, &tm);
+		tm.tm_hour = 0;
 	}
+	w->end = on_the_hour(&tm, round_outward, true, end != NULL);
 	if (start) {
-		if (prio_slurm_time_parse(start, now, &w->start) < 0) {
+		if (prio_slurm_time_parse(start, now, &t) < 0) {
 			*bad = start;
 			return -1;
 		}
+		localtime_r(&t, &tm);
 	} else {
-		localtime_r(&w->end, &tm);
-		w->start = make_local(tm.tm_year + 1900, tm.tm_mon + 1,
-				      tm.tm_mday - 1, 0, 0, 0);
+		/* yesterday 00:00 */
+		localtime_r(&now, &tm);
+		tm.tm_hour = 0;
+		tm.tm_mday--;
 	}
-	w->start = hour_floor(w->start);
-	w->end = hour_floor(w->end);
-	if (w->end <= w->start)
+	w->start = on_the_hour(&tm, round_outward, false, start != NULL);
+	if (w->end - w->start < 3600)
 		w->end = w->start + 3600;
 	return 0;
 }

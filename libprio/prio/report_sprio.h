@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sprio's table (slurm-facts §6), defined once for every front end that
- * shows it (prio-calc prints it, prio-top draws it): the 22.05 letter table,
- * the default formats sprio picks from the weights, the columns a "-o"
- * format gives, the cells of one job row and of the -w "Weights" row, and
- * the -S sort keys.
+ * shows it (prio-calc prints it, prio-top draws it): the letter table and
+ * which letters each Slurm release knows, the default formats sprio picks
+ * from the weights, the columns a "-o" format gives, the cells of one job
+ * row and of the -w "Weights" row, and the -S sort keys.
+ *
+ * The functions without "_in" are 22.05's sprio; the "_in" ones take the
+ * row of prio_sprio_release() for the snapshot's release
+ * (prio_snapshot_slurm(snap)->release).
  *
  * A table is built from a format string; rows are then filled one at a
  * time from the priority engine's results (cells borrow the table's
@@ -19,9 +23,10 @@
 
 #include "format.h"
 #include "priority.h"
+#include "slurm_version.h"
 #include "write.h"
 
-/* One 22.05 sprio letter. */
+/* One sprio letter. */
 struct prio_sprio_letter {
 	char letter;        /* 'A' */
 	const char *id;     /* JSON/CSV key: "age" */
@@ -29,10 +34,32 @@ struct prio_sprio_letter {
 	const char *help;   /* one line, for --help and the man page */
 };
 
-/* The letter table, in sprio's man page order; *n gets the count. */
+/* What one Slurm release's sprio accepts and prints where releases differ
+ * (the short default formats, widths, -w and -n did not change). */
+struct prio_sprio_release {
+	uint16_t since;               /* first release (YYMM) of this row */
+	const char *letters;          /* every letter -o accepts */
+	const char *sort_keys;        /* every -S key */
+	const char *long_format;      /* -l */
+	const char *long_norm_format; /* -l -n */
+	/* -j/-u/-p filter in sprio, after the controller sent every job
+	 * (23.02): -j matching none of them prints the header alone, the
+	 * "Unable to find jobs" message only comes when there is no job */
+	bool client_filter;
+};
+
+/* The row of a release (YYMM): the newest row not after it; 22.05's for
+ * anything older. */
+const struct prio_sprio_release *prio_sprio_release(uint16_t release);
+
+/* The letter table (every release's letters, 22.05's first, in sprio's man
+ * page order); *n gets the count. */
 const struct prio_sprio_letter *prio_sprio_letters(size_t *n);
 /* The entry of a letter, NULL when 22.05 does not know it. */
 const struct prio_sprio_letter *prio_sprio_letter(char letter);
+/* The entry of a letter, NULL when that release does not know it. */
+const struct prio_sprio_letter *
+prio_sprio_letter_in(const struct prio_sprio_release *rel, char letter);
 
 /* The format sprio uses when no -o is given: -l (long), -n (norm), and a
  * USER column when users were named (-u); otherwise one column per factor
@@ -41,6 +68,11 @@ const char *prio_sprio_default_format(const struct prio_config *conf,
 				      bool long_format, bool norm,
 				      bool user_column, char *buf,
 				      size_t size);
+const char *prio_sprio_default_format_in(const struct prio_sprio_release *rel,
+					 const struct prio_config *conf,
+					 bool long_format, bool norm,
+					 bool user_column, char *buf,
+					 size_t size);
 
 struct prio_sprio_table {
 	struct prio_column *cols; /* for prio_writer_new() */
@@ -59,12 +91,19 @@ struct prio_sprio_table {
 };
 
 /*
- * Build the table of format `format`.  Letters 22.05 does not know are left
- * out with their suffix text, as sprio does; each is reported through
- * `invalid` (with `ctx`) so the caller can print sprio's "Invalid job format
- * specification" message.  Returns 0, or PRIO_ERR_USAGE with the format
- * parser's reason in why, or PRIO_ERR_NOMEM.
+ * Build the table of format `format`.  Letters the release does not know
+ * are left out with their suffix text, as sprio does; each is reported
+ * through `invalid` (with `ctx`) so the caller can print sprio's "Invalid
+ * job format specification" message.  Returns 0, or PRIO_ERR_USAGE with
+ * the format parser's reason in why (also for %s, SLUID: the inputs do not
+ * carry job SLUIDs, and a blank column would say the jobs have none), or
+ * PRIO_ERR_NOMEM.  prio_sprio_table_init() is 22.05's sprio.
  */
+int prio_sprio_table_init_in(struct prio_sprio_table *t,
+			     const struct prio_sprio_release *rel,
+			     const char *format,
+			     void (*invalid)(char letter, void *ctx), void *ctx,
+			     char *why, size_t why_size);
 int prio_sprio_table_init(struct prio_sprio_table *t, const char *format,
 			  void (*invalid)(char letter, void *ctx), void *ctx,
 			  char *why, size_t why_size);
@@ -77,6 +116,13 @@ int prio_sprio_row_cells(struct prio_sprio_table *t,
 			 const struct prio_job *job,
 			 const struct prio_job_factors *jf,
 			 const struct prio_row *row);
+/* The same for the row of one of the job's QOS (24.11 prints a row per
+ * partition and QOS, QOSNAME naming it); jf are that QOS's factors. */
+int prio_sprio_row_cells_qos(struct prio_sprio_table *t,
+			     const struct prio_engine *e,
+			     const struct prio_job *job,
+			     const struct prio_job_factors *jf,
+			     const struct prio_row *row, prio_id qos);
 
 /* Fill t->cells with sprio -w's "Weights" row (configured weights). */
 int prio_sprio_weights_cells(struct prio_sprio_table *t,
@@ -87,6 +133,7 @@ struct prio_sprio_rec {
 	const struct prio_job *job;
 	struct prio_job_factors jf;
 	struct prio_row row;
+	prio_id qos; /* the row's QOS (-S n): the job's, or one of several */
 	uint32_t seq; /* position before sorting: ties keep it */
 };
 
@@ -98,11 +145,15 @@ struct prio_sprio_sort {
 };
 
 /*
- * Parse -S: key letters c i N r u a A f F j J p P q Q t T y Y, each
- * optionally preceded by '-' (descending); ',' and '+' are separators.
- * Returns 0, or PRIO_ERR_USAGE with sprio's message in why ("Invalid sort
- * specification: b").
+ * Parse -S: the release's key letters (22.05: c i N r u a A f F j J p P q Q
+ * t T y Y; 23.02 adds n and o), each optionally preceded by '-'
+ * (descending); ',' and '+' are separators.  Returns 0, or PRIO_ERR_USAGE
+ * with sprio's message in why ("Invalid sort specification: b").
+ * prio_sprio_sort_parse() is 22.05's sprio.
  */
+int prio_sprio_sort_parse_in(const struct prio_sprio_release *rel,
+			     const char *spec, struct prio_sprio_sort *s,
+			     char *why, size_t why_size);
 int prio_sprio_sort_parse(const char *spec, struct prio_sprio_sort *s,
 			  char *why, size_t why_size);
 /* Does the spec only order by job id ascending (the default)? */

@@ -47,6 +47,11 @@ const struct prio_column *prio_sshare_fields(void);
 const char *prio_sshare_default_format(bool long_format, bool partitions,
 				       bool level_fs);
 
+/* Does the snapshot's release print FairShare on user rows only (25.11:
+ * account rows blank under every algorithm)?  False when nothing said the
+ * release: sshare's text is the same before and after. */
+bool prio_sshare_fs_users_only(const struct prio_snapshot *snap);
+
 /* sshare -e: the field names, four per line, each in 17 columns, into buf
  * (NUL-terminated, cut at size).  Returns buf. */
 char *prio_sshare_helpformat(char *buf, size_t size);

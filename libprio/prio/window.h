@@ -32,10 +32,18 @@ struct prio_window {
 
 /*
  * The window sreport reports for start=/end= (either may be NULL for its
- * default: start 00:00 of the previous day, end 00:00 of today): both
- * rounded down to the hour; an end not after the start becomes start plus
- * one hour.  Returns 0, or -1 with *bad set to the text that did not parse.
+ * default: start 00:00 of the previous day, end 00:00 of today; an end
+ * after `now` is now), on the hour as the release rounds it: to 24.11 a
+ * given time to the nearest hour, from 25.05 (round_outward, the release
+ * table's sreport_round_outward) a start down and an end up - the default
+ * end too, which then is 01:00 today unless `now` is on the hour.  A
+ * window shorter than an hour becomes start plus one hour.  Returns 0, or
+ * -1 with *bad set to the text that did not parse.  prio_window_from_args()
+ * is 22.05's sreport.
  */
+int prio_window_from_args_in(const char *start, const char *end, time_t now,
+			     bool round_outward, struct prio_window *w,
+			     const char **bad);
 int prio_window_from_args(const char *start, const char *end, time_t now,
 			  struct prio_window *w, const char **bad);
 

@@ -1,0 +1,3 @@
+# sreport's window for start=03:00:00 end=04:07:45: Slurm 24.11 rounds the end to the nearest hour (04:00), 25.05 up (05:00); with the release unknown, 24.11's and a warning
+for v in 24.11 25.05; do tres-bill --slurm-version $v --conf tests/oracle/fairtree-basic/slurm.conf --sacct tests/oracle/sreport-final/sacct_a_P_X_all_ft.txt --now 2026-11-22T04:10:00 -P cluster utilization start=2026-11-22T03:00:00 end=2026-11-22T04:07:45 | sed -n 2p; done
+tres-bill --conf tests/oracle/fairtree-basic/slurm.conf --sacct tests/oracle/sreport-final/sacct_a_P_X_all_ft.txt --now 2026-11-22T04:10:00 -P cluster utilization start=2026-11-22T03:00:00 end=2026-11-22T04:07:45 | sed -n 2p

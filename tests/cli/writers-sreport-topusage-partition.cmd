@@ -1,0 +1,2 @@
+# fairtree-basic's association dump with alice/astro made a partition association (Partition='batch'): sreport's TopUsage has a row per association (25.05: and a Partition column); ours sums them, and says so
+tres-bill --conf tests/oracle/fairtree-basic/slurm.conf --assoc tests/cli/writers-data/fairtree-basic-partition-assoc.cfg --sacct tests/oracle/sreport-final/sacct_a_P_X_all_ft.txt --now 2026-11-22T04:10:00 -P user topusage start=2026-11-22T03:00:00 end=2026-11-22T04:00:00 >/dev/null
