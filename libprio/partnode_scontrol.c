@@ -12,6 +12,16 @@
  * records prio_config_link() recomputes them from the nodes.  Nodes keep
  * their current allocation (CPUAlloc, AllocMem, AllocTRES) for the
  * preemption planner.
+ *
+ * A line of blanks does not end a record, an empty line does: Slurm
+ * (22.05 to 26.05) prints a node's Reason=, Comment=, Extra= ... after a
+ * line holding only the indentation ("CurrentWatts=0 AveWatts=0", "   ",
+ * "   Reason=maintenance [root@...]"), and a job record ends with one.
+ * Keys Slurm added or dropped across releases (ResumeAfterTime, CapWatts,
+ * ExtSensors*, TLSCert*, Topology, ExclusiveTopo, MaxCPUsPerSocket ...) are
+ * not read.  A node's Version= is the release of its slurmd: no newer than
+ * the controller's, so the newest one seen is a lower bound of the release
+ * that printed the files, noted at the weakest (FORMAT) strength.
  */
 #include "config.h"
 
@@ -42,6 +52,7 @@ struct pn_ctx {
 	unsigned long line;  /* first line of the record */
 	struct text_idset seen; /* interned name -> defined already */
 	unsigned long records;
+	uint16_t slurmd_release; /* newest node Version=, 0 when none */
 };
 
 static bool is_blank(char c)
@@ -256,6 +267,15 @@ static int node_pair(struct pn_ctx *c, struct prio_node *n,
 		n->cpu_spec_list = unset(kv) ? NULL : dup_val(c, kv);
 	} else if (kv_key_is(kv, "Partitions")) {
 		n->partitions_text = unset(kv) ? NULL : dup_val(c, kv);
+	} else if (kv_key_is(kv, "Version")) {
+		uint16_t release;
+
+		/* "24.11.5"; "(null)" or text of another shape says nothing
+		 * (a node that never registered) */
+		if (prio_slurm_version_parse(kv->val, kv->val_len, &release) ==
+			0 &&
+		    release > c->slurmd_release)
+			c->slurmd_release = release;
 	} else if (kv_key_is(kv, "TRESWeights")) {
 		memset(&n->tres_weights, 0, sizeof(n->tres_weights));
 		if (!unset(kv) && !(n->tres_weights.text = dup_val(c, kv)))
@@ -318,6 +338,19 @@ static int node_record(struct pn_ctx *c)
 
 /* --- records -----------------------------------------------------------------
  */
+
+/* The slurmds' newest release: at least the controller's... but only a
+ * lower bound, so it replaces nothing stronger than another format hint,
+ * and among format hints it may only raise the release (jobs.txt, read
+ * before nodes.txt, says "23.02 or later" when it prints ReqTRES=). */
+static void note_slurmd_release(struct prio_snapshot *snap, uint16_t release)
+{
+	if (snap->slurm_release_source < PRIO_VERSION_FORMAT)
+		prio_snapshot_note_version(snap, release, PRIO_VERSION_FORMAT);
+	else if (snap->slurm_release_source == PRIO_VERSION_FORMAT &&
+		 snap->slurm_release < release)
+		snap->slurm_release = release;
+}
 
 /* Append the pairs of one line to the record, growing the buffer. */
 static int add_line(struct pn_ctx *c, const char *s, size_t n,
@@ -402,10 +435,16 @@ static int load_records(struct prio_snapshot *snap,
 		s = got ? line.text : NULL;
 		n = got ? line.len : 0;
 		indented = n && is_blank(s[0]);
-		blank = true;
-		for (size_t i = 0; i < n; i++)
-			blank &= is_blank(s[i]);
-		/* A record ends at a blank line, a new record or the end. */
+		blank = n == 0;
+		if (indented) {
+			bool only_blanks = true;
+
+			for (size_t i = 0; i < n && only_blanks; i++)
+				only_blanks = is_blank(s[i]);
+			if (only_blanks)
+				continue; /* inside a record or between them */
+		}
+		/* A record ends at an empty line, a new record or the end. */
 		if (open && (got == 0 || blank || !indented)) {
 			rc = kind == PRIO_INPUT_PARTITIONS
 				 ? partition_record(&c)
@@ -467,6 +506,8 @@ static int load_records(struct prio_snapshot *snap,
 			c.count = 0;
 		}
 	}
+	if (c.slurmd_release)
+		note_slurmd_release(snap, c.slurmd_release);
 	rc = prio_snapshot_note_loaded(snap, kind, src->name, c.records);
 out:
 	free(c.pairs);
