@@ -15,14 +15,23 @@
  *    (e.g. "PriorityFlags =" is the default FAIR_TREE, "PriorityWeightTRES =
  *    (null)" no TRES weights);
  *  - times print "00:10:00" / "7-00:00:00", which time strings accept;
- *    PreemptExemptTime prints "00:00:00" when not configured (its default);
+ *    PreemptExemptTime prints "00:00:00" when not configured (its default)
+ *    and "NONE" when slurm.conf set it to -1/INFINITE (22.05 to 26.05);
  *  - flags print as Slurm's own words ("NO_FAIR_TREE", "DEPTH_OBLIVIOUS,
  *    NO_FAIR_TREE", "NO_NORMAL_ALL", "MAX_TRES"), which the PriorityFlags
  *    substring rules read back to the same bits; PreemptMode prints
  *    "GANG,SUSPEND", read by the PreemptMode grammar;
- *  - booleans print "Yes"/"No";
+ *  - booleans print "Yes"/"No", and "yes"/"no" from 24.11 (read without
+ *    regard to case, as Slurm reads slurm.conf);
  *  - SchedulerTimeSlice prints "30 sec".
  * conf.kv keeps the values as printed.
+ *
+ * Keys the key table does not know are kept in conf.kv and otherwise
+ * ignored: each release prints keys of its own (PreemptParameters, TLS*,
+ * Certmgr*, HashPlugin, DataParserParameters, MaxBatchRequeue ...), and
+ * this is Slurm's own list of what it holds, not a file a person typed, so
+ * an unknown key here is no typo.  PreemptParameters (23.02) is kept as
+ * printed, for the preemption model to read.
  */
 #include "config.h"
 
@@ -170,6 +179,12 @@ int prio_load_scontrol_config(struct prio_snapshot *snap,
 					      "SchedulerTimeSlice") &&
 				 ends_with(v, vn, " sec"))
 				vn -= 4;
+			else if (prio_word_eq(key, key_len,
+					      "PreemptExemptTime") &&
+				 prio_word_eq(v, vn, "NONE")) {
+				v = "INFINITE";
+				vn = 8;
+			}
 			rc = prio_config_set(snap, key, key_len, v, vn, file,
 					     line.number, err);
 			if (rc == PRIO_ERR_USAGE) {
