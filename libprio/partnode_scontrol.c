@@ -17,6 +17,11 @@
  * (22.05 to 26.05) prints a node's Reason=, Comment=, Extra= ... after a
  * line holding only the indentation ("CurrentWatts=0 AveWatts=0", "   ",
  * "   Reason=maintenance [root@...]"), and a job record ends with one.
+ * In that shape Slurm prints a node's free text (Reason=, its further
+ * lines indented ten blanks, Comment=, Extra=) on lines of their own: they
+ * are skipped whole, so that text like "Weight=5" in a reason is never
+ * read as a key.  In the -o shape a key read twice in one node record
+ * means such text, and the record is refused.
  * Keys Slurm added or dropped across releases (ResumeAfterTime, CapWatts,
  * ExtSensors*, TLSCert*, Topology, ExclusiveTopo, MaxCPUsPerSocket ...) are
  * not read.  A node's Version= is the release of its slurmd: no newer than
@@ -298,12 +303,41 @@ static int node_pair(struct pn_ctx *c, struct prio_node *n,
 	return 0;
 }
 
+/* The keys node_pair() reads. */
+static const char *const node_keys[] = {
+    "CPUTot",	      "CPUEfctv",    "CPUAlloc",       "Boards",
+    "Sockets",	      "CoresPerSocket", "ThreadsPerCore", "CoreSpecCount",
+    "RealMemory",     "AllocMem",    "Weight",	       "CfgTRES",
+    "AllocTRES",      "Gres",	     "State",	       "AvailableFeatures",
+    "CPUSpecList",    "Partitions",  "TRESWeights",    "Version",
+};
+
+/* A key node_pair() reads, twice in the record (-o output whose Reason=
+ * or Comment= holds "Key=" text): its index, else 0. */
+static size_t second_node_key(const struct pn_ctx *c)
+{
+	for (size_t i = 2; i < c->count; i++) {
+		bool read = false;
+
+		for (size_t k = 0; k < sizeof(node_keys) / sizeof(*node_keys);
+		     k++)
+			read |= kv_key_is(&c->pairs[i], node_keys[k]);
+		for (size_t j = 1; read && j < i; j++)
+			if (c->pairs[j].key_len == c->pairs[i].key_len &&
+			    memcmp(c->pairs[j].key, c->pairs[i].key,
+				   c->pairs[i].key_len) == 0)
+				return i;
+	}
+	return 0;
+}
+
 static int node_record(struct pn_ctx *c)
 {
 	struct prio_snapshot *snap = c->snap;
 	struct prio_node n, *slot;
 	const struct kv_pair *first = &c->pairs[0];
 	bool have_efctv = false;
+	size_t dup;
 	int rc;
 
 	prio_node_defaults(&n);
@@ -311,6 +345,18 @@ static int node_record(struct pn_ctx *c)
 	if (n.name == PRIO_NO_ID)
 		return first->val_len ? nomem(c)
 				      : bad_value(c, first, "a node name");
+	if ((dup = second_node_key(c)) != 0) {
+		const struct kv_pair *p = &c->pairs[dup];
+		char field[64];
+
+		snprintf(field, sizeof(field), "%.*s", (int)p->key_len, p->key);
+		return prio_error_set(c->err, PRIO_ERR_PARSE, c->file, c->line,
+				      field,
+				      "a second %s= in the record of node %s "
+				      "(a value holding \"%s=\"?)",
+				      field, prio_snapshot_str(snap, n.name),
+				      field);
+	}
 	for (size_t i = 1; i < c->count; i++)
 		if ((rc = node_pair(c, &n, &c->pairs[i], &have_efctv)) < 0)
 			return rc;
@@ -350,6 +396,22 @@ static void note_slurmd_release(struct prio_snapshot *snap, uint16_t release)
 	else if (snap->slurm_release_source == PRIO_VERSION_FORMAT &&
 		 snap->slurm_release < release)
 		snap->slurm_release = release;
+}
+
+/* A line of a node's free text in the multi-line shape: Reason=,
+ * Comment= or Extra= after the indentation, or a reason's further line
+ * (indented ten blanks, where keys are indented three). */
+static bool node_free_text(const char *s, size_t n, size_t indent)
+{
+	static const char *const keys[] = {"Reason=", "Comment=", "Extra="};
+
+	if (indent >= 10)
+		return true;
+	for (size_t k = 0; k < sizeof(keys) / sizeof(*keys); k++)
+		if (n >= strlen(keys[k]) &&
+		    memcmp(s, keys[k], strlen(keys[k])) == 0)
+			return true;
+	return false;
 }
 
 /* Append the pairs of one line to the record, growing the buffer. */
@@ -437,12 +499,15 @@ static int load_records(struct prio_snapshot *snap,
 		indented = n && is_blank(s[0]);
 		blank = n == 0;
 		if (indented) {
-			bool only_blanks = true;
+			size_t ind = 0;
 
-			for (size_t i = 0; i < n && only_blanks; i++)
-				only_blanks = is_blank(s[i]);
-			if (only_blanks)
+			while (ind < n && is_blank(s[ind]))
+				ind++;
+			if (ind == n)
 				continue; /* inside a record or between them */
+			if (kind == PRIO_INPUT_NODES &&
+			    node_free_text(s + ind, n - ind, ind))
+				continue;
 		}
 		/* A record ends at an empty line, a new record or the end. */
 		if (open && (got == 0 || blank || !indented)) {
