@@ -5,8 +5,9 @@
  * push the '=' right).  The first line is "Configuration data as of
  * <time>"; after the main list come blank lines, section headers ending in
  * ':' ("Cgroup Support Configuration:", "MPI Plugins Configuration:") whose
- * keys belong to other files, and status lines such as "Slurmctld(primary)
- * at vm is UP".
+ * keys belong to other files, "----- node_features/helpers -----" lines
+ * naming a plugin inside "Node Features Configuration:", and status lines
+ * such as "Slurmctld(primary) at vm is UP".
  *
  * Main-section keys go through prio_config_set(), the same key table as
  * slurm.conf, after undoing the spellings scontrol prints differently
@@ -142,6 +143,9 @@ int prio_load_scontrol_config(struct prio_snapshot *snap,
 				main_section = false;
 				continue;
 			}
+			if (!main_section && has_prefix(s, n, "----- ") &&
+			    ends_with(s, n, " -----"))
+				continue; /* a plugin's name */
 			prio_error_set(
 			    err, PRIO_ERR_PARSE, file, line.number, "",
 			    "expected \"Key = Value\", got \"%.*s%s\"",

@@ -1570,7 +1570,13 @@ Test(conf, scontrol_config_keys_of_later_releases)
 				 "SLURM_VERSION           = 25.11.2\n"
 				 "\n"
 				 "MPI Plugins Configuration:\n"
-				 "PMIxCliTmpDirBase       = (null)\n", &err), 0, "%s", fmt(&err));
+				 "PMIxCliTmpDirBase       = (null)\n"
+				 "\n"
+				 "Node Features Configuration:\n"
+				 "----- node_features/helpers -----\n"
+				 "AllowUserBoot           = (null)\n"
+				 "\n"
+				 "Slurmctld(primary) at vm is UP\n", &err), 0, "%s", fmt(&err));
 	cr_assert(snap.conf.favor_small, "PriorityFavorSmall = yes");
 	/* -1 or INFINITE in slurm.conf prints NONE */
 	cr_assert_eq(snap.conf.preempt_exempt_time, PRIO_INFINITE);
