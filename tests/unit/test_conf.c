@@ -1715,3 +1715,44 @@ Test(conf, slurm_2411_partitions)
 	cr_assert_str_eq(batch->billing_weights.text, "CPU=1.0,Mem=0.25G");
 	prio_snapshot_free(&snap);
 }
+
+/* A node's Version= (its slurmd's release, never newer than the
+ * controller's) raises a format hint but replaces nothing stronger. */
+Test(conf, node_version_is_a_lower_bound_hint)
+{
+	struct prio_snapshot snap;
+	struct prio_error err;
+	struct prio_source src;
+
+	/* jobs.txt says 23.02 or later (ReqTRES=), nodes.txt 24.11 */
+	prio_snapshot_init(&snap);
+	cr_assert_eq(prio_source_open(&src, test_path(DATA_2411 "jobs.txt"), &err), 0);
+	cr_assert_eq(prio_load_jobs_scontrol(&snap, &src, &err), 0, "%s", fmt(&err));
+	prio_source_close(&src);
+	cr_assert_eq(snap.slurm_release, 2302);
+	cr_assert_eq(load_path(&snap, L_NODES, test_path(DATA_2411 "nodes.txt"), &err), 0,
+		     "%s", fmt(&err));
+	cr_assert_eq(snap.slurm_release, 2411);
+	cr_assert_eq(snap.slurm_release_source, PRIO_VERSION_FORMAT);
+	prio_snapshot_free(&snap);
+
+	/* SLURM_VERSION of the configuration stands */
+	prio_snapshot_init(&snap);
+	cr_assert_eq(load_memory(&snap, L_CONFIG, "SLURM_VERSION           = 25.05.1\n", &err),
+		     0, "%s", fmt(&err));
+	cr_assert_eq(load_path(&snap, L_NODES, test_path(DATA_2411 "nodes.txt"), &err), 0,
+		     "%s", fmt(&err));
+	cr_assert_eq(snap.slurm_release, 2505);
+	cr_assert_eq(snap.slurm_release_source, PRIO_VERSION_CONFIG);
+	prio_snapshot_free(&snap);
+
+	/* a node that never registered: Version=(null) says nothing */
+	prio_snapshot_init(&snap);
+	cr_assert_eq(load_memory(&snap, L_NODES,
+				 "NodeName=x1 CPUTot=4 State=DOWN+NOT_RESPONDING "
+				 "Version=(null)\n",
+				 &err),
+		     0, "%s", fmt(&err));
+	cr_assert_eq(snap.slurm_release_source, PRIO_VERSION_DEFAULT);
+	prio_snapshot_free(&snap);
+}
