@@ -579,6 +579,8 @@ static int verify(struct cmd_common *c, struct prio_snapshot *snap)
 {
 	struct verify v = { .c = c, .snap = snap };
 	unsigned long multi = 0;
+	/* the job TRES' names: ReqTRES=/AllocTRES= from 23.02, else TRES= */
+	bool split = prio_snapshot_slurm(snap)->job_req_alloc_tres;
 
 	if (!(snap->roles_loaded & ((1u << PRIO_ROLE_SACCT) | (1u << PRIO_ROLE_JOBS))))
 		cmd_die(c, "--verify needs sacct records (--sacct) or jobs (--jobs)");
@@ -609,8 +611,20 @@ static int verify(struct cmd_common *c, struct prio_snapshot *snap)
 			continue;
 		}
 		snprintf(id, sizeof(id), "%u", job->job_id);
+		if (job->tres_alloc.count && job->tres_req.count) {
+			/* both printed (ReqTRES= and AllocTRES= from 23.02,
+			 * squeue --json): each billing= as sacct's */
+			verify_one(&v, "scontrol", job->line, id, job->partitions[0],
+				   &job->tres_alloc, "AllocTRES", false);
+			verify_one(&v, "scontrol", job->line, id, job->partitions[0],
+				   &job->tres_req, "ReqTRES",
+				   job->state != PRIO_JOB_PENDING);
+			continue;
+		}
+		/* 22.05's one TRES=: the allocation once there is one */
 		verify_one(&v, "scontrol", job->line, id, job->partitions[0],
-			   job->tres_alloc.count ? &job->tres_alloc : &job->tres_req, "TRES",
+			   job->tres_alloc.count ? &job->tres_alloc : &job->tres_req,
+			   !split ? "TRES" : job->tres_alloc.count ? "AllocTRES" : "ReqTRES",
 			   false);
 	}
 	if (v.w)

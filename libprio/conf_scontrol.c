@@ -5,8 +5,9 @@
  * push the '=' right).  The first line is "Configuration data as of
  * <time>"; after the main list come blank lines, section headers ending in
  * ':' ("Cgroup Support Configuration:", "MPI Plugins Configuration:") whose
- * keys belong to other files, and status lines such as "Slurmctld(primary)
- * at vm is UP".
+ * keys belong to other files, "----- node_features/helpers -----" lines
+ * naming a plugin inside "Node Features Configuration:", and status lines
+ * such as "Slurmctld(primary) at vm is UP".
  *
  * Main-section keys go through prio_config_set(), the same key table as
  * slurm.conf, after undoing the spellings scontrol prints differently
@@ -15,14 +16,23 @@
  *    (e.g. "PriorityFlags =" is the default FAIR_TREE, "PriorityWeightTRES =
  *    (null)" no TRES weights);
  *  - times print "00:10:00" / "7-00:00:00", which time strings accept;
- *    PreemptExemptTime prints "00:00:00" when not configured (its default);
+ *    PreemptExemptTime prints "00:00:00" when not configured (its default)
+ *    and "NONE" when slurm.conf set it to -1/INFINITE (22.05 to 26.05);
  *  - flags print as Slurm's own words ("NO_FAIR_TREE", "DEPTH_OBLIVIOUS,
  *    NO_FAIR_TREE", "NO_NORMAL_ALL", "MAX_TRES"), which the PriorityFlags
  *    substring rules read back to the same bits; PreemptMode prints
  *    "GANG,SUSPEND", read by the PreemptMode grammar;
- *  - booleans print "Yes"/"No";
+ *  - booleans print "Yes"/"No", and "yes"/"no" from 24.11 (read without
+ *    regard to case, as Slurm reads slurm.conf);
  *  - SchedulerTimeSlice prints "30 sec".
  * conf.kv keeps the values as printed.
+ *
+ * Keys the key table does not know are kept in conf.kv and otherwise
+ * ignored: each release prints keys of its own (PreemptParameters, TLS*,
+ * Certmgr*, HashPlugin, DataParserParameters, MaxBatchRequeue ...), and
+ * this is Slurm's own list of what it holds, not a file a person typed, so
+ * an unknown key here is no typo.  PreemptParameters (23.02) is kept as
+ * printed, for the preemption model to read.
  */
 #include "config.h"
 
@@ -133,6 +143,9 @@ int prio_load_scontrol_config(struct prio_snapshot *snap,
 				main_section = false;
 				continue;
 			}
+			if (!main_section && has_prefix(s, n, "----- ") &&
+			    ends_with(s, n, " -----"))
+				continue; /* a plugin's name */
 			prio_error_set(
 			    err, PRIO_ERR_PARSE, file, line.number, "",
 			    "expected \"Key = Value\", got \"%.*s%s\"",
@@ -170,6 +183,12 @@ int prio_load_scontrol_config(struct prio_snapshot *snap,
 					      "SchedulerTimeSlice") &&
 				 ends_with(v, vn, " sec"))
 				vn -= 4;
+			else if (prio_word_eq(key, key_len,
+					      "PreemptExemptTime") &&
+				 prio_word_eq(v, vn, "NONE")) {
+				v = "INFINITE";
+				vn = 8;
+			}
 			rc = prio_config_set(snap, key, key_len, v, vn, file,
 					     line.number, err);
 			if (rc == PRIO_ERR_USAGE) {

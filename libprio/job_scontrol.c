@@ -17,10 +17,23 @@
  * through loadcache.h; the record is built on the stack and copied once
  * into the snapshot's job array (no allocation per record).
  *
- * TRES= is what the controller holds: the allocated TRES once the job has
- * nodes, the requested ones before (22.05 prints tres_alloc_str when set,
- * else tres_req_str).  A job with a NodeList gets it as tres_alloc, others
- * as tres_req.
+ * The job's TRES come in two formats:
+ *  - 22.05 prints one TRES=: the allocation when the job has one
+ *    (tres_alloc_str), else the request.  A job with a NodeList gets it as
+ *    tres_alloc, others as tres_req;
+ *  - 23.02 and later print ReqTRES= (always) and AllocTRES= ("(null)" until
+ *    the job is allocated), read as printed into tres_req and tres_alloc.
+ *    The engines take tres_alloc when it has counts, else tres_req: the
+ *    same list 22.05 printed as TRES=.
+ * A record must hold its format's TRES keys (TRES=, or ReqTRES= and
+ * AllocTRES=); one with neither format is truncated and refused.
+ *
+ * A key we read appears once in a record; a second one means a value held
+ * text like "Priority=5" (a job name, a comment in -o output) and the
+ * record is refused rather than read with the wrong value.  In the
+ * multi-line shape, Slurm prints each free-text value (Command=, WorkDir=,
+ * Comment=, StdOut=, SubmitLine= ...) alone on its line: such a line is
+ * skipped whole, so its text can never look like a key.
  */
 #include "config.h"
 
@@ -53,17 +66,25 @@ enum sc_key {
 	K_TIMELIMIT,
 	K_NUMNODES,
 	K_NUMCPUS,
-	K_TRES,
-	K_REQUIRED_COUNT
+	K_TRES,	     /* 22.05 */
+	K_REQTRES,   /* 23.02 and later */
+	K_ALLOCTRES, /* 23.02 and later */
+	K_COUNT
 };
 
-static const char *const key_names[K_REQUIRED_COUNT] = {
+static const char *const key_names[K_COUNT] = {
     "JobId",	 "JobName",   "UserId",	  "Priority", "Nice",
     "Account",	 "QOS",	      "JobState", "Reason",   "SubmitTime",
     "Partition", "TimeLimit", "NumNodes", "NumCPUs",  "TRES",
+    "ReqTRES",	 "AllocTRES",
 };
 
-#define REQUIRED_KEYS ((1u << K_REQUIRED_COUNT) - 1)
+#define KEY_BIT(k) (1u << (k))
+#define REQUIRED_COMMON (KEY_BIT(K_TRES) - 1)
+#define REQUIRED_2205 (REQUIRED_COMMON | KEY_BIT(K_TRES))
+#define REQUIRED_2302                                                          \
+	(REQUIRED_COMMON | KEY_BIT(K_REQTRES) | KEY_BIT(K_ALLOCTRES))
+#define TRES_2302 (KEY_BIT(K_REQTRES) | KEY_BIT(K_ALLOCTRES))
 #define MAX_ALLOCS 65536u /* detail lines per job */
 
 struct sc_loader {
@@ -84,6 +105,9 @@ struct sc_loader {
 	bool has_detail;
 	bool reason_held, reason_admin;
 	uint32_t seen; /* 1 << enum sc_key */
+	/* the TRES format of the last complete record (2205 or 2302; 0 before
+	 * the first): what a record with neither format's keys lacks */
+	uint16_t tres_format;
 	uint32_t last_line;
 	struct prio_job job;
 	struct prio_job_detail detail;
@@ -147,7 +171,23 @@ static int finish_record(struct sc_loader *ld, bool at_eof)
 	ld->open = false;
 	if (ld->bad)
 		return 0;
-	missing = REQUIRED_KEYS & ~ld->seen;
+	if ((ld->seen & KEY_BIT(K_TRES)) && (ld->seen & TRES_2302))
+		return bad_value(ld, ld->last_line, "TRES",
+				 "job %u: TRES= (Slurm 22.05) and %s= (23.02 "
+				 "and later) in one record",
+				 ld->job.job_id,
+				 ld->seen & KEY_BIT(K_REQTRES) ? "ReqTRES"
+							       : "AllocTRES");
+	if (ld->seen & KEY_BIT(K_TRES))
+		ld->tres_format = 2205;
+	else if (ld->seen & TRES_2302)
+		ld->tres_format = 2302;
+	else if (!ld->tres_format)
+		ld->tres_format =
+		    prio_snapshot_slurm(ld->snap)->job_req_alloc_tres ? 2302
+								      : 2205;
+	missing = (ld->tres_format == 2205 ? REQUIRED_2205 : REQUIRED_2302) &
+		  ~ld->seen;
 	if (missing) {
 		int k = __builtin_ctz(missing);
 
@@ -160,7 +200,9 @@ static int finish_record(struct sc_loader *ld, bool at_eof)
 				 "job %u: record has no %s=", ld->job.job_id,
 				 key_names[k]);
 	}
-	if (ld->job.node_list != PRIO_NO_ID)
+	if (ld->tres_format == 2302)
+		; /* ReqTRES= and AllocTRES= went where they belong */
+	else if (ld->job.node_list != PRIO_NO_ID)
 		ld->job.tres_alloc = ld->tres_list;
 	else
 		ld->job.tres_req = ld->tres_list;
@@ -362,8 +404,39 @@ static struct prio_job_alloc *new_alloc(struct sc_loader *ld)
 	return &ld->allocs[ld->alloc_count++];
 }
 
+/* A TRES count list (TRES=, ReqTRES=, AllocTRES=), parsed once per
+ * distinct text. */
+static int tres_value(struct sc_loader *ld, uint32_t line, const char *field,
+		      const char *v, size_t n, struct prio_tres_list *list)
+{
+	const char *why = "";
+	char q[48];
+	int rc = lc_tres_list(ld->snap, &ld->tres, v, n, list, &why);
+
+	if (rc == -2)
+		return nomem(ld, line);
+	if (rc < 0)
+		return bad_value(ld, line, field, "%s, got \"%s\"", why,
+				 text_quote(v, n, q, sizeof(q)));
+	return 0;
+}
+
+/* A key read twice in one record: some value held "Key=" text. */
+static int second_key(struct sc_loader *ld, uint32_t line, enum sc_key key)
+{
+	return bad_value(ld, line, key_names[key],
+			 "a second %s= in the record of job %u (a value "
+			 "holding \"%s=\"?)",
+			 key_names[key], ld->job.job_id, key_names[key]);
+}
+
 #define IS(lit) (kn == sizeof(lit) - 1 && memcmp(k, lit, sizeof(lit) - 1) == 0)
-#define SEEN(key) (ld->seen |= 1u << (key))
+#define SEEN(key)                                                              \
+	do {                                                                   \
+		if (ld->seen & KEY_BIT(key))                                   \
+			return second_key(ld, line, key);                      \
+		ld->seen |= KEY_BIT(key);                                      \
+	} while (0)
 
 /* One Key=Value of the current record. */
 static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
@@ -402,9 +475,6 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 				    "expected an integer, got \"%s\"",
 				    text_quote(v, n, q, sizeof(q)));
 		} else if (IS("TRES")) {
-			const char *why = "";
-			int rc;
-
 			SEEN(K_TRES);
 			/* only 22.05 prints TRES= (23.02 split it into
 			 * ReqTRES= and AllocTRES=) */
@@ -412,24 +482,12 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 			    PRIO_VERSION_FORMAT)
 				prio_snapshot_note_version(
 				    ld->snap, 2205, PRIO_VERSION_FORMAT);
-			rc = lc_tres_list(ld->snap, &ld->tres, v, n,
-					  &ld->tres_list, &why);
-			if (rc == -2)
-				return nomem(ld, line);
-			if (rc < 0)
-				return bad_value(ld, line, "TRES",
-						 "%s, got \"%s\"", why,
-						 text_quote(v, n, q, sizeof(q)));
+			return tres_value(ld, line, "TRES", v, n,
+					  &ld->tres_list);
 		}
 		return 0;
 	case 5:
 		if (IS("JobId")) {
-			if (ld->seen & (1u << K_JOBID))
-				return bad_value(
-				    ld, line, "JobId",
-				    "a second JobId= in the record "
-				    "of job %u",
-				    job->job_id);
 			SEEN(K_JOBID);
 			if (lc_u32(v, n, &job->job_id) < 0)
 				return bad_value(
@@ -496,6 +554,16 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 						 "expected 0 or 1, got \"%s\"",
 						 text_quote(v, n, q, sizeof(q)));
 			job->requeue = v[0] == '1';
+		} else if (IS("ReqTRES")) {
+			SEEN(K_REQTRES);
+			/* 23.02 and later (the first record says it; a
+			 * stronger source may have said more already) */
+			if (ld->snap->slurm_release_source <
+			    PRIO_VERSION_FORMAT)
+				prio_snapshot_note_version(
+				    ld->snap, 2302, PRIO_VERSION_FORMAT);
+			return tres_value(ld, line, "ReqTRES", v, n,
+					  &job->tres_req);
 		} else if (IS("CPU_IDs")) {
 			if (!ld->alloc_count)
 				return bad_value(
@@ -597,6 +665,10 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 						 text_quote(v, n, q, sizeof(q)));
 			else
 				job->cpus_per_task = (uint16_t)u;
+		} else if (IS("AllocTRES")) {
+			SEEN(K_ALLOCTRES);
+			return tres_value(ld, line, "AllocTRES", v, n,
+					  &job->tres_alloc);
 		} else if (IS("BatchHost")) {
 			if (intern_or_unset(ld, &ld->l_host, v, n,
 					    &ld->detail.batch_host) < 0)
@@ -692,7 +764,6 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 	return 0;
 }
 
-#undef IS
 #undef SEEN
 
 /* --- splitting ---------------------------------------------------------- */
@@ -843,6 +914,27 @@ static inline void trim_blanks(const char *p, size_t v, size_t *vend)
 		(*vend)--;
 }
 
+/* Keys whose values are free text (paths, commands, comments), printed
+ * alone on their line in the multi-line shape (22.05 to 26.05). */
+static bool free_text_key(const char *k, size_t kn)
+{
+	switch (kn) {
+	case 5:
+		return IS("StdIn") || IS("Extra");
+	case 6:
+		return IS("StdErr") || IS("StdOut");
+	case 7:
+		return IS("Command") || IS("WorkDir") || IS("Comment");
+	case 10:
+		return IS("SubmitLine");
+	case 12:
+		return IS("AdminComment");
+	case 13:
+		return IS("SystemComment");
+	}
+	return false;
+}
+
 /* Every Key=Value of one line, in order (masks already built). */
 static int parse_pairs(struct sc_loader *ld, const char *p, size_t len,
 		       uint32_t line)
@@ -856,6 +948,9 @@ static int parse_pairs(struct sc_loader *ld, const char *p, size_t len,
 			size_t e2 = (w << 6) + (size_t)__builtin_ctzll(x);
 			size_t k2 = key_start(ld->m_start, e2);
 
+			if (!have && is_blank(p[0]) &&
+			    free_text_key(p + k2, e2 - k2))
+				return 0; /* nothing we read, only text */
 			if (have) {
 				size_t vend = k2 - 1;
 
@@ -881,6 +976,8 @@ static int parse_pairs(struct sc_loader *ld, const char *p, size_t len,
 	}
 	return 0;
 }
+
+#undef IS
 
 /* --- the loader --------------------------------------------------------- */
 

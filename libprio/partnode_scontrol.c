@@ -12,6 +12,21 @@
  * records prio_config_link() recomputes them from the nodes.  Nodes keep
  * their current allocation (CPUAlloc, AllocMem, AllocTRES) for the
  * preemption planner.
+ *
+ * A line of blanks does not end a record, an empty line does: Slurm
+ * (22.05 to 26.05) prints a node's Reason=, Comment=, Extra= ... after a
+ * line holding only the indentation ("CurrentWatts=0 AveWatts=0", "   ",
+ * "   Reason=maintenance [root@...]"), and a job record ends with one.
+ * In that shape Slurm prints a node's free text (Reason=, its further
+ * lines indented ten blanks, Comment=, Extra=) on lines of their own: they
+ * are skipped whole, so that text like "Weight=5" in a reason is never
+ * read as a key.  In the -o shape a key read twice in one node record
+ * means such text, and the record is refused.
+ * Keys Slurm added or dropped across releases (ResumeAfterTime, CapWatts,
+ * ExtSensors*, TLSCert*, Topology, ExclusiveTopo, MaxCPUsPerSocket ...) are
+ * not read.  A node's Version= is the release of its slurmd: no newer than
+ * the controller's, so the newest one seen is a lower bound of the release
+ * that printed the files, noted at the weakest (FORMAT) strength.
  */
 #include "config.h"
 
@@ -42,6 +57,7 @@ struct pn_ctx {
 	unsigned long line;  /* first line of the record */
 	struct text_idset seen; /* interned name -> defined already */
 	unsigned long records;
+	uint16_t slurmd_release; /* newest node Version=, 0 when none */
 };
 
 static bool is_blank(char c)
@@ -256,6 +272,15 @@ static int node_pair(struct pn_ctx *c, struct prio_node *n,
 		n->cpu_spec_list = unset(kv) ? NULL : dup_val(c, kv);
 	} else if (kv_key_is(kv, "Partitions")) {
 		n->partitions_text = unset(kv) ? NULL : dup_val(c, kv);
+	} else if (kv_key_is(kv, "Version")) {
+		uint16_t release;
+
+		/* "24.11.5"; "(null)" or text of another shape says nothing
+		 * (a node that never registered) */
+		if (prio_slurm_version_parse(kv->val, kv->val_len, &release) ==
+			0 &&
+		    release > c->slurmd_release)
+			c->slurmd_release = release;
 	} else if (kv_key_is(kv, "TRESWeights")) {
 		memset(&n->tres_weights, 0, sizeof(n->tres_weights));
 		if (!unset(kv) && !(n->tres_weights.text = dup_val(c, kv)))
@@ -278,12 +303,41 @@ static int node_pair(struct pn_ctx *c, struct prio_node *n,
 	return 0;
 }
 
+/* The keys node_pair() reads. */
+static const char *const node_keys[] = {
+    "CPUTot",	      "CPUEfctv",    "CPUAlloc",       "Boards",
+    "Sockets",	      "CoresPerSocket", "ThreadsPerCore", "CoreSpecCount",
+    "RealMemory",     "AllocMem",    "Weight",	       "CfgTRES",
+    "AllocTRES",      "Gres",	     "State",	       "AvailableFeatures",
+    "CPUSpecList",    "Partitions",  "TRESWeights",    "Version",
+};
+
+/* A key node_pair() reads, twice in the record (-o output whose Reason=
+ * or Comment= holds "Key=" text): its index, else 0. */
+static size_t second_node_key(const struct pn_ctx *c)
+{
+	for (size_t i = 2; i < c->count; i++) {
+		bool read = false;
+
+		for (size_t k = 0; k < sizeof(node_keys) / sizeof(*node_keys);
+		     k++)
+			read |= kv_key_is(&c->pairs[i], node_keys[k]);
+		for (size_t j = 1; read && j < i; j++)
+			if (c->pairs[j].key_len == c->pairs[i].key_len &&
+			    memcmp(c->pairs[j].key, c->pairs[i].key,
+				   c->pairs[i].key_len) == 0)
+				return i;
+	}
+	return 0;
+}
+
 static int node_record(struct pn_ctx *c)
 {
 	struct prio_snapshot *snap = c->snap;
 	struct prio_node n, *slot;
 	const struct kv_pair *first = &c->pairs[0];
 	bool have_efctv = false;
+	size_t dup;
 	int rc;
 
 	prio_node_defaults(&n);
@@ -291,6 +345,18 @@ static int node_record(struct pn_ctx *c)
 	if (n.name == PRIO_NO_ID)
 		return first->val_len ? nomem(c)
 				      : bad_value(c, first, "a node name");
+	if ((dup = second_node_key(c)) != 0) {
+		const struct kv_pair *p = &c->pairs[dup];
+		char field[64];
+
+		snprintf(field, sizeof(field), "%.*s", (int)p->key_len, p->key);
+		return prio_error_set(c->err, PRIO_ERR_PARSE, c->file, c->line,
+				      field,
+				      "a second %s= in the record of node %s "
+				      "(a value holding \"%s=\"?)",
+				      field, prio_snapshot_str(snap, n.name),
+				      field);
+	}
 	for (size_t i = 1; i < c->count; i++)
 		if ((rc = node_pair(c, &n, &c->pairs[i], &have_efctv)) < 0)
 			return rc;
@@ -318,6 +384,35 @@ static int node_record(struct pn_ctx *c)
 
 /* --- records -----------------------------------------------------------------
  */
+
+/* The slurmds' newest release: at least the controller's... but only a
+ * lower bound, so it replaces nothing stronger than another format hint,
+ * and among format hints it may only raise the release (jobs.txt, read
+ * before nodes.txt, says "23.02 or later" when it prints ReqTRES=). */
+static void note_slurmd_release(struct prio_snapshot *snap, uint16_t release)
+{
+	if (snap->slurm_release_source < PRIO_VERSION_FORMAT)
+		prio_snapshot_note_version(snap, release, PRIO_VERSION_FORMAT);
+	else if (snap->slurm_release_source == PRIO_VERSION_FORMAT &&
+		 snap->slurm_release < release)
+		snap->slurm_release = release;
+}
+
+/* A line of a node's free text in the multi-line shape: Reason=,
+ * Comment= or Extra= after the indentation, or a reason's further line
+ * (indented ten blanks, where keys are indented three). */
+static bool node_free_text(const char *s, size_t n, size_t indent)
+{
+	static const char *const keys[] = {"Reason=", "Comment=", "Extra="};
+
+	if (indent >= 10)
+		return true;
+	for (size_t k = 0; k < sizeof(keys) / sizeof(*keys); k++)
+		if (n >= strlen(keys[k]) &&
+		    memcmp(s, keys[k], strlen(keys[k])) == 0)
+			return true;
+	return false;
+}
 
 /* Append the pairs of one line to the record, growing the buffer. */
 static int add_line(struct pn_ctx *c, const char *s, size_t n,
@@ -402,10 +497,19 @@ static int load_records(struct prio_snapshot *snap,
 		s = got ? line.text : NULL;
 		n = got ? line.len : 0;
 		indented = n && is_blank(s[0]);
-		blank = true;
-		for (size_t i = 0; i < n; i++)
-			blank &= is_blank(s[i]);
-		/* A record ends at a blank line, a new record or the end. */
+		blank = n == 0;
+		if (indented) {
+			size_t ind = 0;
+
+			while (ind < n && is_blank(s[ind]))
+				ind++;
+			if (ind == n)
+				continue; /* inside a record or between them */
+			if (kind == PRIO_INPUT_NODES &&
+			    node_free_text(s + ind, n - ind, ind))
+				continue;
+		}
+		/* A record ends at an empty line, a new record or the end. */
 		if (open && (got == 0 || blank || !indented)) {
 			rc = kind == PRIO_INPUT_PARTITIONS
 				 ? partition_record(&c)
@@ -467,6 +571,8 @@ static int load_records(struct prio_snapshot *snap,
 			c.count = 0;
 		}
 	}
+	if (c.slurmd_release)
+		note_slurmd_release(snap, c.slurmd_release);
 	rc = prio_snapshot_note_loaded(snap, kind, src->name, c.records);
 out:
 	free(c.pairs);

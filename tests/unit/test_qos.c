@@ -133,10 +133,18 @@ Test(qos, every_scenario_capture)
 		load_path(&s, g.gl_pathv[i]);
 		cr_assert_eq(finish(&s, &err), 0, "%s: %s", g.gl_pathv[i],
 			     fmt(&err));
-		cr_assert_eq(s.qos_count, 7, "%s", g.gl_pathv[i]);
 		cr_assert_eq(qos(&s, "urgent")->priority, 1000);
-		cr_assert_eq(qos(&s, "scav")->preempt_mode,
-			     PRIO_PREEMPT_REQUEUE);
+		if (strstr(g.gl_pathv[i], "/slurm-")) {
+			/* the live scenarios of later releases (24.11:
+			 * MaxTRESRunMinsPA/PU columns) have five QOS */
+			cr_assert_eq(s.qos_count, 5, "%s", g.gl_pathv[i]);
+			cr_assert_str_eq(preempt(&s, qos(&s, "urgent")),
+					 "high,low,mid,normal");
+		} else {
+			cr_assert_eq(s.qos_count, 7, "%s", g.gl_pathv[i]);
+			cr_assert_eq(qos(&s, "scav")->preempt_mode,
+				     PRIO_PREEMPT_REQUEUE);
+		}
 		prio_snapshot_free(&s);
 	}
 	globfree(&g);
@@ -292,4 +300,43 @@ Test(qos, nul_byte_huge_line_keep_going)
 	cr_assert_eq(qos(&s, "c")->line, 4);
 	prio_snapshot_free(&s);
 	free(text);
+}
+
+/* sacctmgr 24.11 adds MaxTRESRunMinsPA and MaxTRESRunMinsPU: columns are
+ * found by their header, wherever they are. */
+Test(qos, slurm_2411_columns_by_name)
+{
+	struct prio_snapshot s;
+	struct prio_error err;
+	prio_snapshot_init(&s);
+	load_path(&s, test_path("tests/cli/readers-data/slurm-24.11/qos.txt"));
+	cr_assert_eq(finish(&s, &err), 0, "%s", fmt(&err));
+	cr_assert_eq(s.qos_count, 5);
+	cr_assert_eq(qos(&s, "normal")->priority, 10);
+	cr_assert_eq(qos(&s, "high")->priority, 100);
+	cr_assert_eq(qos(&s, "low")->priority, 1);
+	cr_assert_eq(qos(&s, "mid")->priority, 50);
+	struct prio_qos *u = qos(&s, "urgent");
+	cr_assert_eq(u->priority, 1000);
+	cr_assert_str_eq(preempt(&s, u), "high,low,mid,normal");
+	cr_assert_eq(u->preempt_mode, PRIO_PREEMPT_REQUEUE);
+	cr_assert_eq(u->grace_time, 0);
+	cr_assert_float_eq(u->usage_factor, 1.0, 1e-12);
+	cr_assert_eq(qos(&s, "normal")->preempt_mode, 0, "cluster");
+	prio_snapshot_free(&s);
+
+	/* the same columns in another order, the new ones first */
+	prio_snapshot_init(&s);
+	cr_assert_eq(load_text(&s,
+			       "MaxTRESRunMinsPU|MaxTRESRunMinsPA|Preempt|"
+			       "PreemptMode|Name|Priority\n"
+			       "cpu=100|cpu=200|low|requeue|urgent|1000\n"
+			       "|||cluster|low|1\n",
+			       &err),
+		     0, "%s", fmt(&err));
+	cr_assert_eq(finish(&s, &err), 0, "%s", fmt(&err));
+	cr_assert_eq(qos(&s, "urgent")->priority, 1000);
+	cr_assert_str_eq(preempt(&s, qos(&s, "urgent")), "low");
+	cr_assert_eq(qos(&s, "low")->priority, 1);
+	prio_snapshot_free(&s);
 }
