@@ -14,8 +14,9 @@
  *    absent while pending, else {"allocated_nodes": [{"nodename",
  *    "memory_allocated", "sockets": {"0": {"cores": {"0": "allocated"}}}}]};
  *  - v0.0.39 (23.02): counts, priority, limits and memory wrapped as
- *    {"set","infinite","number"}; times still plain; job_resources null
- *    when there is none; preemptable_time new;
+ *    {"set","infinite","number"}; times still plain; job_resources {}
+ *    when there is none (an empty object stands for null up to v0.0.41,
+ *    null from v0.0.42); preemptable_time new;
  *  - v0.0.40 (23.11): times wrapped too; job_state and shared arrays of
  *    strings (the base state plus flags such as COMPLETING, read as
  *    scontrol prints the state: the first flag of its list wins);
@@ -596,16 +597,17 @@ static int new_allocation(struct js_loader *ld, struct js_job *j,
 	return 0;
 }
 
-/* The per-node allocation.  null (or, in 22.05, no member) is a job
- * without resources; an object must hold its version's list, else the
- * allocation would silently read as empty. */
+/* The per-node allocation.  null, {} (or, in 22.05, no member) is a job
+ * without resources; any other object must hold its version's list, else
+ * the allocation would silently read as empty. */
 static int get_resources(struct js_loader *ld, struct js_job *j,
 			 const json_t *v)
 {
 	const json_t *old, *nodes, *list = NULL;
 
 	ld->alloc_count = 0;
-	if (json_is_null(v))
+	/* v0.0.39 to v0.0.41 print {} for "none", later versions null */
+	if (json_is_null(v) || (json_is_object(v) && json_object_size(v) == 0))
 		return 0;
 	if (!json_is_object(v))
 		return job_error(ld, j->line, "job_resources",
