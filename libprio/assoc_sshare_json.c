@@ -123,6 +123,14 @@ static int get_real(struct sj *s, const json_t *row, const char *path,
 			   dot ? head : "", dot ? "." : "", path);
 	switch (jsl_real(x, out)) {
 	case JSL_SET:
+		/* v0.0.40/41 print plain doubles: NO_VAL and INFINITE in
+		 * their 32 and 64-bit forms, which sshare prints blank */
+		if (*out == 4294967294.0 || *out == 4294967295.0 ||
+		    *out == 18446744073709551614.0 ||
+		    *out == 18446744073709551615.0) {
+			*out = 0;
+			v->blank |= bit;
+		}
 		break;
 	case JSL_INFINITE:
 		*out = INFINITY;
@@ -498,7 +506,8 @@ int prio_load_sshare_json(struct prio_snapshot *snap,
 	json_t *root;
 	const json_t *shares, *rows, *errors;
 	uint32_t *lines = NULL;
-	size_t nlines = 0;
+	size_t nlines = 0, qn;
+	char *quoted;
 	const char *nul = memchr(src->data, '\0', src->size);
 	int rc;
 
@@ -512,7 +521,11 @@ int prio_load_sshare_json(struct prio_snapshot *snap,
 		    err, PRIO_ERR_PARSE, src->name,
 		    jsl_line_of(src->data, (size_t)(nul - src->data)), "",
 		    "NUL byte in input");
-	root = json_loadb(src->data, src->size, JSON_REJECT_DUPLICATES, &je);
+	if (!(quoted = jsl_quote_nonfinite(src->data, src->size, &qn)) && qn)
+		return nomem(&s);
+	root = json_loadb(quoted ? quoted : src->data, quoted ? qn : src->size,
+			  JSON_REJECT_DUPLICATES, &je);
+	free(quoted);
 	if (!root)
 		return prio_error_set(err, PRIO_ERR_PARSE, src->name,
 				      je.line > 0 ? (unsigned long)je.line : 0,

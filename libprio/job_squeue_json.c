@@ -886,7 +886,8 @@ static int load(struct js_loader *ld, const struct prio_source *src)
 	json_error_t je;
 	json_t *root, *jobs, *errors, *obj;
 	uint32_t *lines = NULL;
-	size_t nlines = 0, i;
+	size_t nlines = 0, i, qn;
+	char *quoted;
 	int rc = 0;
 
 	if (nul)
@@ -894,7 +895,11 @@ static int load(struct js_loader *ld, const struct prio_source *src)
 		    ld->err, PRIO_ERR_PARSE, ld->name,
 		    jsl_line_of(src->data, (size_t)(nul - src->data)), "",
 		    "NUL byte in input");
-	root = json_loadb(src->data, src->size, JSON_REJECT_DUPLICATES, &je);
+	if (!(quoted = jsl_quote_nonfinite(src->data, src->size, &qn)) && qn)
+		return nomem(ld, 0, "");
+	root = json_loadb(quoted ? quoted : src->data, quoted ? qn : src->size,
+			  JSON_REJECT_DUPLICATES, &je);
+	free(quoted);
 	if (!root)
 		return prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name,
 				      je.line > 0 ? (unsigned long)je.line : 0,

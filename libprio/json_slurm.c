@@ -77,10 +77,83 @@ enum jsl_num jsl_real(const json_t *v, double *out)
 
 	if (k != JSL_SET)
 		return k;
+	if (json_is_string(v)) {
+		if (strcmp(json_string_value(v), "Infinity") == 0)
+			return JSL_INFINITE;
+		return strcmp(json_string_value(v), "NaN") == 0 ? JSL_UNSET
+								 : JSL_BAD;
+	}
 	if (!json_is_number(v))
 		return JSL_BAD;
 	*out = json_number_value(v);
 	return JSL_SET;
+}
+
+static const char *const nonfinite[] = {"-Infinity", "Infinity", "NaN"};
+
+/* The bare word at s[i] (outside strings, at a value's start), or NULL. */
+static const char *nonfinite_at(const char *s, size_t n, size_t i)
+{
+	for (size_t k = 0; k < sizeof(nonfinite) / sizeof(nonfinite[0]); k++) {
+		size_t len = strlen(nonfinite[k]);
+
+		if (n - i >= len && memcmp(s + i, nonfinite[k], len) == 0)
+			return nonfinite[k];
+	}
+	return NULL;
+}
+
+char *jsl_quote_nonfinite(const char *s, size_t n, size_t *out_n)
+{
+	size_t extra = 0, o = 0;
+	bool in_str = false;
+	char *out = NULL;
+
+	/* count first: most files have none and are not copied */
+	for (size_t pass = 0; pass < 2; pass++) {
+		in_str = false;
+		for (size_t i = 0; i < n; i++) {
+			const char *w;
+
+			if (in_str) {
+				if (s[i] == '\\' && i + 1 < n) {
+					if (pass)
+						out[o++] = s[i];
+					i++;
+				} else if (s[i] == '"') {
+					in_str = false;
+				}
+			} else if (s[i] == '"') {
+				in_str = true;
+			} else if ((w = nonfinite_at(s, n, i))) {
+				size_t len = strlen(w);
+
+				if (pass) {
+					out[o++] = '"';
+					memcpy(out + o, w, len);
+					o += len;
+					out[o++] = '"';
+				}
+				extra += 2;
+				i += len - 1;
+				continue;
+			}
+			if (pass)
+				out[o++] = s[i];
+		}
+		if (pass == 0) {
+			if (!extra) {
+				*out_n = 0;
+				return NULL;
+			}
+			if (!(out = malloc(n + extra))) {
+				*out_n = 1;
+				return NULL;
+			}
+		}
+	}
+	*out_n = o;
+	return out;
 }
 
 /* "data_parser/v0.0.42", "openapi/v0.0.38": the last number. */

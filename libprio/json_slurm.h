@@ -10,7 +10,11 @@
  *  - "meta" names the plugin and the Slurm release, in three spellings:
  *    22.05 {"plugin": {"type": "openapi/v0.0.38"}, "Slurm": {"release"}},
  *    23.02 {"plugins": {"data_parser": "data_parser/v0.0.39"}, "Slurm"},
- *    23.11+ {"plugin": {"data_parser": "data_parser/v0.0.40"}, "slurm"}.
+ *    23.11+ {"plugin": {"data_parser": "data_parser/v0.0.40"}, "slurm"};
+ *  - a plain double that is infinite or not a number is printed by json-c
+ *    as the bare words Infinity, -Infinity or NaN, which JSON does not have
+ *    (23.11 and 24.05 sshare --json: LevelFS of a user without usage);
+ *    Slurm's "complex" mode prints the string "Infinity" instead.
  */
 #ifndef PRIO_JSON_SLURM_H
 #define PRIO_JSON_SLURM_H
@@ -25,9 +29,16 @@ enum jsl_num {
 	JSL_BAD,      /* neither a number nor a well-formed wrapper */
 };
 
+/* A copy of s[0..n) with json-c's bare Infinity, -Infinity and NaN (outside
+ * strings) turned into the strings "Infinity", "-Infinity" and "NaN" that
+ * jsl_real() reads; NULL with *out_n 0 when there are none (use s as it
+ * is), NULL with *out_n 1 when out of memory. */
+char *jsl_quote_nonfinite(const char *s, size_t n, size_t *out_n);
+
 /* An integer, plain or wrapped. */
 enum jsl_num jsl_int(const json_t *v, json_int_t *out);
-/* A number (integer or real), plain or wrapped. */
+/* A number (integer or real), plain or wrapped; the strings "Infinity" and
+ * "NaN" are INFINITE and unset. */
 enum jsl_num jsl_real(const json_t *v, double *out);
 
 /* "an object", "a string"... for messages. */

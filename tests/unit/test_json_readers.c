@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "json_slurm.h"
 #include "testutil.h"
 
 #define DATA "tests/cli/json-data/slurm-24.11-fairtree/"
@@ -482,4 +483,64 @@ Test(json, detected_by_content)
 		     PRIO_INPUT_SSHARE_JSON);
 	cr_assert_eq(prio_detect_input(&src, PRIO_ROLE_JOBS),
 		     PRIO_INPUT_JOBS_JSON);
+}
+
+/* 23.11 and 24.05 (v0.0.40, v0.0.41) print effective_usage and the
+ * fairshare pair as plain doubles: json-c writes an infinite LevelFS as the
+ * bare word Infinity (not JSON) and the root's unset LevelFS as NO_VAL,
+ * 4294967294, which sshare prints blank. */
+Test(json, sshare_23_11_plain_doubles)
+{
+	struct prio_snapshot snap;
+	const struct prio_assoc *root, *phys, *alice, *bob;
+
+	load_ok(&snap, "tests/unit/data/json/sshare-v0.0.40.json",
+		prio_load_sshare_json);
+	cr_assert_eq(snap.slurm_release, 2311);
+	cr_assert_eq(snap.assoc_count, 4);
+	root = &snap.assocs[0];
+	phys = &snap.assocs[assoc(&snap, "phys", NULL)];
+	alice = &snap.assocs[assoc(&snap, "phys", "alice")];
+	bob = &snap.assocs[assoc(&snap, "phys", "bob")];
+	cr_assert(root->slurm.blank & PRIO_SSHARE_LEVEL_FS);
+	cr_assert(isinf(bob->slurm.level_fs));
+	cr_assert(!(bob->slurm.blank & PRIO_SSHARE_LEVEL_FS));
+	cr_assert_float_eq(phys->slurm.level_fs, 1.6326530346, 1e-12);
+	cr_assert_float_eq(alice->slurm.fairshare, 0.5, 0);
+	cr_assert_eq(alice->parent, assoc(&snap, "phys", NULL));
+	/* the usage ratio from usage_normalized, not 612/1000 */
+	cr_assert_float_eq((double)(phys->usage_raw / root->usage_raw),
+			   0.61250001, 1e-12);
+	cr_assert_eq((uint64_t)phys->usage_raw, 612);
+	cr_assert_eq((uint64_t)root->usage_raw, 1000);
+	/* the TRES columns as sshare prints them: limits without the
+	 * INFINITE ones, minutes */
+	cr_assert_str_eq(alice->slurm.grp_tres_mins, "cpu=6000");
+	cr_assert_str_eq(alice->slurm.tres_run_mins,
+			 "cpu=2,mem=0,energy=0,node=0,billing=0,fs/disk=0,"
+			 "vmem=0,pages=0");
+	cr_assert_str_eq(alice->slurm.grp_tres_raw,
+			 "cpu=0,mem=0,energy=0,node=0,billing=612,fs/disk=0,"
+			 "vmem=0,pages=0");
+	prio_snapshot_free(&snap);
+}
+
+/* json-c's bare words are quoted outside strings only. */
+Test(json, nonfinite_words_quoted_outside_strings)
+{
+	static const char text[] =
+	    "{\"a\": Infinity, \"b\": \"NaN Infinity\", \"c\": [-Infinity, NaN]}";
+	size_t n;
+	char *q = jsl_quote_nonfinite(text, sizeof(text) - 1, &n);
+
+	cr_assert_not_null(q);
+	cr_assert_eq(n, sizeof(text) - 1 + 6);
+	cr_assert(memcmp(q,
+			 "{\"a\": \"Infinity\", \"b\": \"NaN Infinity\", \"c\": "
+			 "[\"-Infinity\", \"NaN\"]}",
+			 n) == 0,
+		  "%.*s", (int)n, q);
+	free(q);
+	cr_assert_null(jsl_quote_nonfinite("{\"x\": 1}", 8, &n));
+	cr_assert_eq(n, 0);
 }
