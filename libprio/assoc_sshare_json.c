@@ -28,9 +28,12 @@
  * f exists (usage changed between the two values), the integers are kept.
  *
  * The values sshare would print go to assoc->slurm for audits, blank where
- * sshare prints blank: FairShare of an account row (sshare computes that
- * column itself by the configured algorithm: only users' are the
- * controller's), LevelFS of a Fairshare=parent row, and unset numbers.
+ * sshare prints blank: LevelFS of a Fairshare=parent row, and unset
+ * numbers.  FairShare is left out for account rows, and FairShare and
+ * LevelFS for every row when the values are not Fair Tree's (the
+ * configuration loaded first says another algorithm, or no user has a
+ * factor): sshare then computes its FairShare itself, and the JSON holds
+ * the controller's 0s (seen on 24.11 with NO_FAIR_TREE).
  * GrpTRESMins, GrpTRESRaw and TRESRunMins are rebuilt as sshare prints
  * them ("name=value,...", minutes, INFINITE and unset entries left out).
  */
@@ -63,6 +66,13 @@ struct sj {
 	double *norm;
 	uint32_t norm_cap;
 	uint32_t root;
+	/* Fair Tree (Slurm's default when no configuration was loaded
+	 * first): the controller's fs_factor and level_fs are what sshare
+	 * prints; under the classic algorithms they are 0 in the JSON and
+	 * sshare prints a FairShare it computes itself.  Fair Tree gives
+	 * every user a factor of at least 1/N, so all users at 0 also says
+	 * the values are not Fair Tree's (an audit's file, loaded alone). */
+	bool fair_tree, user_factor_seen;
 };
 
 __attribute__((format(printf, 3, 4))) static int bad(struct sj *s,
@@ -292,6 +302,8 @@ static int read_row(struct sj *s, const json_t *row, struct sj_row *r)
 							    : v->norm_usage;
 	if (!r->is_user)
 		v->present &= ~(uint32_t)PRIO_SSHARE_FAIRSHARE;
+	else if (!(v->blank & PRIO_SSHARE_FAIRSHARE) && v->fairshare > 0)
+		s->user_factor_seen = true;
 	if (r->shares == PRIO_FS_USE_PARENT)
 		v->blank |= PRIO_SSHARE_LEVEL_FS;
 	if ((rc = tres_text(s, row, "group_minutes", 1, &v->grp_tres_mins)) <
@@ -516,6 +528,8 @@ int prio_load_sshare_json(struct prio_snapshot *snap,
 	s.src = src;
 	s.err = err;
 	s.line = 1;
+	s.fair_tree = !snap->have_config ||
+		      (snap->conf.priority_flags & PRIO_FLAG_FAIR_TREE);
 	if (nul)
 		return prio_error_set(
 		    err, PRIO_ERR_PARSE, src->name,
@@ -566,10 +580,17 @@ int prio_load_sshare_json(struct prio_snapshot *snap,
 	if (rc == PRIO_OK && s.b.merging)
 		rc = assoc_build_all_seen(&s.b, s.line, err);
 	if (rc == PRIO_OK) {
+		if (!s.fair_tree || !s.user_factor_seen)
+			for (uint32_t i = 0; i < snap->assoc_count; i++)
+				if (assoc_build_marks(&s.b, i) & ASSOC_SEEN)
+					snap->assocs[i].slurm.present &=
+					    ~(uint32_t)(PRIO_SSHARE_FAIRSHARE |
+							PRIO_SSHARE_LEVEL_FS);
 		exact_usage(&s);
-		snap->sshare_columns |= s.rows ? snap->assocs[s.root].slurm.present
-						 | PRIO_SSHARE_FAIRSHARE
-					       : 0;
+		snap->sshare_columns |=
+		    snap->assocs[s.root].slurm.present |
+		    (s.fair_tree && s.user_factor_seen ? PRIO_SSHARE_FAIRSHARE
+						       : 0);
 		rc = prio_snapshot_note_loaded(snap, PRIO_INPUT_SSHARE_JSON,
 					       src->name, s.rows);
 	}

@@ -544,3 +544,26 @@ Test(json, nonfinite_words_quoted_outside_strings)
 	cr_assert_null(jsl_quote_nonfinite("{\"x\": 1}", 8, &n));
 	cr_assert_eq(n, 0);
 }
+
+/* NO_FAIR_TREE on 24.11: every fairshare.factor and level is 0 (sshare
+ * computes FairShare itself), so they are left out of audits; the usages
+ * from usage_normalized give classic's NormUsage exactly (pllive4:
+ * 0.12713801027086388, where the printed 231 of 1817 gives 0.127133). */
+Test(json, sshare_real_24_11_classic)
+{
+	struct prio_snapshot snap;
+	const struct prio_assoc *u;
+
+	load_ok(&snap, "tests/cli/json-data/slurm-24.11-classic/sshare.json",
+		prio_load_sshare_json);
+	for (uint32_t i = 0; i < snap.assoc_count; i++)
+		cr_assert(!(snap.assocs[i].slurm.present &
+			    (PRIO_SSHARE_FAIRSHARE | PRIO_SSHARE_LEVEL_FS)));
+	cr_assert(!(snap.sshare_columns & PRIO_SSHARE_FAIRSHARE));
+	u = &snap.assocs[assoc(&snap, "accb2", "pllive4")];
+	cr_assert_eq((uint64_t)u->usage_raw, 231);
+	cr_assert_float_eq((double)(u->usage_raw / snap.assocs[0].usage_raw),
+			   0.12713801027086388, 1e-12);
+	cr_assert_gt(fabs(231.0 / 1817.0 - 0.12713801027086388), 4e-6);
+	prio_snapshot_free(&snap);
+}
