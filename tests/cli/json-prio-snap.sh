@@ -36,6 +36,10 @@ done
 grep -qF 'sshare.txt' "$tmp/out" && { echo "sshare.txt read too"; exit 1; }
 fstree-show --snapshot "$tmp/snap" -a -l | diff "$d/sshare_a_l.txt" - || exit 1
 
+# --no-squeue-json (what --live passes): no jobs.json, sshare.json still.
+prio-snap --no-sacct --no-squeue-json "$tmp/nosq" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
+[ ! -e "$tmp/nosq/jobs.json" ] && [ -s "$tmp/nosq/sshare.json" ] || { ls "$tmp/nosq"; exit 1; }
+
 # 22.05: no sshare --json; squeue --json failing is only a warning.
 PRIO_STUB_VERSION="slurm 22.05.8" PRIO_STUB_FAIL_SQUEUE=1 \
 	prio-snap --no-sacct "$tmp/old" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
