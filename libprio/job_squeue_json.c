@@ -16,11 +16,13 @@
  *  - v0.0.39 (23.02): counts, priority, limits and memory wrapped as
  *    {"set","infinite","number"}; times still plain; job_resources {}
  *    when there is none (an empty object stands for null up to v0.0.41,
- *    null from v0.0.42); preemptable_time new;
- *  - v0.0.40 (23.11): times wrapped too; job_state and shared arrays of
- *    strings (the base state plus flags such as COMPLETING, read as
- *    scontrol prints the state: the first flag of its list wins);
- *  - v0.0.41 (24.05): job_resources becomes {"nodes": {"allocation":
+ *    null from v0.0.42); shared an array of at most one word ([] for
+ *    scontrol's OK); preemptable_time new;
+ *  - v0.0.40 (23.11): times wrapped too; job_state an array of strings
+ *    (the base state plus flags such as COMPLETING, read as scontrol
+ *    prints the state: the first flag of its list wins);
+ *  - v0.0.41 (24.05): a negative nice printed negative (its unsigned
+ *    32-bit image before); job_resources becomes {"nodes": {"allocation":
  *    [{"name", "cpus": {"count"}, "memory": {"allocated"}, "sockets"}]}};
  *  - v0.0.42 to v0.0.44 (24.11 to 25.11): keys added that no reading here
  *    needs (priority_by_partition, step_id, submit_line...);
