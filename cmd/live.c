@@ -96,6 +96,8 @@ void cmd_live_capture(const struct cmd_common *c, char *dir, size_t size)
 		argv[argc++] = "--no-sacct";
 	if (!(c->folder_roles & (1u << PRIO_ROLE_ASSOC)))
 		argv[argc++] = "--no-dump";
+	/* jobs.txt is read first: squeue's JSON would only cost time */
+	argv[argc++] = "--no-squeue-json";
 	argv[argc++] = dir;
 	argv[argc] = NULL;
 

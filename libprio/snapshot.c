@@ -183,6 +183,7 @@ const char *prio_input_kind_name(enum prio_input_kind kind)
 		[PRIO_INPUT_JOBS_SCONTROL] = "scontrol show job",
 		[PRIO_INPUT_JOBS_JSON] = "squeue --json",
 		[PRIO_INPUT_SACCT] = "sacct",
+		[PRIO_INPUT_SSHARE_JSON] = "sshare --json",
 	};
 
 	return (unsigned)kind < PRIO_INPUT_KIND_COUNT ? names[kind] : "unknown";

@@ -138,6 +138,39 @@ static bool header_has(const char *text, size_t len, const char *name)
 	return false;
 }
 
+/* Whether a JSON object's top level has the member `key`: tells sshare
+ * --json ("shares") from squeue --json ("jobs") with a scan of strings and
+ * brackets, nothing parsed. */
+static bool json_top_member(const struct prio_source *src, const char *key)
+{
+	size_t n = strlen(key);
+	int depth = 0;
+
+	for (size_t i = 0; i < src->size; i++) {
+		char c = src->data[i];
+
+		if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			depth--;
+		} else if (c == '"') {
+			size_t start = ++i, j;
+
+			while (i < src->size && src->data[i] != '"')
+				i += src->data[i] == '\\' ? 2 : 1;
+			if (depth != 1 || i - start != n ||
+			    memcmp(src->data + start, key, n) != 0)
+				continue;
+			for (j = i + 1; j < src->size && isspace((unsigned char)src->data[j]);
+			     j++)
+				;
+			if (j < src->size && src->data[j] == ':')
+				return true;
+		}
+	}
+	return false;
+}
+
 int prio_detect_input(const struct prio_source *src, int hint)
 {
 	const char *line, *content;
@@ -150,6 +183,8 @@ int prio_detect_input(const struct prio_source *src, int hint)
 		return looks_like_scontrol_config(line, len) ? PRIO_INPUT_SCONTROL_CONFIG
 							     : PRIO_INPUT_SLURMCONF;
 	case PRIO_ROLE_ASSOC:
+		if (has_prefix(line, len, "{"))
+			return PRIO_INPUT_SSHARE_JSON;
 		if (has_prefix(line, len, "#") ||
 		    looks_like_dump_line(content, content_len))
 			return PRIO_INPUT_ASSOC_DUMP;
@@ -168,7 +203,8 @@ int prio_detect_input(const struct prio_source *src, int hint)
 	}
 	/* No hint: guess from the content alone. */
 	if (has_prefix(line, len, "{"))
-		return PRIO_INPUT_JOBS_JSON;
+		return json_top_member(src, "shares") ? PRIO_INPUT_SSHARE_JSON
+						      : PRIO_INPUT_JOBS_JSON;
 	if (has_prefix(line, len, "JobId="))
 		return PRIO_INPUT_JOBS_SCONTROL;
 	if (has_prefix(line, len, "PartitionName="))
@@ -207,9 +243,12 @@ const char *prio_role_option(enum prio_role role)
 const char *const *prio_snapshot_dir_names(enum prio_role role)
 {
 	static const char *const conf[] = { "slurm.conf", "config.txt", NULL };
-	/* The dump carries priorities and QOS, sshare.txt the usage: a folder
-	 * may hold both, loaded in this order and merged into one tree. */
-	static const char *const assoc[] = { "assoc.cfg", "sshare.txt", NULL };
+	/* The dump carries priorities and QOS, sshare the usage: a folder
+	 * may hold both, loaded in this order and merged into one tree.
+	 * sshare.json and sshare.txt are one artefact in two forms: the JSON,
+	 * with its full-precision usage, is read when both are there. */
+	static const char *const assoc[] = { "assoc.cfg", "sshare.json",
+					     "sshare.txt", NULL };
 	static const char *const qos[] = { "qos.txt", NULL };
 	static const char *const jobs[] = { "jobs.txt", "jobs.json", NULL };
 	static const char *const sacct[] = { "sacct.txt", NULL };
@@ -268,6 +307,9 @@ int prio_load_role(struct prio_snapshot *snap, enum prio_role role,
 		break;
 	case PRIO_INPUT_SSHARE:
 		rc = prio_load_sshare(snap, &src, err);
+		break;
+	case PRIO_INPUT_SSHARE_JSON:
+		rc = prio_load_sshare_json(snap, &src, err);
 		break;
 	case PRIO_INPUT_QOS:
 		rc = prio_load_qos(snap, &src, err);
@@ -399,11 +441,16 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 		if ((role == PRIO_ROLE_PARTITIONS && snap->partition_count) ||
 		    (role == PRIO_ROLE_NODES && snap->node_count))
 			continue;
+		bool have_sshare = false;
+
 		for (const char *const *name = prio_snapshot_dir_names(role); *name;
 		     name++) {
+			bool sshare = strncmp(*name, "sshare.", 7) == 0;
+
 			snprintf(buf, sizeof(buf), "%s/%s", dir, *name);
-			if (!file_exists(buf))
+			if (!file_exists(buf) || (sshare && have_sshare))
 				continue;
+			have_sshare |= sshare;
 			if ((rc = prio_load_role(snap, role, buf, err)) < 0)
 				return rc;
 			/* Only the association role takes several files. */

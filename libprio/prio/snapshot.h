@@ -39,6 +39,7 @@ enum prio_input_kind {
 	PRIO_INPUT_JOBS_SCONTROL,   /* scontrol show job */
 	PRIO_INPUT_JOBS_JSON,       /* squeue --json */
 	PRIO_INPUT_SACCT,           /* sacct -P */
+	PRIO_INPUT_SSHARE_JSON,     /* sshare --json (23.11+) */
 	PRIO_INPUT_KIND_COUNT
 };
 
@@ -166,6 +167,10 @@ int prio_load_assoc_dump(struct prio_snapshot *snap,
 			 const struct prio_source *src, struct prio_error *err);
 int prio_load_sshare(struct prio_snapshot *snap, const struct prio_source *src,
 		     struct prio_error *err);
+/* sshare --json: the same tree and values, usage in full precision. */
+int prio_load_sshare_json(struct prio_snapshot *snap,
+			  const struct prio_source *src,
+			  struct prio_error *err);
 int prio_load_qos(struct prio_snapshot *snap, const struct prio_source *src,
 		  struct prio_error *err);
 int prio_load_jobs_scontrol(struct prio_snapshot *snap,

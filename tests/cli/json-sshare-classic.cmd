@@ -1,0 +1,1 @@
+fstree-show --snapshot tests/cli/json-data/slurm-24.11-classic -a -l
