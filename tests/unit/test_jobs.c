@@ -145,15 +145,22 @@ static void assert_names_equal(const struct prio_snapshot *a, prio_id ia,
 	cr_assert_str_eq(S(a, ia), S(b, ib), "job %u %s", job, what);
 }
 
-/* 22.05's squeue --json says "Resources" where scontrol and squeue -o
+/* 22.05's and 24.11's squeue --json say "Resources" where scontrol and squeue -o
  * print the reason WAIT_NODE_NOT_AVAIL in full (every scenario shows it for
  * the same jobs at the same second). */
 static bool known_reason_difference(const char *scontrol, const char *json)
 {
-	return strcmp(scontrol, "Nodes_required_for_job_are_DOWN,_DRAINED_or_"
-				"reserved_for_jobs_in_higher_priority_"
-				"partitions") == 0 &&
-	       strcmp(json, "Resources") == 0;
+	size_t n = strlen(json);
+
+	if (strcmp(scontrol, "Nodes_required_for_job_are_DOWN,_DRAINED_or_"
+			     "reserved_for_jobs_in_higher_priority_"
+			     "partitions") == 0 &&
+	    strcmp(json, "Resources") == 0)
+		return true;
+	/* 24.11: scontrol adds the description of ReqNodeNotAvail
+	 * ("ReqNodeNotAvail,_May_be_reserved_for_other_job"), the JSON
+	 * gives the reason alone */
+	return n && strncmp(scontrol, json, n) == 0 && scontrol[n] == ',';
 }
 
 /* The fields both loaders carry, job by job. */
@@ -502,9 +509,21 @@ Test(jobs, squeue_json_agrees_with_scontrol)
 		load_file(&a, sc, prio_load_jobs_scontrol);
 		load_file(&b, rel, prio_load_jobs_squeue_json);
 		cr_assert_eq(b.loaded[0].kind, PRIO_INPUT_JOBS_JSON);
-		cr_assert_eq(a.job_count, b.job_count, "%s", rel);
+		/* 22.05's squeue --json lists every job the controller
+		 * holds; from 23.02 it applies squeue's own filter and
+		 * leaves finished jobs out, which scontrol still shows
+		 * (MinJobAge): the jobs not yet finished must be the same */
+		uint32_t live = 0;
+		for (uint32_t i = 0; i < a.job_count; i++)
+			live += a.jobs[i].state <= PRIO_JOB_SUSPENDED;
+		if (prio_snapshot_slurm(&b)->release == 2205)
+			cr_assert_eq(a.job_count, b.job_count, "%s", rel);
+		else
+			cr_assert_eq(live, b.job_count, "%s", rel);
 		for (uint32_t i = 0; i < a.job_count; i++) {
 			const struct prio_job *x = &a.jobs[i];
+			if (x->state > PRIO_JOB_SUSPENDED && a.job_count != b.job_count)
+				continue;
 			const struct prio_job *y = find_job(&b, x->job_id);
 
 			assert_common_fields(&a, x, &b, y);
