@@ -172,6 +172,17 @@ done
 # one held job and one array, as real queues have
 sub pllive2 -A acca -H -n 1 -t 10 --wrap 'sleep 60' >/dev/null
 sub pllive6 -A accc --array=0-2 -n 1 -t 10 --wrap 'sleep 60' >/dev/null
+# Since 24.11 a job may ask for several QOS (sorted by priority, and sprio
+# shows a row per partition and QOS): two such jobs where the release has it
+case $(dpkg-query -W -f '${Version}' slurm-client 2>/dev/null) in
+2[0-3].* | 24.0*) ;;
+*)
+	sub pllive3 -A accb1 -p "$(pick batch batch,short)" -n 2 -t 10 --qos low,high --wrap 'sleep 600' >/dev/null ||
+		live_log "sbatch --qos low,high refused"
+	sub pllive6 -A accc -p short -n 1 -t 30 --qos "$(pick normal,mid mid,normal,low)" --wrap 'sleep 600' >/dev/null ||
+		live_log "sbatch with several QOS refused"
+	;;
+esac
 # two calculations after the last job ended and the last submission
 sleep 125
 
