@@ -450,6 +450,23 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 	case 3:
 		if (IS("QOS")) {
 			SEEN(K_QOS);
+			/* 24.11: a pending job submitted with several QOS
+			 * prints the request, "low,high"; the release is
+			 * checked once every input is read (prio_jobs_link) */
+			if (memchr(v, ',', n)) {
+				int rc = prio_job_qos_list_parse(ld->snap, job,
+								 v, n, line);
+
+				if (rc == -1)
+					return nomem(ld, line);
+				if (rc < 0)
+					return bad_value(
+					    ld, line, "QOS",
+					    "an empty name in the QOS list "
+					    "\"%s\"",
+					    text_quote(v, n, q, sizeof(q)));
+				return 0;
+			}
 			if (intern_or_unset_t(ld, &ld->t_qos, v, n, &job->qos) <
 			    0)
 				return nomem(ld, line);

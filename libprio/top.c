@@ -46,10 +46,15 @@ static void fill_row(const struct prio_engine *e,
 		     struct prio_top_job *row)
 {
 	const struct prio_job *job = &e->snap->jobs[en->job];
-	struct prio_job_factors jf;
+	struct prio_job_factors own, jf;
 	struct prio_row pr;
 
-	prio_job_factors(e, job, &jf);
+	prio_job_factors(e, job, &own);
+	/* a job of several QOS has an entry per QOS: that QOS's factors */
+	if (job->qos_list)
+		prio_job_factors_qos(e, &own, en->qos, &jf);
+	else
+		jf = own;
 	prio_row_compute(e, job, &jf, en->partition, &pr);
 	memset(row, 0, sizeof(*row));
 	row->job = en->job;
@@ -172,7 +177,7 @@ static int compute(struct prio_top *t, time_t now, struct prio_error *err)
 	t->max_sum = r->max_sum;
 	t->pending = t->running = 0;
 	for (uint32_t i = 0; i < snap->job_count; i++) {
-		t->pending += snap->jobs[i].state == PRIO_JOB_PENDING;
+		t->pending += prio_job_state_pending(snap->jobs[i].state);
 		t->running += snap->jobs[i].state == PRIO_JOB_RUNNING;
 	}
 	top_mark_moves(t);

@@ -131,6 +131,14 @@ uint32_t prio_qos_sort_desc(const struct prio_snapshot *snap, prio_id *ids,
 void prio_job_factors_qos(const struct prio_engine *e,
 			  const struct prio_job_factors *jf, prio_id qos,
 			  struct prio_job_factors *out);
+/* The factors of a job's k-th QOS row (k < prio_job_qos_count(job)) from
+ * the job's own jf: jf itself for a job of one QOS, else
+ * prio_job_factors_qos() of that QOS (every row of a job of several QOS,
+ * the first too, is one of Slurm's per-QOS slots).  Returns the QOS. */
+prio_id prio_job_factors_at(const struct prio_engine *e,
+			    const struct prio_job *job,
+			    const struct prio_job_factors *jf, uint32_t k,
+			    struct prio_job_factors *out);
 
 /* The time the age factor counts from (slurm-facts §1.2): the submit time
  * with ACCRUE_ALWAYS, else AccrueTime, else the begin time when the job

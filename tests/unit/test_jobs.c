@@ -696,7 +696,10 @@ Test(jobs, state_names_and_codes)
 		cr_assert_eq(st, s);
 		cr_assert_eq(prio_job_state_parse(code, strlen(code), &st), 0, "%s",
 			     code);
-		cr_assert_eq(st, s);
+		/* 25.11's EXPEDITING has no code of its own: squeue prints
+		 * its base state's, PD */
+		cr_assert_eq(st,
+			     s == PRIO_JOB_EXPEDITING ? PRIO_JOB_PENDING : s);
 	}
 	static const char *const codes[] = { "PD", "R", "S", "CG", "CD", "CA",
 					     "F", "TO", "NF", "PR", "BF", "DL",

@@ -767,3 +767,75 @@ Test(release_2411, several_qos_rows, .init = setup, .fini = teardown)
 	prio_row_compute(&eng, job(1), &per, part("a"), &r);
 	cr_expect_eq(r.priority, 7412);
 }
+
+/* A job record in the given state and nice (JOB's fields otherwise). */
+#define JOB_STATE(id, user, nice, state, rest)                                 \
+	"JobId=" #id " JobName=j UserId=" user "(100" #id ") Priority=100 "    \
+	"Nice=" nice " Account=acc QOS=normal JobState=" state                 \
+	" Reason=Priority "                                                    \
+	"SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T03:00:00 "     \
+	"AccrueTime=2026-11-22T03:25:30 TimeLimit=01:00:00 " rest "\n"
+
+/* 25.11: a requeued job whose requeue was expedited prints
+ * JobState=EXPEDITING.  Its base state is PENDING, so sprio lists it with
+ * the usual factors, and the main scheduler's queue puts it before every
+ * other job whatever its priority (job_scheduler.c sort_job_queue2). */
+Test(release_2511, expediting_is_pending_and_queued_first, .init = setup,
+     .fini = teardown)
+{
+	struct prio_queue q;
+	struct prio_row r1, r2;
+	struct prio_job_factors jf;
+
+	prio_snapshot_note_version(&snap, 2511, PRIO_VERSION_OPTION);
+	build(NULL,
+	      JOB(1, "u1",
+		  "Partition=a NumNodes=1 NumCPUs=4 "
+		  "TRES=cpu=4,mem=100M,node=1")
+		  JOB_STATE(2, "u1", "2000", "EXPEDITING",
+			    "Partition=a NumNodes=1 NumCPUs=4 "
+			    "TRES=cpu=4,mem=100M,node=1"),
+	      NULL, NOW);
+	cr_assert_eq(job(2)->state, PRIO_JOB_EXPEDITING);
+	cr_assert(prio_job_state_pending(job(2)->state));
+	cr_assert(prio_job_listed(&eng, job(2)), "%s",
+		  prio_job_unlisted_reason(&eng, job(2)));
+	/* job 1 has the higher priority (job 2: the same, less its nice) */
+	prio_job_factors(&eng, job(1), &jf);
+	prio_row_compute(&eng, job(1), &jf, part("a"), &r1);
+	prio_job_factors(&eng, job(2), &jf);
+	prio_row_compute(&eng, job(2), &jf, part("a"), &r2);
+	cr_assert_gt(r1.priority, r2.priority);
+	/* ... and job 2 runs first */
+	cr_assert_eq(prio_queue_build(&eng, &q, &err), 0);
+	cr_assert_eq(q.count, 2);
+	cr_assert_eq(snap.jobs[q.entries[0].job].job_id, 2);
+	cr_assert_eq(q.entries[0].rank, 1);
+	cr_assert_eq(snap.jobs[prio_queue_top(&q, part("a"))->job].job_id, 2);
+	prio_queue_free(&q);
+}
+
+/* Before 25.11 no Slurm prints EXPEDITING: refused, naming the record. */
+Test(release_2511, expediting_refused_before_2511, .init = setup,
+     .fini = teardown)
+{
+	struct prio_source src;
+	char msg[1024];
+
+	prio_snapshot_note_version(&snap, 2411, PRIO_VERSION_OPTION);
+	test_source(&src, "jobs.txt",
+		    JOB(1, "u1",
+			"Partition=a NumNodes=1 NumCPUs=4 "
+			"TRES=cpu=4,mem=100M,node=1")
+			JOB_STATE(2, "u1", "0", "EXPEDITING",
+				  "Partition=a NumNodes=1 NumCPUs=4 "
+				  "TRES=cpu=4,mem=100M,node=1"));
+	cr_assert_eq(prio_load_jobs_scontrol(&snap, &src, &err), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+	cr_assert_eq(prio_snapshot_finish(&snap, &err), PRIO_ERR_PARSE);
+	cr_assert_str_eq(err.file, "jobs.txt");
+	cr_assert_eq(err.line, 2);
+	cr_assert_str_eq(err.field, "JobState");
+	cr_assert_str_eq(err.message, "job 2: state EXPEDITING (Slurm 24.11 "
+				      "does not have it; it came with 25.11)");
+}
