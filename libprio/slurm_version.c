@@ -14,10 +14,10 @@
 
 /*   release name     parser     ReqTRES sprio  sshare mf     grace  mqos   mtg    pmode  round  topP   nna    exempt
  *   then the preemption block: pparams sgrace */
-// clang-format off
+/* clang-format off */
 #define ROW(r, n, p, a, b, c, d, e, f, g, h, i, j, k, l, pp, sg)               \
 	{ r, n, p, a, b, c, d, e, f, g, h, i, j, k, l, pp, sg, JOBSTATES(r) }
-// clang-format on
+/* clang-format on */
 /* --- job states (helper/multiqos): by release, so that the rows above
  * stay as they are --- JobState=EXPEDITING (25.11) */
 #define JOBSTATES(r) .job_state_expediting = (r) >= 2511

@@ -59,6 +59,7 @@ static void fill_row(const struct prio_engine *e,
 	memset(row, 0, sizeof(*row));
 	row->job = en->job;
 	row->partition = en->partition;
+	row->qos = en->qos;
 	row->rank = en->rank;
 	row->part_rank = en->part_rank;
 	row->priority = en->priority;
@@ -369,7 +370,18 @@ int prio_top_advance(struct prio_top *t, time_t now, struct prio_error *err)
 
 uint64_t top_place_key(const struct prio_top *t, const struct prio_top_job *j)
 {
-	return (uint64_t)j->job * (t->snap->partition_count + 1) + j->partition;
+	const struct prio_job *job = &t->snap->jobs[j->job];
+	uint64_t at = 0;
+
+	/* a job of several QOS has a place per partition and QOS: its
+	 * position in the job's list tells them apart */
+	for (uint32_t k = 0; job->qos_list && k < job->qos_list->count; k++)
+		if (job->qos_list->ids[k] == j->qos)
+			at = k & 0xff;
+	return ((uint64_t)j->job * (t->snap->partition_count + 1) +
+		j->partition)
+		   << 8 |
+	       at;
 }
 
 static int cmp_place(const void *pa, const void *pb)

@@ -326,6 +326,16 @@ static int set_assoc(struct prio_snapshot *snap, const struct assignment *a,
 				 "(Fairshare, Priority, RawUsage)");
 }
 
+/* Before prio_snapshot_finish() the name index may not exist yet: the
+ * names are interned, so equal ids are equal names. */
+static bool qos_loaded(const struct prio_snapshot *snap, prio_id name)
+{
+	for (uint32_t i = 0; i < snap->qos_count; i++)
+		if (snap->qos[i].name == name)
+			return true;
+	return false;
+}
+
 static int set_job(struct prio_snapshot *snap, const struct assignment *a,
 		   struct prio_error *err)
 {
@@ -382,7 +392,7 @@ static int set_job(struct prio_snapshot *snap, const struct assignment *a,
 					 (int)a->value_len, a->value);
 		for (uint32_t k = 0;
 		     snap->qos_count && k < job->qos_list->count; k++)
-			if (!prio_snapshot_qos(snap, job->qos_list->ids[k]))
+			if (!qos_loaded(snap, job->qos_list->ids[k]))
 				return BAD_USAGE(
 				    a, err, "no QOS \"%.40s\"",
 				    prio_snapshot_str(snap,

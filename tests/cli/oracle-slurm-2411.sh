@@ -39,7 +39,7 @@ run() {
 	return 1
 }
 
-for s in fairtree classic max-tres; do
+for s in fairtree classic max-tres multi-qos; do
 	o=tests/oracle/slurm-24.11-$s
 	d=$tmp/$s
 	mkdir -p "$d"
