@@ -421,6 +421,18 @@ static int tres_value(struct sc_loader *ld, uint32_t line, const char *field,
 	return 0;
 }
 
+/* The first release whose jobs may have several QOS (24.11). */
+static uint16_t multi_qos_release(void)
+{
+	size_t n;
+	const struct prio_slurm_release *r = prio_slurm_releases(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (r[i].multi_qos)
+			return r[i].release;
+	return PRIO_SLURM_NEWEST;
+}
+
 /* A key read twice in one record: some value held "Key=" text. */
 static int second_key(struct sc_loader *ld, uint32_t line, enum sc_key key)
 {
@@ -451,11 +463,15 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 		if (IS("QOS")) {
 			SEEN(K_QOS);
 			/* 24.11: a pending job submitted with several QOS
-			 * prints the request, "low,high"; the release is
-			 * checked once every input is read (prio_jobs_link) */
+			 * prints the request, "low,high": 24.11 or later
+			 * unless a stronger source said otherwise, which
+			 * prio_jobs_link() checks once every input is read */
 			if (memchr(v, ',', n)) {
 				int rc = prio_job_qos_list_parse(ld->snap, job,
 								 v, n, line);
+
+				prio_snapshot_note_at_least(
+				    ld->snap, multi_qos_release());
 
 				if (rc == -1)
 					return nomem(ld, line);

@@ -340,8 +340,30 @@ static int on_member(struct js_loader *ld, struct prio_job *job,
 
 	switch (kn) {
 	case 3:
-		if (IS("qos"))
+		if (IS("qos")) {
+			/* 24.11: several QOS, as scontrol prints them */
+			if (json_is_string(v) &&
+			    strchr(json_string_value(v), ',')) {
+				int rc = prio_job_qos_list_parse(
+				    ld->snap, job, json_string_value(v),
+				    json_string_length(v), line);
+
+				if (rc == -1)
+					return prio_error_set(
+					    ld->err, PRIO_ERR_NOMEM, ld->name,
+					    line, k, "out of memory");
+				if (rc < 0)
+					return job_error(
+					    ld, line, k,
+					    "an empty name in the QOS list "
+					    "\"%s\"",
+					    text_quote(json_string_value(v),
+						       json_string_length(v), q,
+						       sizeof(q)));
+				return 0;
+			}
 			return get_name(ld, line, k, v, &ld->l_qos, &job->qos);
+		}
 		return 0;
 	case 4:
 		if (IS("name")) {

@@ -486,7 +486,13 @@ void prio_job_factors(const struct prio_engine *e, const struct prio_job *job,
 		jf->age = age_factor(e, jf->accrue_time);
 	if (e->weight[PRIO_FACTOR_JOBSIZE])
 		jf->jobsize = job_size_factor(e, job, first);
-	jf->qos = qos_factor(e, job->qos);
+	/* Several QOS (24.11): each scheduler pass points the job's qos_ptr
+	 * at every QOS in turn (job_scheduler.c _build_job_queue_for_qos), so
+	 * the job's own priority is that of the last, the lowest.  Seen in
+	 * tests/oracle/slurm-24.11-multi-qos: --qos low,high stores
+	 * Priority=4301, sprio's low row. */
+	jf->qos =
+	    qos_factor(e, prio_job_qos_at(job, prio_job_qos_count(job) - 1));
 	if (jf->assoc_index != PRIO_ASSOC_NONE) {
 		jf->assoc = e->assoc_factors[jf->assoc_index].assoc;
 		jf->fairshare = e->assoc_factors[jf->assoc_index].fairshare;

@@ -113,18 +113,21 @@ void prio_job_factors(const struct prio_engine *e, const struct prio_job *job,
 /*
  * Jobs with several QOS (24.11, prio_slurm_release.multi_qos): Slurm keeps
  * the QOS sorted by Priority, highest first (equal priorities keep their
- * order here; Slurm's sort leaves them open), drops repeats, and the first
- * is the job's QOS (what a running job shows, and the factor the job's own
- * priority uses).  The controller and sprio then compute one priority per
- * partition and QOS: sprio prints a row for each, QOS column naming it.
+ * order here; Slurm's sort leaves them open), drops repeats; job->qos is
+ * the first (the one it runs under when it can).  The job's own priority,
+ * though (scontrol's Priority=, prio_job_factors), uses the last: every
+ * scheduler pass leaves the job's QOS pointer on it
+ * (tests/oracle/slurm-24.11-multi-qos).  The controller and sprio compute
+ * one priority per partition and QOS: sprio prints a row for each,
+ * partition-major, the QOS column naming it.
  *
  * prio_qos_sort_desc() sorts ids[0..n) that way in place and returns the
  * count left after repeats are dropped; unknown QOS sort last.
  * prio_job_factors_qos() gives the factors of the row of QOS `qos` from
- * the job's own (jf, from prio_job_factors with the job's QOS the first
- * of the list): the QOS factor is that QOS's, except that a QOS of
- * Priority 0 (or a 0 PriorityWeightQOS) keeps the job's own factor, as
- * priority_multifactor.c does.  Pass the result to prio_row_compute().
+ * the job's own (jf, from prio_job_factors): the QOS factor is that QOS's,
+ * except that a QOS of Priority 0 (or a 0 PriorityWeightQOS) keeps the
+ * job's own factor, as priority_multifactor.c does.  Pass the result to
+ * prio_row_compute().
  */
 uint32_t prio_qos_sort_desc(const struct prio_snapshot *snap, prio_id *ids,
 			    uint32_t n);
