@@ -590,7 +590,7 @@ void prio_squeue_cells(const struct prio_squeue_table *t,
 			cells[i] = prio_cell_uint(row->priority);
 			continue;
 		case 'R':
-			if (row->state == PRIO_JOB_PENDING) {
+			if (prio_job_state_pending(row->state)) {
 				snprintf(b, 160, "(%s)", row->reason);
 				s = b;
 			} else {
