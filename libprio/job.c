@@ -29,6 +29,7 @@
 #include "prio/priority.h"
 #include "prio/slurm_version.h"
 #include "prio/snapshot.h"
+#include "prio/timestr.h"
 
 #define STATE(e, n, c) [e] = {n, c, sizeof(n) - 1, sizeof(c) - 1}
 
@@ -104,8 +105,8 @@ bool prio_job_state_pending(enum prio_job_state st)
 	return st == PRIO_JOB_PENDING || st == PRIO_JOB_EXPEDITING;
 }
 
-int prio_job_qos_list_parse(struct prio_snapshot *snap, struct prio_job *job,
-			    const char *s, size_t n, uint32_t line)
+int prio_job_qos_list_parse(struct prio_snapshot *snap, const char *s, size_t n,
+			    uint32_t line, struct prio_job_qos_list **out)
 {
 	struct prio_job_qos_list *l;
 	uint32_t items = 1, k = 0;
@@ -133,8 +134,30 @@ int prio_job_qos_list_parse(struct prio_snapshot *snap, struct prio_job *job,
 	}
 	l->line = line;
 	l->count = k;
-	job->qos_list = l;
-	job->qos = l->ids[0];
+	*out = l;
+	return 0;
+}
+
+int prio_job_set_qos_list(struct prio_snapshot *snap, struct prio_job *job,
+			  struct prio_job_qos_list *l)
+{
+	struct prio_job_detail *d;
+
+	if (!l && !prio_job_qos_list(job))
+		return 0;
+	d = prio_arena_alloc(&snap->arena, sizeof(*d));
+	if (!d)
+		return -1;
+	if (job->detail) {
+		*d = *job->detail;
+	} else {
+		memset(d, 0, sizeof(*d));
+		d->het_job_offset = PRIO_NO_VAL;
+	}
+	d->qos_list = l;
+	job->detail = d;
+	if (l)
+		job->qos = l->ids[0];
 	return 0;
 }
 
@@ -180,7 +203,7 @@ static int link_qos_list(struct prio_snapshot *snap, struct prio_job *job,
 			 struct prio_error *err)
 {
 	const struct prio_slurm_release *rel = prio_snapshot_slurm(snap);
-	struct prio_job_qos_list *l = job->qos_list;
+	struct prio_job_qos_list *l = prio_job_qos_list(job);
 	char text[64];
 
 	if (!rel->multi_qos)
@@ -223,7 +246,7 @@ static int link_job(struct prio_snapshot *snap, struct prio_job *job,
 				    prio_snapshot_str(snap,
 						      job->partitions[p]));
 	}
-	if (job->qos_list)
+	if (prio_job_qos_list(job))
 		return link_qos_list(snap, job, err);
 	if (snap->qos_count && job->qos != PRIO_NO_ID &&
 	    !prio_snapshot_qos(snap, job->qos))

@@ -467,8 +467,9 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 			 * unless a stronger source said otherwise, which
 			 * prio_jobs_link() checks once every input is read */
 			if (memchr(v, ',', n)) {
-				int rc = prio_job_qos_list_parse(ld->snap, job,
-								 v, n, line);
+				struct prio_job_qos_list *l = NULL;
+				int rc = prio_job_qos_list_parse(ld->snap, v, n,
+								 line, &l);
 
 				prio_snapshot_note_at_least(
 				    ld->snap, multi_qos_release());
@@ -481,6 +482,10 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 					    "an empty name in the QOS list "
 					    "\"%s\"",
 					    text_quote(v, n, q, sizeof(q)));
+				/* a rare field: the job's detail holds it */
+				ld->detail.qos_list = l;
+				ld->has_detail = true;
+				job->qos = l->ids[0];
 				return 0;
 			}
 			if (intern_or_unset_t(ld, &ld->t_qos, v, n, &job->qos) <

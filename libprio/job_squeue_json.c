@@ -344,9 +344,10 @@ static int on_member(struct js_loader *ld, struct prio_job *job,
 			/* 24.11: several QOS, as scontrol prints them */
 			if (json_is_string(v) &&
 			    strchr(json_string_value(v), ',')) {
+				struct prio_job_qos_list *l = NULL;
 				int rc = prio_job_qos_list_parse(
-				    ld->snap, job, json_string_value(v),
-				    json_string_length(v), line);
+				    ld->snap, json_string_value(v),
+				    json_string_length(v), line, &l);
 
 				if (rc == -1)
 					return prio_error_set(
@@ -360,6 +361,10 @@ static int on_member(struct js_loader *ld, struct prio_job *job,
 					    text_quote(json_string_value(v),
 						       json_string_length(v), q,
 						       sizeof(q)));
+				/* a rare field: the job's detail holds it */
+				d->qos_list = l;
+				*has_detail = true;
+				job->qos = l->ids[0];
 				return 0;
 			}
 			return get_name(ld, line, k, v, &ld->l_qos, &job->qos);

@@ -655,7 +655,7 @@ prio_id prio_job_factors_at(const struct prio_engine *e,
 {
 	prio_id qos = prio_job_qos_at(job, k);
 
-	if (job->qos_list)
+	if (prio_job_qos_list(job))
 		prio_job_factors_qos(e, jf, qos, out);
 	else
 		*out = *jf;

@@ -51,7 +51,7 @@ static void fill_row(const struct prio_engine *e,
 
 	prio_job_factors(e, job, &own);
 	/* a job of several QOS has an entry per QOS: that QOS's factors */
-	if (job->qos_list)
+	if (prio_job_qos_list(job))
 		prio_job_factors_qos(e, &own, en->qos, &jf);
 	else
 		jf = own;
@@ -375,8 +375,8 @@ uint64_t top_place_key(const struct prio_top *t, const struct prio_top_job *j)
 
 	/* a job of several QOS has a place per partition and QOS: its
 	 * position in the job's list tells them apart */
-	for (uint32_t k = 0; job->qos_list && k < job->qos_list->count; k++)
-		if (job->qos_list->ids[k] == j->qos)
+	for (uint32_t k = 0; k < prio_job_qos_count(job); k++)
+		if (prio_job_qos_at(job, k) == j->qos)
 			at = k & 0xff;
 	return ((uint64_t)j->job * (t->snap->partition_count + 1) +
 		j->partition)

@@ -364,10 +364,14 @@ static int set_job(struct prio_snapshot *snap, const struct assignment *a,
 	if (key_is(a, "QOS")) {
 		const struct prio_slurm_release *rel =
 		    prio_snapshot_slurm(snap);
+		struct prio_job_qos_list *l = NULL;
 		int rc;
 
 		if (!memchr(a->value, ',', a->value_len)) {
-			job->qos_list = NULL;
+			if (prio_job_set_qos_list(snap, job, NULL) < 0)
+				return prio_error_set(err, PRIO_ERR_NOMEM,
+						      a->origin, 0, "",
+						      "out of memory");
 			job->qos =
 			    prio_snapshot_intern(snap, a->value, a->value_len);
 			return a->value_len && !job->qos ? PRIO_ERR_NOMEM
@@ -382,21 +386,22 @@ static int set_job(struct prio_snapshot *snap, const struct assignment *a,
 			    "job; several came with 24.11)",
 			    (int)(a->value_len > 40 ? 40 : a->value_len),
 			    a->value, rel->name);
-		rc = prio_job_qos_list_parse(snap, job, a->value, a->value_len,
-					     job->line);
+		rc = prio_job_qos_list_parse(snap, a->value, a->value_len,
+					     job->line, &l);
 		if (rc == -1)
 			return prio_error_set(err, PRIO_ERR_NOMEM, a->origin, 0,
 					      "", "out of memory");
 		if (rc < 0)
 			return BAD_VALUE(a, err, "empty QOS name in \"%.*s\"",
 					 (int)a->value_len, a->value);
-		for (uint32_t k = 0;
-		     snap->qos_count && k < job->qos_list->count; k++)
-			if (!qos_loaded(snap, job->qos_list->ids[k]))
+		for (uint32_t k = 0; snap->qos_count && k < l->count; k++)
+			if (!qos_loaded(snap, l->ids[k]))
 				return BAD_USAGE(
 				    a, err, "no QOS \"%.40s\"",
-				    prio_snapshot_str(snap,
-						      job->qos_list->ids[k]));
+				    prio_snapshot_str(snap, l->ids[k]));
+		if (prio_job_set_qos_list(snap, job, l) < 0)
+			return prio_error_set(err, PRIO_ERR_NOMEM, a->origin, 0,
+					      "", "out of memory");
 		return PRIO_OK;
 	}
 	if (key_is(a, "Partition")) {

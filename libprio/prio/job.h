@@ -96,6 +96,7 @@ struct prio_job_detail {
 	time_t preempt_eligible_time; /* PreemptEligibleTime, 0 unset */
 	struct prio_job_alloc *allocs; /* -d detail lines, in order */
 	uint32_t alloc_count;
+	struct prio_job_qos_list *qos_list; /* several QOS (24.11); NULL: one */
 };
 
 /* A job submitted with several QOS (24.11, `--qos=low,high`): scontrol
@@ -110,12 +111,18 @@ struct prio_job_qos_list {
 	prio_id ids[];
 };
 
-/* Set job->qos_list (and job->qos, the first name) from a QOS value holding
- * a comma ("low,high") read at file:line.  Returns 0, -1 out of memory, -2
- * an empty name in the list (",high", "low,,high"). */
+/* The list of a QOS value holding a comma ("low,high") read at line, in
+ * the snapshot's arena, into *out.  Returns 0, -1 out of memory, -2 an
+ * empty name in the list (",high", "low,,high").  The loaders keep it in
+ * the job's detail (a rare field) and set job->qos to its first name. */
 struct prio_snapshot;
-int prio_job_qos_list_parse(struct prio_snapshot *snap, struct prio_job *job,
-			    const char *s, size_t n, uint32_t line);
+int prio_job_qos_list_parse(struct prio_snapshot *snap, const char *s, size_t n,
+			    uint32_t line, struct prio_job_qos_list **out);
+/* Give a loaded job the list l (NULL: one QOS again), copying its detail
+ * into the arena; job->qos becomes l's first.  0, or -1 out of memory. */
+struct prio_job;
+int prio_job_set_qos_list(struct prio_snapshot *snap, struct prio_job *job,
+			  struct prio_job_qos_list *l);
 
 /* How many QOS a job's priority is computed for (1 with one QOS) and the
  * k-th of them, highest priority first once the snapshot is finished.
@@ -135,8 +142,7 @@ struct prio_job {
 	uint32_t uid;              /* PRIO_NO_VAL when unknown */
 	prio_id account;           /* PRIO_NO_ID when "(null)" */
 	prio_id qos;		   /* PRIO_NO_ID when "(null)"; with several,
-				    * the first of qos_list */
-	struct prio_job_qos_list *qos_list; /* NULL: one QOS (or none) */
+				    * the first of detail->qos_list */
 	prio_id reason;            /* "Priority", "Resources", "None"... */
 	prio_id dependency;        /* PRIO_NO_ID when "(null)" */
 	prio_id node_list;         /* NodeList; PRIO_NO_ID when none */
@@ -166,14 +172,25 @@ struct prio_job {
 	const struct prio_job_detail *detail; /* NULL when nothing to say */
 };
 
+/* A job's several QOS, or NULL when it has one. */
+static inline struct prio_job_qos_list *
+prio_job_qos_list(const struct prio_job *job)
+{
+	return job->detail ? job->detail->qos_list : NULL;
+}
+
 static inline uint32_t prio_job_qos_count(const struct prio_job *job)
 {
-	return job->qos_list ? job->qos_list->count : 1;
+	const struct prio_job_qos_list *l = prio_job_qos_list(job);
+
+	return l ? l->count : 1;
 }
 
 static inline prio_id prio_job_qos_at(const struct prio_job *job, uint32_t k)
 {
-	return job->qos_list ? job->qos_list->ids[k] : job->qos;
+	const struct prio_job_qos_list *l = prio_job_qos_list(job);
+
+	return l ? l->ids[k] : job->qos;
 }
 
 #endif

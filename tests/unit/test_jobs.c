@@ -1436,12 +1436,13 @@ static const char *qos_names(const struct prio_snapshot *snap,
 {
 	size_t len = 0;
 
-	cr_assert_not_null(j->qos_list, "job %u has one QOS", j->job_id);
+	cr_assert_not_null(prio_job_qos_list(j), "job %u has one QOS",
+			   j->job_id);
 	buf[0] = '\0';
-	for (uint32_t k = 0; k < j->qos_list->count; k++)
+	for (uint32_t k = 0; k < prio_job_qos_count(j); k++)
 		len += (size_t)snprintf(buf + len, size - len, "%s%s",
 					k ? "," : "",
-					S(snap, j->qos_list->ids[k]));
+					S(snap, prio_job_qos_at(j, k)));
 	return buf;
 }
 
@@ -1477,10 +1478,10 @@ Test(jobs, slurm_2411_several_qos_sorted_by_priority)
 		j = find_job(&snap, 22);
 		cr_assert_str_eq(qos_names(&snap, j, names, sizeof(names)),
 				 "low,high", "as printed until linked");
-		cr_assert_eq(j->qos_list->line, f ? 22 : 619);
+		cr_assert_eq(prio_job_qos_list(j)->line, f ? 22 : 619);
 		cr_assert_eq(j->priority, 4301);
 		/* a single QOS stays a plain id */
-		cr_assert_null(find_job(&snap, 8)->qos_list);
+		cr_assert_null(prio_job_qos_list(find_job(&snap, 8)));
 		cr_assert_str_eq(S(&snap, find_job(&snap, 8)->qos), "high");
 
 		load_qos_file(&snap, MULTI_QOS "sacctmgr_show_qos.txt");
@@ -1520,7 +1521,7 @@ Test(jobs, several_qos_in_squeue_json)
 	    0, "%s", prio_error_format(&err, msg, sizeof(msg)));
 	cr_assert_str_eq(qos_names(&snap, &snap.jobs[0], names, sizeof(names)),
 			 "low,high");
-	cr_assert_eq(snap.jobs[0].qos_list->line, 2);
+	cr_assert_eq(prio_job_qos_list(&snap.jobs[0])->line, 2);
 	prio_snapshot_free(&snap);
 }
 

@@ -175,6 +175,6 @@ Test(whatif, job_qos_list_from_2411)
 			 "low");
 	cr_assert_eq(j->qos, prio_job_qos_at(j, 0));
 	j = find_job_id(30);
-	cr_assert_null(j->qos_list);
+	cr_assert_null(prio_job_qos_list(j));
 	cr_assert_str_eq(prio_snapshot_str(&snap, j->qos), "high");
 }
