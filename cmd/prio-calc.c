@@ -393,29 +393,36 @@ static int job_rows(struct table_out *to, const struct calc_filter *f,
 {
 	const struct prio_engine *e = to->e;
 	const struct prio_snapshot *snap = e->snap;
-	struct prio_job_factors jf;
-	uint32_t np;
+	struct prio_job_factors own, jf;
+	uint32_t np, nq;
+	prio_id qos;
 
 	if (!prio_job_listed(e, job) || !calc_filter_job(f, job))
 		return 0;
 	np = prio_job_partitions(e, job, parts);
 	if (!np)
 		return 0;
-	prio_job_factors(e, job, &jf);
-	for (uint32_t k = 0; k < np; k++) {
+	nq = prio_job_qos_count(job);
+	prio_job_factors(e, job, &own);
+	/* a row per partition and QOS, partition-major: the order of the
+	 * controller's list (_create_prio_list_part/_qos in 24.11) */
+	for (uint32_t k = 0; k < np * nq; k++) {
+		uint32_t part = parts[k / nq];
 		struct prio_row row;
 
 		if (!calc_filter_partition(
-			f, prio_snapshot_str(snap, snap->partitions[parts[k]].name)))
+			f,
+			prio_snapshot_str(snap, snap->partitions[part].name)))
 			continue;
-		prio_row_compute(e, job, &jf, parts[k], &row);
+		qos = prio_job_factors_at(e, job, &own, k % nq, &jf);
+		prio_row_compute(e, job, &jf, part, &row);
 		if (recs) {
 			recs[*nrecs].job = job;
 			recs[*nrecs].jf = jf;
-			recs[*nrecs].qos = job->qos;
+			recs[*nrecs].qos = qos;
 			recs[(*nrecs)++].row = row;
 		} else {
-			emit(to, job, &jf, &row, job->qos);
+			emit(to, job, &jf, &row, qos);
 		}
 	}
 	return 0;
@@ -473,12 +480,13 @@ static int print_table(struct calc_opts *o)
 				qsort_r(order, snap.job_count, sizeof(*order),
 					cmp_job_id, &snap);
 		} else {
-			/* rows are kept to be sorted: at most one per job
-			 * and partition */
+			/* rows are kept to be sorted: at most one per job,
+			 * partition and QOS */
 			size_t cap = 0;
 
 			for (uint32_t i = 0; i < snap.job_count; i++)
-				cap += snap.jobs[i].partition_count;
+				cap += (size_t)snap.jobs[i].partition_count *
+				       prio_job_qos_count(&snap.jobs[i]);
 			recs = malloc((cap ? cap : 1) * sizeof(*recs));
 			if (!recs)
 				cmd_die(c, "out of memory");

@@ -616,9 +616,10 @@ static int verify(struct cmd_common *c, struct prio_snapshot *snap)
 			 * squeue --json): each billing= as sacct's */
 			verify_one(&v, "scontrol", job->line, id, job->partitions[0],
 				   &job->tres_alloc, "AllocTRES", false);
-			verify_one(&v, "scontrol", job->line, id, job->partitions[0],
-				   &job->tres_req, "ReqTRES",
-				   job->state != PRIO_JOB_PENDING);
+			verify_one(&v, "scontrol", job->line, id,
+				   job->partitions[0], &job->tres_req,
+				   "ReqTRES",
+				   !prio_job_state_pending(job->state));
 			continue;
 		}
 		/* 22.05's one TRES=: the allocation once there is one */

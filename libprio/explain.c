@@ -613,6 +613,7 @@ int prio_explain_job(const struct prio_engine *e, const struct prio_queue *q,
 {
 	const struct prio_snapshot *snap = e->snap;
 	const struct prio_job *job = prio_snapshot_find_job(snap, job_id);
+	struct prio_job_factors own;
 	uint32_t *parts = NULL, np;
 	int rc;
 
@@ -626,7 +627,9 @@ int prio_explain_job(const struct prio_engine *e, const struct prio_queue *q,
 	x->listed = x->unlisted == NULL;
 	x->reason_meaning =
 	    prio_reason_meaning(prio_snapshot_str(snap, job->reason));
-	prio_job_factors(e, job, &x->jf);
+	prio_job_factors(e, job, &own);
+	/* several QOS: the row of the first, as the queue computes it */
+	prio_job_factors_at(e, job, &own, 0, &x->jf);
 	x->assoc = x->jf.assoc_index;
 	if (x->jf.accrue_time) {
 		uint32_t max_age = snap->conf.max_age;

@@ -426,6 +426,27 @@ static void explain_text(struct out *out, const struct prio_explain *x)
 	    prio_job_state_name(job->state), *reason ? reason : "(none)",
 	    x->reason_meaning ? ": " : "",
 	    x->reason_meaning ? x->reason_meaning : "");
+	if (prio_job_qos_list(job)) {
+		const struct prio_job_qos_list *l = prio_job_qos_list(job);
+		char names[256];
+		size_t len = 0;
+
+		names[0] = '\0';
+		for (uint32_t k = 0; k < l->count; k++) {
+			int m =
+			    snprintf(names + len, sizeof(names) - len, "%s%s",
+				     k ? ", " : "", str(out, l->ids[k]));
+
+			if (m < 0 || (size_t)m >= sizeof(names) - len)
+				break;
+			len += (size_t)m;
+		}
+		say(out, "job", NULL, "qos-list", (double)l->count, NAN, NAN,
+		    "It has several QOS (%s; highest priority first): sprio "
+		    "and the queue have a row for each, and what follows is "
+		    "that of the first.",
+		    names);
+	}
 	say(out, "job", NULL, "clock", (double)out->e->now, NAN, NAN,
 	    "Priority at %s, PriorityFlags %s.",
 	    prio_timestamp_format(out->e->now, b1, sizeof(b1)),

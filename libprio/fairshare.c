@@ -417,7 +417,8 @@ static long double norm_of(const long double *u, uint32_t i)
 static uint32_t pending_job_assoc(const struct prio_snapshot *snap,
 				  const struct prio_job *job)
 {
-	if (job->state != PRIO_JOB_PENDING || job->held || job->priority == 0)
+	if (!prio_job_state_pending(job->state) || job->held ||
+	    job->priority == 0)
 		return PRIO_ASSOC_NONE;
 	return prio_snapshot_job_assoc(
 	    snap, job, job->partition_count ? job->partitions[0] : PRIO_NO_ID);

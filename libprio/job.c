@@ -11,16 +11,25 @@
  * prio_jobs_link() runs in prio_snapshot_finish() once the name indices
  * exist: every partition and QOS a job names must have been loaded (when
  * partitions or QOS were loaded at all), and a job id may appear once.
+ * What only later releases print is refused there too, once the
+ * snapshot's release is known from every input: several QOS (24.11,
+ * prio_slurm_release.multi_qos) and the EXPEDITING state (25.11,
+ * .job_state_expediting).  A job's several QOS are sorted there, as the
+ * controller sorts them at submission.
  * With keep_going a job that fails is dropped with a warning, so engines
  * never meet a partition they cannot look up.
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "prio/job.h"
+#include "prio/priority.h"
+#include "prio/slurm_version.h"
 #include "prio/snapshot.h"
+#include "prio/timestr.h"
 
 #define STATE(e, n, c) [e] = {n, c, sizeof(n) - 1, sizeof(c) - 1}
 
@@ -53,6 +62,9 @@ static const struct {
     STATE(PRIO_JOB_REQUEUE_FED, "REQUEUE_FED", "RF"),
     STATE(PRIO_JOB_SPECIAL_EXIT, "SPECIAL_EXIT", "SE"),
     STATE(PRIO_JOB_RESV_DEL_HOLD, "RESV_DEL_HOLD", "RD"),
+    /* squeue %t prints the base state's code: the parser meets PENDING's
+     * "PD" first */
+    STATE(PRIO_JOB_EXPEDITING, "EXPEDITING", "PD"),
 };
 
 int prio_job_state_parse(const char *s, size_t n, enum prio_job_state *st)
@@ -88,6 +100,67 @@ const char *prio_job_state_short(enum prio_job_state st)
 	return (unsigned)st < PRIO_JOB_STATE_COUNT ? states[st].code : "?";
 }
 
+bool prio_job_state_pending(enum prio_job_state st)
+{
+	return st == PRIO_JOB_PENDING || st == PRIO_JOB_EXPEDITING;
+}
+
+int prio_job_qos_list_parse(struct prio_snapshot *snap, const char *s, size_t n,
+			    uint32_t line, struct prio_job_qos_list **out)
+{
+	struct prio_job_qos_list *l;
+	uint32_t items = 1, k = 0;
+	size_t i = 0;
+
+	for (size_t j = 0; j < n; j++)
+		items += s[j] == ',';
+	l = prio_arena_alloc(&snap->arena,
+			     sizeof(*l) + (size_t)items * sizeof(l->ids[0]));
+	if (!l)
+		return -1;
+	while (k < items) {
+		size_t start = i;
+		prio_id id;
+
+		while (i < n && s[i] != ',')
+			i++;
+		if (i == start)
+			return -2;
+		id = prio_snapshot_intern(snap, s + start, i - start);
+		if (id == PRIO_NO_ID)
+			return -1;
+		l->ids[k++] = id;
+		i++;
+	}
+	l->line = line;
+	l->count = k;
+	*out = l;
+	return 0;
+}
+
+int prio_job_set_qos_list(struct prio_snapshot *snap, struct prio_job *job,
+			  struct prio_job_qos_list *l)
+{
+	struct prio_job_detail *d;
+
+	if (!l && !prio_job_qos_list(job))
+		return 0;
+	d = prio_arena_alloc(&snap->arena, sizeof(*d));
+	if (!d)
+		return -1;
+	if (job->detail) {
+		*d = *job->detail;
+	} else {
+		memset(d, 0, sizeof(*d));
+		d->het_job_offset = PRIO_NO_VAL;
+	}
+	d->qos_list = l;
+	job->detail = d;
+	if (l)
+		job->qos = l->ids[0];
+	return 0;
+}
+
 /* An open-addressing set of job ids; returns the index of an earlier job
  * with the same id, or UINT32_MAX after adding this one. */
 static uint32_t seen_before(uint32_t *slots, uint32_t mask,
@@ -105,9 +178,63 @@ static uint32_t seen_before(uint32_t *slots, uint32_t mask,
 	return UINT32_MAX;
 }
 
-static int link_job(struct prio_snapshot *snap, const struct prio_job *job,
+/* "low,high" as the job's record printed it (before sorting), for errors. */
+static const char *qos_list_text(const struct prio_snapshot *snap,
+				 const struct prio_job_qos_list *l, char *buf,
+				 size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (uint32_t k = 0; k < l->count && len < size; k++) {
+		int m = snprintf(buf + len, size - len, "%s%s", k ? "," : "",
+				 prio_snapshot_str(snap, l->ids[k]));
+
+		if (m < 0)
+			break;
+		len += (size_t)m;
+	}
+	return buf;
+}
+
+/* Several QOS: allowed by the release, each known, then sorted as the
+ * controller keeps them, the job's own QOS being the first. */
+static int link_qos_list(struct prio_snapshot *snap, struct prio_job *job,
+			 struct prio_error *err)
+{
+	const struct prio_slurm_release *rel = prio_snapshot_slurm(snap);
+	struct prio_job_qos_list *l = prio_job_qos_list(job);
+	char text[64];
+
+	if (!rel->multi_qos)
+		return prio_error_set(
+		    err, PRIO_ERR_PARSE, job->file, l->line, "QOS",
+		    "job %u: several QOS \"%s\" (Slurm %s has one QOS per "
+		    "job; several came with 24.11)",
+		    job->job_id, qos_list_text(snap, l, text, sizeof(text)),
+		    rel->name);
+	for (uint32_t k = 0; snap->qos_count && k < l->count; k++)
+		if (!prio_snapshot_qos(snap, l->ids[k]))
+			return prio_error_set(
+			    err, PRIO_ERR_PARSE, job->file, l->line, "QOS",
+			    "job %u: unknown QOS \"%.40s\"", job->job_id,
+			    prio_snapshot_str(snap, l->ids[k]));
+	l->count = prio_qos_sort_desc(snap, l->ids, l->count);
+	job->qos = l->ids[0];
+	return 0;
+}
+
+static int link_job(struct prio_snapshot *snap, struct prio_job *job,
 		    struct prio_error *err)
 {
+	const struct prio_slurm_release *rel = prio_snapshot_slurm(snap);
+
+	if (job->state == PRIO_JOB_EXPEDITING && !rel->job_state_expediting)
+		return prio_error_set(err, PRIO_ERR_PARSE, job->file, job->line,
+				      "JobState",
+				      "job %u: state EXPEDITING (Slurm %s does "
+				      "not have it; it came with 25.11)",
+				      job->job_id, rel->name);
 	if (snap->partition_count) {
 		for (uint32_t p = 0; p < job->partition_count; p++)
 			if (!prio_snapshot_partition(snap, job->partitions[p]))
@@ -119,6 +246,8 @@ static int link_job(struct prio_snapshot *snap, const struct prio_job *job,
 				    prio_snapshot_str(snap,
 						      job->partitions[p]));
 	}
+	if (prio_job_qos_list(job))
+		return link_qos_list(snap, job, err);
 	if (snap->qos_count && job->qos != PRIO_NO_ID &&
 	    !prio_snapshot_qos(snap, job->qos))
 		return prio_error_set(err, PRIO_ERR_PARSE, job->file, job->line,
@@ -134,7 +263,7 @@ void prio_job_requested_nodes(struct prio_job *job)
 
 	/* Seen live: `sbatch -n 12` on 8-CPU nodes prints NumNodes=2 and
 	 * TRES=...,node=1, and sprio's JOBSIZE is that of one node. */
-	if (job->state != PRIO_JOB_PENDING || job->max_nodes)
+	if (!prio_job_state_pending(job->state) || job->max_nodes)
 		return;
 	n = prio_tres_list_get(&job->tres_req, PRIO_TRES_NODE, 0);
 	if (n && n < job->min_nodes)
@@ -155,7 +284,7 @@ int prio_jobs_link(struct prio_snapshot *snap, struct prio_error *err)
 		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
 				      "out of memory");
 	for (uint32_t i = 0; i < snap->job_count; i++) {
-		const struct prio_job *job = &snap->jobs[i];
+		struct prio_job *job = &snap->jobs[i];
 		uint32_t first;
 
 		rc = link_job(snap, job, err);

@@ -421,6 +421,18 @@ static int tres_value(struct sc_loader *ld, uint32_t line, const char *field,
 	return 0;
 }
 
+/* The first release whose jobs may have several QOS (24.11). */
+static uint16_t multi_qos_release(void)
+{
+	size_t n;
+	const struct prio_slurm_release *r = prio_slurm_releases(&n);
+
+	for (size_t i = 0; i < n; i++)
+		if (r[i].multi_qos)
+			return r[i].release;
+	return PRIO_SLURM_NEWEST;
+}
+
 /* A key read twice in one record: some value held "Key=" text. */
 static int second_key(struct sc_loader *ld, uint32_t line, enum sc_key key)
 {
@@ -450,6 +462,32 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 	case 3:
 		if (IS("QOS")) {
 			SEEN(K_QOS);
+			/* 24.11: a pending job submitted with several QOS
+			 * prints the request, "low,high": 24.11 or later
+			 * unless a stronger source said otherwise, which
+			 * prio_jobs_link() checks once every input is read */
+			if (memchr(v, ',', n)) {
+				struct prio_job_qos_list *l = NULL;
+				int rc = prio_job_qos_list_parse(ld->snap, v, n,
+								 line, &l);
+
+				prio_snapshot_note_at_least(
+				    ld->snap, multi_qos_release());
+
+				if (rc == -1)
+					return nomem(ld, line);
+				if (rc < 0)
+					return bad_value(
+					    ld, line, "QOS",
+					    "an empty name in the QOS list "
+					    "\"%s\"",
+					    text_quote(v, n, q, sizeof(q)));
+				/* a rare field: the job's detail holds it */
+				ld->detail.qos_list = l;
+				ld->has_detail = true;
+				job->qos = l->ids[0];
+				return 0;
+			}
 			if (intern_or_unset_t(ld, &ld->t_qos, v, n, &job->qos) <
 			    0)
 				return nomem(ld, line);

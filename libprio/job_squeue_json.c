@@ -109,6 +109,7 @@ enum js_read {
 	RD_HET_OFFSET,
 	RD_ARRAY_TEXT,
 	RD_PREEMPTABLE,
+	RD_QOS,       /* one QOS, or 24.11's list "low,high" */
 };
 
 /* A job member, the data_parser versions that print it (first..last), and
@@ -162,7 +163,7 @@ static const struct js_key keys[] = {
     K("preempt_time", 38, 45, RD_TIME, 0, JOB(preempt_time)),
     K("preemptable_time", 39, 45, RD_PREEMPTABLE, 0, 0),
     CORE("priority", RD_PRIORITY),
-    K("qos", 38, 45, RD_ID, L_QOS, JOB(qos)),
+    K("qos", 38, 45, RD_QOS, L_QOS, JOB(qos)),
     K("requeue", 38, 45, RD_REQUEUE, 0, 0),
     K("restart_cnt", 38, 45, RD_RESTARTS, 0, 0),
     K("resv_name", 38, 45, RD_DETAIL_ID, L_MISC, DET(reservation)),
@@ -687,6 +688,33 @@ static int read_member(struct js_loader *ld, struct js_job *j,
 	case RD_ID:
 		return get_name(ld, line, key, v, &ld->last[k->cache],
 				(prio_id *)(job + k->off));
+	case RD_QOS:
+		/* 24.11: a job submitted with several QOS prints them as
+		 * requested, as scontrol does; the release check and the
+		 * sort come at link time (prio_jobs_link) */
+		if (json_is_string(v) && strchr(json_string_value(v), ',')) {
+			struct prio_job_qos_list *l = NULL;
+			char q[48];
+			int rc = prio_job_qos_list_parse(
+			    ld->snap, json_string_value(v),
+			    json_string_length(v), line, &l);
+
+			if (rc == -1)
+				return nomem(ld, line, key);
+			if (rc < 0)
+				return job_error(
+				    ld, line, key,
+				    "an empty name in the QOS list \"%s\"",
+				    text_quote(json_string_value(v),
+					       json_string_length(v), q,
+					       sizeof(q)));
+			/* a rare field: the job's detail holds it */
+			j->d.qos_list = l;
+			j->has_detail = true;
+			j->job.qos = l->ids[0];
+			return 0;
+		}
+		return get_name(ld, line, key, v, &ld->last[L_QOS], &j->job.qos);
 	case RD_DETAIL_ID: {
 		prio_id *id = (prio_id *)(det + k->off);
 

@@ -40,7 +40,13 @@ int prio_queue_compare(const struct prio_snapshot *snap,
 	uint16_t ta = snap->partitions[a->partition].tier;
 	uint16_t tb = snap->partitions[b->partition].tier;
 	bool ra = has_reservation(ja), rb = has_reservation(jb);
+	bool xa = ja->state == PRIO_JOB_EXPEDITING;
+	bool xb = jb->state == PRIO_JOB_EXPEDITING;
 
+	/* 25.11: an expedited requeue sorts before everything, as if its
+	 * priority were infinite; two of them fall back to the usual rules */
+	if (xa != xb)
+		return xa ? -1 : 1;
 	if (ra != rb)
 		return ra ? -1 : 1;
 	if (ta != tb)
@@ -62,9 +68,9 @@ int prio_queue_compare(const struct prio_snapshot *snap,
  * The sort runs over packed keys rather than calling prio_queue_compare:
  * the comparison chases two job records and two partitions per call, and
  * a viewer re-sorts 100k entries on every clock tick.  hi holds the
- * reservation flag, tier and priority (each complemented so that smaller
- * sorts first), lo the submit time with its sign bit flipped (so that
- * unsigned order is time order), then the full comparison breaks ties.
+ * expediting and reservation flags, tier and priority (each complemented so
+ * that smaller sorts first), lo the submit time with its sign bit flipped (so
+ * that unsigned order is time order), then the full comparison breaks ties.
  */
 struct sort_key {
 	uint64_t hi, lo;
@@ -78,7 +84,8 @@ static struct sort_key entry_key(const struct prio_snapshot *snap,
 	uint64_t tier = snap->partitions[en->partition].tier;
 	struct sort_key k;
 
-	k.hi = (uint64_t)!has_reservation(job) << 48 |
+	k.hi = (uint64_t)(job->state != PRIO_JOB_EXPEDITING) << 49 |
+	       (uint64_t)!has_reservation(job) << 48 |
 	       (uint64_t)(UINT16_MAX - tier) << 32 |
 	       (uint64_t)(UINT32_MAX - en->priority);
 	k.lo = (uint64_t)(int64_t)job->submit_time ^ (UINT64_C(1) << 63);
@@ -96,12 +103,18 @@ static int cmp_keys(const void *pa, const void *pb, void *arg)
 	const struct sort_key *a = pa, *b = pb;
 	const struct sort_ctx *c = arg;
 
+	int rc;
+
 	if (a->hi != b->hi)
 		return a->hi < b->hi ? -1 : 1;
 	if (a->lo != b->lo)
 		return a->lo < b->lo ? -1 : 1;
-	return prio_queue_compare(c->snap, &c->entries[a->at],
-				  &c->entries[b->at]);
+	rc =
+	    prio_queue_compare(c->snap, &c->entries[a->at], &c->entries[b->at]);
+	/* one job's QOS in one partition, equal priorities: as listed */
+	if (rc == 0)
+		rc = a->at < b->at ? -1 : a->at > b->at;
+	return rc;
 }
 
 /* Order q's n entries as prio_queue_compare does; 0 or -1 (no memory). */
@@ -145,17 +158,19 @@ int prio_queue_build(const struct prio_engine *e, struct prio_queue *q,
 	for (uint32_t i = 0; i < snap->job_count; i++) {
 		const struct prio_job *job = &snap->jobs[i];
 		struct prio_job_factors jf;
-		uint32_t np;
+		uint32_t np, nq;
 
-		if (job->state != PRIO_JOB_PENDING || !prio_job_listed(e, job))
+		if (!prio_job_state_pending(job->state) ||
+		    !prio_job_listed(e, job))
 			continue;
 		np = prio_job_partitions(e, job, parts);
 		if (!np)
 			continue;
+		nq = prio_job_qos_count(job);
 		prio_job_factors(e, job, &jf);
-		if (n + np > cap) {
+		if (n + np * nq > cap) {
 			uint32_t ncap = cap ? cap : 1024;
-			while (ncap < n + np)
+			while (ncap < n + np * nq)
 				ncap *= 2;
 			void *p = realloc(q->entries, (size_t)ncap * sizeof(*q->entries));
 			if (!p)
@@ -163,13 +178,16 @@ int prio_queue_build(const struct prio_engine *e, struct prio_queue *q,
 			q->entries = p;
 			cap = ncap;
 		}
-		for (uint32_t k = 0; k < np; k++) {
+		/* partition-major, as the controller fills priority_array */
+		for (uint32_t k = 0; k < np * nq; k++) {
+			struct prio_job_factors jq;
 			struct prio_row row;
 			struct prio_queue_entry *en = &q->entries[n++];
 
-			prio_row_compute(e, job, &jf, parts[k], &row);
+			en->qos = prio_job_factors_at(e, job, &jf, k % nq, &jq);
+			prio_row_compute(e, job, &jq, parts[k / nq], &row);
 			en->job = i;
-			en->partition = parts[k];
+			en->partition = parts[k / nq];
 			en->priority = row.priority;
 		}
 	}

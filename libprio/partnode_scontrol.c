@@ -391,11 +391,7 @@ static int node_record(struct pn_ctx *c)
  * before nodes.txt, says "23.02 or later" when it prints ReqTRES=). */
 static void note_slurmd_release(struct prio_snapshot *snap, uint16_t release)
 {
-	if (snap->slurm_release_source < PRIO_VERSION_FORMAT)
-		prio_snapshot_note_version(snap, release, PRIO_VERSION_FORMAT);
-	else if (snap->slurm_release_source == PRIO_VERSION_FORMAT &&
-		 snap->slurm_release < release)
-		snap->slurm_release = release;
+	prio_snapshot_note_at_least(snap, release);
 }
 
 /* A line of a node's free text in the multi-line shape: Reason=,

@@ -92,7 +92,7 @@ int prio_preempt_request_from_job(const struct prio_snapshot *snap, uint32_t j,
 {
 	const struct prio_job *job = &snap->jobs[j];
 
-	if (job->state != PRIO_JOB_PENDING)
+	if (!prio_job_state_pending(job->state))
 		return prio_error_set(err, PRIO_ERR_USAGE, job->file, job->line,
 				      "JobState", "job %u is %s, not pending",
 				      job->job_id,

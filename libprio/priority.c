@@ -269,7 +269,7 @@ const char *prio_job_unlisted_reason(const struct prio_engine *e,
 		return "no partition";
 	if (job->state == PRIO_JOB_REVOKED)
 		return "revoked";
-	if (job->state != PRIO_JOB_PENDING &&
+	if (!prio_job_state_pending(job->state) &&
 	    !flag(e, PRIO_FLAG_CALCULATE_RUNNING))
 		return "not pending (PriorityFlags has no CALCULATE_RUNNING)";
 	if (job->priority == 0)
@@ -297,7 +297,7 @@ time_t prio_job_accrue_time(const struct prio_engine *e,
 		return job->accrue_time;
 	/* Waiting for its begin time at the capture, eligible by now: with
 	 * no accrue limit Slurm backdates accrual to the begin time. */
-	if (job->state == PRIO_JOB_PENDING && job->priority != 0 &&
+	if (prio_job_state_pending(job->state) && job->priority != 0 &&
 	    job->eligible_time > e->captured && job->eligible_time <= e->now)
 		return job->eligible_time;
 	return 0;
@@ -355,7 +355,7 @@ static double age_factor(const struct prio_engine *e, time_t accrue)
  * requested maximum when there is one, else the minimum. */
 static uint32_t job_size_cpus(const struct prio_job *job)
 {
-	if (job->state != PRIO_JOB_PENDING && job->num_cpus)
+	if (!prio_job_state_pending(job->state) && job->num_cpus)
 		return job->num_cpus;
 	if (job->max_cpus && job->max_cpus != PRIO_NO_VAL)
 		return job->max_cpus;
@@ -486,7 +486,13 @@ void prio_job_factors(const struct prio_engine *e, const struct prio_job *job,
 		jf->age = age_factor(e, jf->accrue_time);
 	if (e->weight[PRIO_FACTOR_JOBSIZE])
 		jf->jobsize = job_size_factor(e, job, first);
-	jf->qos = qos_factor(e, job->qos);
+	/* Several QOS (24.11): each scheduler pass points the job's qos_ptr
+	 * at every QOS in turn (job_scheduler.c _build_job_queue_for_qos), so
+	 * the job's own priority is that of the last, the lowest.  Seen in
+	 * tests/oracle/slurm-24.11-multi-qos: --qos low,high stores
+	 * Priority=4301, sprio's low row. */
+	jf->qos =
+	    qos_factor(e, prio_job_qos_at(job, prio_job_qos_count(job) - 1));
 	if (jf->assoc_index != PRIO_ASSOC_NONE) {
 		jf->assoc = e->assoc_factors[jf->assoc_index].assoc;
 		jf->fairshare = e->assoc_factors[jf->assoc_index].fairshare;
@@ -640,6 +646,20 @@ void prio_job_factors_qos(const struct prio_engine *e,
 	/* a QOS of Priority 0 leaves the job's own QOS term in place */
 	if (f != 0.0)
 		out->qos = f;
+}
+
+prio_id prio_job_factors_at(const struct prio_engine *e,
+			    const struct prio_job *job,
+			    const struct prio_job_factors *jf, uint32_t k,
+			    struct prio_job_factors *out)
+{
+	prio_id qos = prio_job_qos_at(job, k);
+
+	if (prio_job_qos_list(job))
+		prio_job_factors_qos(e, jf, qos, out);
+	else
+		*out = *jf;
+	return qos;
 }
 
 const struct prio_job *prio_snapshot_find_job(const struct prio_snapshot *snap,

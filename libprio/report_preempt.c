@@ -382,7 +382,7 @@ int prio_preempt_queue_build(const struct prio_preempt_ctx *ctx,
 		r->cpus = job->num_cpus;
 		r->nodelist = prio_snapshot_str(snap, job->node_list);
 		r->reason = prio_snapshot_str(snap, job->reason);
-		if (job->state == PRIO_JOB_PENDING) {
+		if (prio_job_state_pending(job->state)) {
 			r->nodelist = "";
 		} else if (job->state == PRIO_JOB_RUNNING ||
 			   job->state == PRIO_JOB_CONFIGURING) {
@@ -590,7 +590,7 @@ void prio_squeue_cells(const struct prio_squeue_table *t,
 			cells[i] = prio_cell_uint(row->priority);
 			continue;
 		case 'R':
-			if (row->state == PRIO_JOB_PENDING) {
+			if (prio_job_state_pending(row->state)) {
 				snprintf(b, 160, "(%s)", row->reason);
 				s = b;
 			} else {

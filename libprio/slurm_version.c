@@ -14,8 +14,13 @@
 
 /*   release name     parser     ReqTRES sprio  sshare mf     grace  mqos   mtg    pmode  round  topP   nna    exempt
  *   then the preemption block: pparams sgrace */
+/* clang-format off */
 #define ROW(r, n, p, a, b, c, d, e, f, g, h, i, j, k, l, pp, sg)               \
-	{ r, n, p, a, b, c, d, e, f, g, h, i, j, k, l, pp, sg }
+	{ r, n, p, a, b, c, d, e, f, g, h, i, j, k, l, pp, sg, JOBSTATES(r) }
+/* clang-format on */
+/* --- job states (helper/multiqos): by release, so that the rows above
+ * stay as they are --- JobState=EXPEDITING (25.11) */
+#define JOBSTATES(r) .job_state_expediting = (r) >= 2511
 static const struct prio_slurm_release releases[] = {
     ROW(2205, "22.05", "v0.0.38", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
     ROW(2302, "23.02", "v0.0.39", 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0),
@@ -27,6 +32,7 @@ static const struct prio_slurm_release releases[] = {
     ROW(2605, "26.05", "v0.0.45", 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1),
 };
 #undef ROW
+#undef JOBSTATES
 
 #define NRELEASES (sizeof(releases) / sizeof(releases[0]))
 

@@ -145,6 +145,15 @@ void prio_snapshot_note_version(struct prio_snapshot *snap, uint16_t release,
 	snap->slurm_release_source = source;
 }
 
+void prio_snapshot_note_at_least(struct prio_snapshot *snap, uint16_t release)
+{
+	if (snap->slurm_release_source < PRIO_VERSION_FORMAT)
+		prio_snapshot_note_version(snap, release, PRIO_VERSION_FORMAT);
+	else if (snap->slurm_release_source == PRIO_VERSION_FORMAT &&
+		 snap->slurm_release < release)
+		snap->slurm_release = release;
+}
+
 const struct prio_slurm_release *
 prio_snapshot_slurm(const struct prio_snapshot *snap)
 {

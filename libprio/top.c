@@ -46,14 +46,20 @@ static void fill_row(const struct prio_engine *e,
 		     struct prio_top_job *row)
 {
 	const struct prio_job *job = &e->snap->jobs[en->job];
-	struct prio_job_factors jf;
+	struct prio_job_factors own, jf;
 	struct prio_row pr;
 
-	prio_job_factors(e, job, &jf);
+	prio_job_factors(e, job, &own);
+	/* a job of several QOS has an entry per QOS: that QOS's factors */
+	if (prio_job_qos_list(job))
+		prio_job_factors_qos(e, &own, en->qos, &jf);
+	else
+		jf = own;
 	prio_row_compute(e, job, &jf, en->partition, &pr);
 	memset(row, 0, sizeof(*row));
 	row->job = en->job;
 	row->partition = en->partition;
+	row->qos = en->qos;
 	row->rank = en->rank;
 	row->part_rank = en->part_rank;
 	row->priority = en->priority;
@@ -172,7 +178,7 @@ static int compute(struct prio_top *t, time_t now, struct prio_error *err)
 	t->max_sum = r->max_sum;
 	t->pending = t->running = 0;
 	for (uint32_t i = 0; i < snap->job_count; i++) {
-		t->pending += snap->jobs[i].state == PRIO_JOB_PENDING;
+		t->pending += prio_job_state_pending(snap->jobs[i].state);
 		t->running += snap->jobs[i].state == PRIO_JOB_RUNNING;
 	}
 	top_mark_moves(t);
@@ -364,7 +370,18 @@ int prio_top_advance(struct prio_top *t, time_t now, struct prio_error *err)
 
 uint64_t top_place_key(const struct prio_top *t, const struct prio_top_job *j)
 {
-	return (uint64_t)j->job * (t->snap->partition_count + 1) + j->partition;
+	const struct prio_job *job = &t->snap->jobs[j->job];
+	uint64_t at = 0;
+
+	/* a job of several QOS has a place per partition and QOS: its
+	 * position in the job's list tells them apart */
+	for (uint32_t k = 0; k < prio_job_qos_count(job); k++)
+		if (prio_job_qos_at(job, k) == j->qos)
+			at = k & 0xff;
+	return ((uint64_t)j->job * (t->snap->partition_count + 1) +
+		j->partition)
+		   << 8 |
+	       at;
 }
 
 static int cmp_place(const void *pa, const void *pb)

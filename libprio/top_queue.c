@@ -109,7 +109,7 @@ prio_id prio_top_cell_id(const struct prio_top *t, const struct prio_top_job *j,
 	case PRIO_TOP_COL_PARTITION:
 		return t->snap->partitions[j->partition].name;
 	case PRIO_TOP_COL_QOS:
-		return job->qos;
+		return j->qos;
 	case PRIO_TOP_COL_REASON:
 		return job->reason;
 	default:

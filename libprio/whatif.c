@@ -14,6 +14,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "prio/job.h"
+#include "prio/slurm_version.h"
 #include "prio/snapshot.h"
 #include "prio/timestr.h"
 #include "prio/value.h"
@@ -324,6 +326,16 @@ static int set_assoc(struct prio_snapshot *snap, const struct assignment *a,
 				 "(Fairshare, Priority, RawUsage)");
 }
 
+/* Before prio_snapshot_finish() the name index may not exist yet: the
+ * names are interned, so equal ids are equal names. */
+static bool qos_loaded(const struct prio_snapshot *snap, prio_id name)
+{
+	for (uint32_t i = 0; i < snap->qos_count; i++)
+		if (snap->qos[i].name == name)
+			return true;
+	return false;
+}
+
 static int set_job(struct prio_snapshot *snap, const struct assignment *a,
 		   struct prio_error *err)
 {
@@ -350,8 +362,47 @@ static int set_job(struct prio_snapshot *snap, const struct assignment *a,
 		return PRIO_OK;
 	}
 	if (key_is(a, "QOS")) {
-		job->qos = prio_snapshot_intern(snap, a->value, a->value_len);
-		return a->value_len && !job->qos ? PRIO_ERR_NOMEM : PRIO_OK;
+		const struct prio_slurm_release *rel =
+		    prio_snapshot_slurm(snap);
+		struct prio_job_qos_list *l = NULL;
+		int rc;
+
+		if (!memchr(a->value, ',', a->value_len)) {
+			if (prio_job_set_qos_list(snap, job, NULL) < 0)
+				return prio_error_set(err, PRIO_ERR_NOMEM,
+						      a->origin, 0, "",
+						      "out of memory");
+			job->qos =
+			    prio_snapshot_intern(snap, a->value, a->value_len);
+			return a->value_len && !job->qos ? PRIO_ERR_NOMEM
+							 : PRIO_OK;
+		}
+		/* several QOS (24.11): refused here, where the assignment can
+		 * be named; prio_snapshot_finish() sorts them */
+		if (!rel->multi_qos)
+			return BAD_VALUE(
+			    a, err,
+			    "several QOS \"%.*s\" (Slurm %s has one QOS per "
+			    "job; several came with 24.11)",
+			    (int)(a->value_len > 40 ? 40 : a->value_len),
+			    a->value, rel->name);
+		rc = prio_job_qos_list_parse(snap, a->value, a->value_len,
+					     job->line, &l);
+		if (rc == -1)
+			return prio_error_set(err, PRIO_ERR_NOMEM, a->origin, 0,
+					      "", "out of memory");
+		if (rc < 0)
+			return BAD_VALUE(a, err, "empty QOS name in \"%.*s\"",
+					 (int)a->value_len, a->value);
+		for (uint32_t k = 0; snap->qos_count && k < l->count; k++)
+			if (!qos_loaded(snap, l->ids[k]))
+				return BAD_USAGE(
+				    a, err, "no QOS \"%.40s\"",
+				    prio_snapshot_str(snap, l->ids[k]));
+		if (prio_job_set_qos_list(snap, job, l) < 0)
+			return prio_error_set(err, PRIO_ERR_NOMEM, a->origin, 0,
+					      "", "out of memory");
+		return PRIO_OK;
 	}
 	if (key_is(a, "Partition")) {
 		uint32_t n = 1, k = 0;

@@ -15,6 +15,7 @@
 #define PRIO_JOB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -25,7 +26,7 @@ enum prio_job_state {
 	PRIO_JOB_PENDING = 0,
 	PRIO_JOB_RUNNING,
 	PRIO_JOB_SUSPENDED,
-	PRIO_JOB_COMPLETE,     /* COMPLETED */
+	PRIO_JOB_COMPLETE, /* COMPLETED */
 	PRIO_JOB_CANCELLED,
 	PRIO_JOB_FAILED,
 	PRIO_JOB_TIMEOUT,
@@ -33,7 +34,7 @@ enum prio_job_state {
 	PRIO_JOB_PREEMPTED,
 	PRIO_JOB_BOOT_FAIL,
 	PRIO_JOB_DEADLINE,
-	PRIO_JOB_OOM,          /* OUT_OF_MEMORY */
+	PRIO_JOB_OOM, /* OUT_OF_MEMORY */
 	PRIO_JOB_COMPLETING,
 	PRIO_JOB_CONFIGURING,
 	PRIO_JOB_REQUEUED,
@@ -46,6 +47,11 @@ enum prio_job_state {
 	PRIO_JOB_REQUEUE_FED,
 	PRIO_JOB_SPECIAL_EXIT,
 	PRIO_JOB_RESV_DEL_HOLD,
+	/* 25.11: a requeued job whose requeue asked to be expedited; its
+	 * base state is PENDING, and the scheduler queues it before every
+	 * other job (sort_job_queue2: "infinite" priority).  squeue's short
+	 * code stays the base state's, PD. */
+	PRIO_JOB_EXPEDITING,
 	PRIO_JOB_STATE_COUNT
 };
 
@@ -55,6 +61,10 @@ enum prio_job_state {
 int prio_job_state_parse(const char *s, size_t n, enum prio_job_state *st);
 const char *prio_job_state_name(enum prio_job_state st);  /* "PENDING" */
 const char *prio_job_state_short(enum prio_job_state st); /* "PD" */
+/* A state whose base is PENDING, as Slurm's IS_JOB_PENDING sees it: the
+ * priority engines compute, list and queue such jobs (PENDING, and 25.11's
+ * EXPEDITING). */
+bool prio_job_state_pending(enum prio_job_state st);
 
 struct prio_job;
 /* For a pending job whose NumNodes (squeue: node_count) is a single number,
@@ -86,7 +96,39 @@ struct prio_job_detail {
 	time_t preempt_eligible_time; /* PreemptEligibleTime, 0 unset */
 	struct prio_job_alloc *allocs; /* -d detail lines, in order */
 	uint32_t alloc_count;
+	struct prio_job_qos_list *qos_list; /* several QOS (24.11); NULL: one */
 };
+
+/* A job submitted with several QOS (24.11, `--qos=low,high`): scontrol
+ * prints the request as given (QOS=low,high) while the job pends.  The
+ * loaders keep the names in the order given; prio_snapshot_finish() sorts
+ * them as the controller does (prio_qos_sort_desc: Priority, highest
+ * first, repeats dropped) and sets the job's qos to the first.  One per job,
+ * in the snapshot's arena; line is where QOS= was read, for errors. */
+struct prio_job_qos_list {
+	uint32_t line;
+	uint32_t count;
+	prio_id ids[];
+};
+
+/* The list of a QOS value holding a comma ("low,high") read at line, in
+ * the snapshot's arena, into *out.  Returns 0, -1 out of memory, -2 an
+ * empty name in the list (",high", "low,,high").  The loaders keep it in
+ * the job's detail (a rare field) and set job->qos to its first name. */
+struct prio_snapshot;
+int prio_job_qos_list_parse(struct prio_snapshot *snap, const char *s, size_t n,
+			    uint32_t line, struct prio_job_qos_list **out);
+/* Give a loaded job the list l (NULL: one QOS again), copying its detail
+ * into the arena; job->qos becomes l's first.  0, or -1 out of memory. */
+struct prio_job;
+int prio_job_set_qos_list(struct prio_snapshot *snap, struct prio_job *job,
+			  struct prio_job_qos_list *l);
+
+/* How many QOS a job's priority is computed for (1 with one QOS) and the
+ * k-th of them, highest priority first once the snapshot is finished.
+ * Defined after struct prio_job. */
+static inline uint32_t prio_job_qos_count(const struct prio_job *job);
+static inline prio_id prio_job_qos_at(const struct prio_job *job, uint32_t k);
 
 struct prio_job {
 	uint32_t job_id;
@@ -99,7 +141,8 @@ struct prio_job {
 	prio_id user;
 	uint32_t uid;              /* PRIO_NO_VAL when unknown */
 	prio_id account;           /* PRIO_NO_ID when "(null)" */
-	prio_id qos;               /* PRIO_NO_ID when "(null)" */
+	prio_id qos;		   /* PRIO_NO_ID when "(null)"; with several,
+				    * the first of detail->qos_list */
 	prio_id reason;            /* "Priority", "Resources", "None"... */
 	prio_id dependency;        /* PRIO_NO_ID when "(null)" */
 	prio_id node_list;         /* NodeList; PRIO_NO_ID when none */
@@ -128,5 +171,26 @@ struct prio_job {
 	const char *file;
 	const struct prio_job_detail *detail; /* NULL when nothing to say */
 };
+
+/* A job's several QOS, or NULL when it has one. */
+static inline struct prio_job_qos_list *
+prio_job_qos_list(const struct prio_job *job)
+{
+	return job->detail ? job->detail->qos_list : NULL;
+}
+
+static inline uint32_t prio_job_qos_count(const struct prio_job *job)
+{
+	const struct prio_job_qos_list *l = prio_job_qos_list(job);
+
+	return l ? l->count : 1;
+}
+
+static inline prio_id prio_job_qos_at(const struct prio_job *job, uint32_t k)
+{
+	const struct prio_job_qos_list *l = prio_job_qos_list(job);
+
+	return l ? l->ids[k] : job->qos;
+}
 
 #endif

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The scheduling order of pending jobs (slurm-facts §1.6): the queue Slurm's
- * main scheduler walks, one entry per job and partition, sorted by
- * reservation first, partition PriorityTier (higher first), priority in
- * that partition (higher first), submit time, job id (an array's job id)
- * and array task id.  Preemption, the first rule of Slurm's sort, is left
- * to the preemption planner: between two jobs of which one may preempt the
+ * main scheduler walks, one entry per job and partition (and QOS, for a job
+ * of several: 24.11), sorted by an expedited requeue first (25.11's
+ * EXPEDITING), then reservation, partition PriorityTier (higher first),
+ * priority in that partition (higher first), submit time, job id (an array's
+ * job id) and array task id.  Preemption, the first rule of Slurm's sort, is
+ * left to the preemption planner: between two jobs of which one may preempt the
  * other, this order says nothing.
  *
  * Each entry gets its rank in its partition and overall (1 = first), so a
@@ -22,7 +23,8 @@
 struct prio_queue_entry {
 	uint32_t job;       /* index into snap->jobs */
 	uint32_t partition; /* index into snap->partitions */
-	uint32_t priority;  /* the job's priority in that partition */
+	prio_id qos;	    /* the job's QOS, or one of its several (24.11) */
+	uint32_t priority;  /* the job's priority in that partition and QOS */
 	uint32_t rank;      /* 1-based, over the whole queue */
 	uint32_t part_rank; /* 1-based, among entries of the partition */
 };
@@ -47,7 +49,8 @@ int prio_queue_compare(const struct prio_snapshot *snap,
 		       const struct prio_queue_entry *b);
 
 /* The entry of a job (snapshot index) in a partition (snapshot index), or
- * NULL.  Linear: for a few lookups. */
+ * NULL; for a job of several QOS, its best placed one.  Linear: for a few
+ * lookups. */
 const struct prio_queue_entry *prio_queue_find(const struct prio_queue *q,
 					       uint32_t job,
 					       uint32_t partition);

@@ -113,24 +113,35 @@ void prio_job_factors(const struct prio_engine *e, const struct prio_job *job,
 /*
  * Jobs with several QOS (24.11, prio_slurm_release.multi_qos): Slurm keeps
  * the QOS sorted by Priority, highest first (equal priorities keep their
- * order here; Slurm's sort leaves them open), drops repeats, and the first
- * is the job's QOS (what a running job shows, and the factor the job's own
- * priority uses).  The controller and sprio then compute one priority per
- * partition and QOS: sprio prints a row for each, QOS column naming it.
+ * order here; Slurm's sort leaves them open), drops repeats; job->qos is
+ * the first (the one it runs under when it can).  The job's own priority,
+ * though (scontrol's Priority=, prio_job_factors), uses the last: every
+ * scheduler pass leaves the job's QOS pointer on it
+ * (tests/oracle/slurm-24.11-multi-qos).  The controller and sprio compute
+ * one priority per partition and QOS: sprio prints a row for each,
+ * partition-major, the QOS column naming it.
  *
  * prio_qos_sort_desc() sorts ids[0..n) that way in place and returns the
  * count left after repeats are dropped; unknown QOS sort last.
  * prio_job_factors_qos() gives the factors of the row of QOS `qos` from
- * the job's own (jf, from prio_job_factors with the job's QOS the first
- * of the list): the QOS factor is that QOS's, except that a QOS of
- * Priority 0 (or a 0 PriorityWeightQOS) keeps the job's own factor, as
- * priority_multifactor.c does.  Pass the result to prio_row_compute().
+ * the job's own (jf, from prio_job_factors): the QOS factor is that QOS's,
+ * except that a QOS of Priority 0 (or a 0 PriorityWeightQOS) keeps the
+ * job's own factor, as priority_multifactor.c does.  Pass the result to
+ * prio_row_compute().
  */
 uint32_t prio_qos_sort_desc(const struct prio_snapshot *snap, prio_id *ids,
 			    uint32_t n);
 void prio_job_factors_qos(const struct prio_engine *e,
 			  const struct prio_job_factors *jf, prio_id qos,
 			  struct prio_job_factors *out);
+/* The factors of a job's k-th QOS row (k < prio_job_qos_count(job)) from
+ * the job's own jf: jf itself for a job of one QOS, else
+ * prio_job_factors_qos() of that QOS (every row of a job of several QOS,
+ * the first too, is one of Slurm's per-QOS slots).  Returns the QOS. */
+prio_id prio_job_factors_at(const struct prio_engine *e,
+			    const struct prio_job *job,
+			    const struct prio_job_factors *jf, uint32_t k,
+			    struct prio_job_factors *out);
 
 /* The time the age factor counts from (slurm-facts §1.2): the submit time
  * with ACCRUE_ALWAYS, else AccrueTime, else the begin time when the job

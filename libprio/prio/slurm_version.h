@@ -81,6 +81,10 @@ struct prio_slurm_release {
 	bool preempt_parameters;
 	/* PreemptParameters=suspend_grace_time (23.11) */
 	bool suspend_grace_time;
+	/* --- job states (helper/multiqos) --- */
+	/* JobState=EXPEDITING: a requeued job the scheduler runs before all
+	 * others (25.11) */
+	bool job_state_expediting;
 };
 
 /* The row of a release: the newest row not after it (24.11.5 and 24.12

@@ -137,6 +137,10 @@ int prio_snapshot_note_loaded(struct prio_snapshot *snap,
  * configuration's SLURM_VERSION outranks a format's hint). */
 void prio_snapshot_note_version(struct prio_snapshot *snap, uint16_t release,
 				enum prio_slurm_version_source source);
+/* An artefact printed what only `release` and later print (a QOS list,
+ * a slurmd's Version=): a format hint that replaces no stronger source and
+ * among format hints only raises the release. */
+void prio_snapshot_note_at_least(struct prio_snapshot *snap, uint16_t release);
 /* The row of the snapshot's release (the newest release when nothing said;
  * a release before 22.05 reads as 22.05). */
 const struct prio_slurm_release *

@@ -73,6 +73,7 @@ enum prio_top_change {
 struct prio_top_job {
 	uint32_t job;	    /* snapshot index */
 	uint32_t partition; /* snapshot index */
+	prio_id qos;	    /* the job's, or one of its several (24.11) */
 	uint32_t rank, part_rank, priority;
 	/* The weighted terms by enum prio_factor, as sprio prints them: nice
 	 * is -nice, TRES the sum of the weighted TRES. */

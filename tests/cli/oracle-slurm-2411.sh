@@ -13,7 +13,9 @@
 #    truncation, calc-oracle.lib);
 #  - the same from `scontrol show job -d -o` and from `squeue --json`;
 #  - fstree-show --audit agrees with every cell of sshare -a -l -P;
-#  - tres-bill --verify agrees with every billing= Slurm stored.
+#  - tres-bill --verify agrees with every billing= Slurm stored;
+#  - multi-qos (jobs submitted with several QOS): a row per QOS as above,
+#    the list refused as 23.11's, --explain, prio-top and a --set list.
 set -u
 . tests/cli/calc-oracle.lib
 calc_setup
@@ -39,7 +41,7 @@ run() {
 	return 1
 }
 
-for s in fairtree classic max-tres; do
+for s in fairtree classic max-tres multi-qos; do
 	o=tests/oracle/slurm-24.11-$s
 	d=$tmp/$s
 	mkdir -p "$d"
@@ -91,6 +93,33 @@ for s in fairtree classic max-tres; do
 		head -10 "$tmp/out"
 	run "$s: tres-bill --verify (every billing= of 24.11)" \
 		tres-bill --snapshot "$d" --verify || head -10 "$tmp/out"
+
+	[ "$s" = multi-qos ] || continue
+	# jobs 22 (--qos low,high) and 23 (--qos mid,normal,low): before
+	# 24.11 a job has one QOS, so the list is refused where it was read
+	want="prio-calc: $d/jobs.txt:619: QOS: job 22: several QOS \"low,high\" (Slurm 23.11 has one QOS per job; several came with 24.11)"
+	if $pc -l --slurm-version 23.11 >"$tmp/out" 2>"$tmp/err"; then
+		fail "$s: a QOS list read as 23.11 is not refused"
+	elif [ "$(cat "$tmp/err")" != "$want" ]; then
+		fail "$s: 23.11 refusal: $(cat "$tmp/err")"
+	fi
+	# --explain and prio-top take the QOS of each entry
+	if run "$s: prio-calc --explain 23" $pc --explain 23; then
+		grep -q '^It has several QOS (mid, normal, low; ' "$tmp/out" ||
+			fail "$s: --explain 23 does not name its QOS"
+	fi
+	if run "$s: prio-top --once" prio-top --snapshot "$d" --now "$now" --once; then
+		got=$(awk '$2 == 23 { printf "%s/%s ", $6, $7 }' "$tmp/out")
+		[ "$got" = "mid/5315 normal/5235 low/5217 " ] ||
+			fail "$s: prio-top's entries of job 23: $got"
+	fi
+	# a what-if list: job 8 (QOS high) with low too keeps sprio's high row
+	if run "$s: --set job:8.QOS=low,high" $pc -j 8 -o '%.5i %.10n %.10Y' \
+		--set job:8.QOS=low,high; then
+		awk 'NR == 2 && ($2 != "high" || $3 != 4921) { exit 1 }
+			NR == 3 && $2 != "low" { exit 1 } END { if (NR != 3) exit 1 }' \
+			"$tmp/out" || fail "$s: job 8 as high,low: $(cat "$tmp/out")"
+	fi
 done
 
 exit $status

@@ -767,3 +767,172 @@ Test(release_2411, several_qos_rows, .init = setup, .fini = teardown)
 	prio_row_compute(&eng, job(1), &per, part("a"), &r);
 	cr_expect_eq(r.priority, 7412);
 }
+
+/* A job record in the given state and nice (JOB's fields otherwise). */
+#define JOB_STATE(id, user, nice, state, rest)                                 \
+	"JobId=" #id " JobName=j UserId=" user "(100" #id ") Priority=100 "    \
+	"Nice=" nice " Account=acc QOS=normal JobState=" state                 \
+	" Reason=Priority "                                                    \
+	"SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T03:00:00 "     \
+	"AccrueTime=2026-11-22T03:25:30 TimeLimit=01:00:00 " rest "\n"
+
+/* 25.11: a requeued job whose requeue was expedited prints
+ * JobState=EXPEDITING.  Its base state is PENDING, so sprio lists it with
+ * the usual factors, and the main scheduler's queue puts it before every
+ * other job whatever its priority (job_scheduler.c sort_job_queue2). */
+Test(release_2511, expediting_is_pending_and_queued_first, .init = setup,
+     .fini = teardown)
+{
+	struct prio_queue q;
+	struct prio_row r1, r2;
+	struct prio_job_factors jf;
+
+	prio_snapshot_note_version(&snap, 2511, PRIO_VERSION_OPTION);
+	build(NULL,
+	      JOB(1, "u1",
+		  "Partition=a NumNodes=1 NumCPUs=4 "
+		  "TRES=cpu=4,mem=100M,node=1")
+		  JOB_STATE(2, "u1", "2000", "EXPEDITING",
+			    "Partition=a NumNodes=1 NumCPUs=4 "
+			    "TRES=cpu=4,mem=100M,node=1"),
+	      NULL, NOW);
+	cr_assert_eq(job(2)->state, PRIO_JOB_EXPEDITING);
+	cr_assert(prio_job_state_pending(job(2)->state));
+	cr_assert(prio_job_listed(&eng, job(2)), "%s",
+		  prio_job_unlisted_reason(&eng, job(2)));
+	/* job 1 has the higher priority (job 2: the same, less its nice) */
+	prio_job_factors(&eng, job(1), &jf);
+	prio_row_compute(&eng, job(1), &jf, part("a"), &r1);
+	prio_job_factors(&eng, job(2), &jf);
+	prio_row_compute(&eng, job(2), &jf, part("a"), &r2);
+	cr_assert_gt(r1.priority, r2.priority);
+	/* ... and job 2 runs first */
+	cr_assert_eq(prio_queue_build(&eng, &q, &err), 0);
+	cr_assert_eq(q.count, 2);
+	cr_assert_eq(snap.jobs[q.entries[0].job].job_id, 2);
+	cr_assert_eq(q.entries[0].rank, 1);
+	cr_assert_eq(snap.jobs[prio_queue_top(&q, part("a"))->job].job_id, 2);
+	prio_queue_free(&q);
+}
+
+/* Before 25.11 no Slurm prints EXPEDITING: refused, naming the record. */
+Test(release_2511, expediting_refused_before_2511, .init = setup,
+     .fini = teardown)
+{
+	struct prio_source src;
+	char msg[1024];
+
+	prio_snapshot_note_version(&snap, 2411, PRIO_VERSION_OPTION);
+	test_source(&src, "jobs.txt",
+		    JOB(1, "u1",
+			"Partition=a NumNodes=1 NumCPUs=4 "
+			"TRES=cpu=4,mem=100M,node=1")
+			JOB_STATE(2, "u1", "0", "EXPEDITING",
+				  "Partition=a NumNodes=1 NumCPUs=4 "
+				  "TRES=cpu=4,mem=100M,node=1"));
+	cr_assert_eq(prio_load_jobs_scontrol(&snap, &src, &err), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+	cr_assert_eq(prio_snapshot_finish(&snap, &err), PRIO_ERR_PARSE);
+	cr_assert_str_eq(err.file, "jobs.txt");
+	cr_assert_eq(err.line, 2);
+	cr_assert_str_eq(err.field, "JobState");
+	cr_assert_str_eq(err.message, "job 2: state EXPEDITING (Slurm 24.11 "
+				      "does not have it; it came with 25.11)");
+}
+
+/* The 24.11 capture with jobs of several QOS (tests/oracle/
+ * slurm-24.11-multi-qos): at Slurm's last calculation (10:33:01) sprio -l
+ * printed, per partition and QOS, highest QOS first:
+ *   22 batch 4499 QOS high 200 / 4301 low 2       (--qos low,high)
+ *   23 short 5315 mid 100 / 5235 normal 20 / 5217 low 2
+ * and scontrol's Priority= is the last row's (4301, 5217). */
+Test(release_2411, capture_rows_per_partition_and_qos, .init = setup,
+     .fini = teardown)
+{
+	static const struct {
+		enum prio_role role;
+		const char *file;
+	} files[] = {
+	    {PRIO_ROLE_CONF, "scontrol_show_config.txt"},
+	    {PRIO_ROLE_PARTITIONS, "scontrol_show_partition.txt"},
+	    {PRIO_ROLE_NODES, "scontrol_show_node.txt"},
+	    {PRIO_ROLE_QOS, "sacctmgr_show_qos.txt"},
+	    {PRIO_ROLE_ASSOC, "sacctmgr_dump.cfg"},
+	    {PRIO_ROLE_ASSOC, "sshare_a_l_P.txt"},
+	    {PRIO_ROLE_JOBS, "scontrol_show_job_d.txt"},
+	};
+	static const struct {
+		uint32_t job;
+		const char *qos;
+		uint32_t priority;
+		double qos_points;
+	} want[] = {
+	    {22, "high", 4499, 200}, {22, "low", 4301, 2},
+	    {23, "mid", 5315, 100},  {23, "normal", 5235, 20},
+	    {23, "low", 5217, 2},
+	};
+	char path[512], msg[1024];
+	uint32_t parts[4], w = 0;
+	struct prio_queue q;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path),
+			 "tests/oracle/slurm-24.11-multi-qos/%s",
+			 files[i].file);
+		cr_assert_eq(
+		    prio_load_role(&snap, files[i].role, test_path(path), &err),
+		    0, "%s", prio_error_format(&err, msg, sizeof(msg)));
+	}
+	cr_assert_eq(prio_snapshot_finish(&snap, &err), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+	cr_assert_eq(prio_snapshot_slurm(&snap)->release, 2411);
+	cr_assert_eq(prio_engine_init(&eng, &snap, 1795689181, &err), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+	have_eng = true;
+
+	for (uint32_t id = 22; id <= 23; id++) {
+		const struct prio_job *j = job(id);
+		struct prio_job_factors own, jf;
+		struct prio_row r;
+
+		cr_assert_eq(prio_job_partitions(&eng, j, parts), 1);
+		prio_job_factors(&eng, j, &own);
+		/* the job's own priority: scontrol's Priority= */
+		prio_row_compute(&eng, j, &own, parts[0], &r);
+		cr_expect_eq(r.priority, j->priority, "job %u", id);
+		for (uint32_t k = 0; k < prio_job_qos_count(j); k++, w++) {
+			prio_id qos =
+			    prio_job_factors_at(&eng, j, &own, k, &jf);
+
+			prio_row_compute(&eng, j, &jf, parts[0], &r);
+			cr_assert_eq(want[w].job, id);
+			cr_expect_str_eq(prio_snapshot_str(&snap, qos),
+					 want[w].qos);
+			cr_expect_eq(r.priority, want[w].priority, "job %u %s",
+				     id, want[w].qos);
+			cr_expect_float_eq(
+			    prio_weighted(&eng, PRIO_FACTOR_QOS, jf.qos),
+			    want[w].qos_points, 1e-9);
+		}
+	}
+	cr_assert_eq(w, 5);
+
+	/* the queue holds an entry per QOS: 23's three, best first */
+	cr_assert_eq(prio_queue_build(&eng, &q, &err), 0);
+	w = 2;
+	for (uint32_t k = 0; k < q.count; k++) {
+		const struct prio_queue_entry *en = &q.entries[k];
+
+		if (snap.jobs[en->job].job_id != 23)
+			continue;
+		cr_expect_str_eq(prio_snapshot_str(&snap, en->qos),
+				 want[w].qos);
+		cr_expect_eq(en->priority, want[w].priority);
+		w++;
+	}
+	cr_assert_eq(w, 5);
+	cr_expect_eq(
+	    prio_queue_find(&q, (uint32_t)(job(23) - snap.jobs), parts[0])->qos,
+	    job(23)->qos);
+	prio_queue_free(&q);
+}

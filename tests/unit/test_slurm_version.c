@@ -64,6 +64,21 @@ Test(slurm_version, rows_follow_the_release_notes)
 	cr_assert_eq(prio_slurm_release_of(2711), r);
 }
 
+/* JobState=EXPEDITING (job_state_string) first appears in 25.11's
+ * source; every release before it refuses the state. */
+Test(slurm_version, job_state_expediting_from_2511)
+{
+	size_t n;
+	const struct prio_slurm_release *rows = prio_slurm_releases(&n);
+
+	for (size_t i = 0; i < n; i++)
+		cr_assert_eq(rows[i].job_state_expediting,
+			     rows[i].release >= 2511, "%s", rows[i].name);
+	cr_assert_not(prio_slurm_release_of(2505)->job_state_expediting);
+	cr_assert(prio_slurm_release_of(2511)->job_state_expediting);
+	cr_assert(prio_slurm_release_of(2605)->job_state_expediting);
+}
+
 Test(slurm_version, stronger_sources_win)
 {
 	struct prio_snapshot snap;

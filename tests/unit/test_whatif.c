@@ -135,3 +135,46 @@ Test(whatif, qos_assoc_and_jobs)
 		}
 	}
 }
+
+static const struct prio_job *find_job_id(uint32_t id)
+{
+	const struct prio_job *j = prio_snapshot_find_job(&snap, id);
+
+	cr_assert_not_null(j, "job %u", id);
+	return j;
+}
+
+/* job:ID.QOS= takes a list from Slurm 24.11 (sbatch --qos=low,urgent);
+ * linking sorts it as Slurm does (urgent 1000 before low 1).  The sample
+ * is 22.05's (TRES=), where a job has one QOS. */
+Test(whatif, job_qos_list_from_2411)
+{
+	const struct prio_job *j;
+
+	cr_assert_eq(prio_snapshot_slurm(&snap)->release, 2205);
+	cr_assert_eq(set("job:29.QOS=low,urgent"), PRIO_ERR_PARSE);
+	cr_assert_str_eq(err.field, "QOS");
+	cr_assert_str_eq(err.message,
+			 "several QOS \"low,urgent\" (Slurm 22.05 has one QOS "
+			 "per job; several came with 24.11)");
+
+	prio_snapshot_note_version(&snap, 2411, PRIO_VERSION_OPTION);
+	cr_assert_eq(set("job:29.QOS=low,gold"), PRIO_ERR_USAGE);
+	cr_assert_str_eq(err.message, "no QOS \"gold\"");
+	cr_assert_eq(set("job:29.QOS=low,,urgent"), PRIO_ERR_PARSE);
+	cr_assert_eq(set("job:29.QOS=low,urgent"), 0);
+	/* a single QOS afterwards replaces the list */
+	cr_assert_eq(set("job:30.QOS=low,urgent"), 0);
+	cr_assert_eq(set("job:30.QOS=high"), 0);
+	finish();
+	j = find_job_id(29);
+	cr_assert_eq(prio_job_qos_count(j), 2);
+	cr_assert_str_eq(prio_snapshot_str(&snap, prio_job_qos_at(j, 0)),
+			 "urgent");
+	cr_assert_str_eq(prio_snapshot_str(&snap, prio_job_qos_at(j, 1)),
+			 "low");
+	cr_assert_eq(j->qos, prio_job_qos_at(j, 0));
+	j = find_job_id(30);
+	cr_assert_null(prio_job_qos_list(j));
+	cr_assert_str_eq(prio_snapshot_str(&snap, j->qos), "high");
+}
