@@ -12,6 +12,8 @@
 #    captures byte for byte (classic: FAIRSHARE within RawUsage's
 #    truncation, calc-oracle.lib);
 #  - the same from `scontrol show job -d -o` and from `squeue --json`;
+#  - with `sshare --json` as the association source, sprio -l byte for
+#    byte in every scenario, classic included (exact usage ratios);
 #  - fstree-show --audit agrees with every cell of sshare -a -l -P;
 #  - tres-bill --verify agrees with every billing= Slurm stored;
 #  - multi-qos (jobs submitted with several QOS): a row per QOS as above,
@@ -87,6 +89,17 @@ for s in fairtree classic max-tres multi-qos; do
 		cmp -s "$tmp/out" "$tmp/ref" ||
 			{ fail "$s: ${j#*:} gives another sprio -l"; diff "$tmp/ref" "$tmp/out" | head; }
 	done
+
+	# sshare --json's usage ratios are exact (23.11+): with it in place of
+	# the truncated -P text, classic fairshare needs no tolerance either
+	mkdir -p "$d-json"
+	cp "$d"/* "$d-json/"
+	rm "$d-json/sshare.txt"
+	cp "$o/sshare_a_json.txt" "$d-json/sshare.json"
+	if run "$s: prio-calc -l from sshare --json" prio-calc --snapshot "$d-json" --now "$now" -l; then
+		cmp -s "$tmp/out" "$o/sprio_l.txt" ||
+			{ fail "$s: prio-calc -l from sshare --json is not 24.11's sprio -l"; diff "$o/sprio_l.txt" "$tmp/out" | head; }
+	fi
 
 	run "$s: fstree-show --audit of 24.11's sshare -a -l -P" \
 		fstree-show --snapshot "$d" --now "$now" --no-lag -P --audit "$o/sshare_a_l_P.txt" ||
