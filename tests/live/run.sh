@@ -280,7 +280,12 @@ fi
 # move the truncated PRIORITY across an integer.  Fair Tree ranks are exact.
 . "$top_srcdir/tests/cli/calc-oracle.lib"
 tols=""
-case $flags in NO_FAIR_TREE | DEPTH_OBLIVIOUS) tols="FAIRSHARE=$(fs_truncation_tolerance "$cap/sshare_a_l_P.txt")" ;; esac
+# From 23.11 prio-snap captures sshare --json too, whose usage ratios are
+# exact: then there is no truncation to allow for, and classic fairshare
+# must match to the digit as well.
+if [ ! -s "$cap/snap/sshare.json" ]; then
+	case $flags in NO_FAIR_TREE | DEPTH_OBLIVIOUS) tols="FAIRSHARE=$(fs_truncation_tolerance "$cap/sshare_a_l_P.txt")" ;; esac
+fi
 pc="prio-calc --snapshot $cap/snap --now $last_calc"
 $pc -l >"$cap/ours_sprio_l.txt" 2>"$cap/ours_sprio.err"
 if [ $? != 0 ]; then
