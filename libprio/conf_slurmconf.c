@@ -183,7 +183,7 @@ static int record_error(struct sc_ctx *c)
 
 /* Next "Key[op]=Value" of s[*pos..n), Slurm's keyvalue pattern.  Returns 1
  * with *p filled, 0 when only blanks remain, -1 when the text does not
- * match. */
+ * match, -2 for a key with an empty value (p->key set, for the message). */
 static int next_pair(const char *s, size_t n, size_t *pos, struct sc_pair *p)
 {
 	size_t i = *pos;
@@ -225,9 +225,23 @@ static int next_pair(const char *s, size_t n, size_t *pos, struct sc_pair *p)
 		i++;
 	p->val_len = (size_t)(s + i - p->val);
 	if (!p->val_len)
-		return -1;
+		return -2;
 	*pos = i;
 	return 1;
+}
+
+/* "Key=" with nothing after it: Slurm's parser refuses the line; --set
+ * refuses it the same way (whatif.c), rather than reading a default. */
+static int empty_error(struct sc_ctx *c, const char *file, unsigned long line,
+		       const struct sc_pair *p)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%.*s",
+		 (int)(p->key_len < sizeof(key) ? p->key_len : sizeof(key) - 1),
+		 p->key);
+	return prio_error_set(c->err, PRIO_ERR_PARSE, file, line, key,
+			      "empty value");
 }
 
 static int parse_error(struct sc_ctx *c, const char *file, unsigned long line,
@@ -277,6 +291,10 @@ static long scan_pairs(struct sc_ctx *c, const char *s, size_t n, size_t pos,
 			c->pair_cap = cap;
 		}
 		c->pairs[count++] = p;
+	}
+	if (got == -2) {
+		empty_error(c, file, line, &p);
+		return -1;
 	}
 	if (got < 0) {
 		parse_error(c, file, line, s + pos, n - pos);
@@ -1105,6 +1123,8 @@ static int logical_line(struct sc_ctx *c, const char *s, size_t n,
 	got = next_pair(s, n, &pos, &p);
 	if (got == 0)
 		return 0;
+	if (got == -2)
+		return empty_error(c, file, line, &p);
 	if (got < 0)
 		return parse_error(c, file, line, s, n);
 	if (p.op)
@@ -1144,8 +1164,12 @@ static int logical_line(struct sc_ctx *c, const char *s, size_t n,
 		pos++;
 	if (pos < n)
 		return parse_error(c, file, line, s + pos, n - pos);
-	return prio_config_set(c->snap, p.key, p.key_len, p.val, p.val_len,
-			       file, line, c->err);
+	rc = prio_config_set(c->snap, p.key, p.key_len, p.val, p.val_len, file,
+			     line, c->err);
+	/* an unknown key is a fault of this file, as Slurm's parser says */
+	if (rc == PRIO_ERR_USAGE)
+		c->err->status = rc = PRIO_ERR_PARSE;
+	return rc;
 }
 
 /* Length of line without its comment: the first '#' preceded by an even
