@@ -1095,6 +1095,33 @@ Test(conf, unknown_key_refused_with_the_closest_known_one)
 	/* nothing close: no guess */
 	conf_fails("Frobnicate=1\n", PRIO_ERR_PARSE, 1, "Frobnicate", &err);
 	cr_assert_str_eq(err.message, "unknown key");
+	/* record lines hold their own keys (read_config.c's record tables) */
+	conf_fails("NodeName=n1 CPUs=4\nPartitionName=p Nodes=n1 PriorityTeir=2\n",
+		   PRIO_ERR_PARSE, 2, "PriorityTeir", &err);
+	cr_assert_str_eq(err.message, "unknown PartitionName key (did you mean PriorityTier?)");
+	conf_fails("PartitionName=DEFAULT MaxTme=10\n", PRIO_ERR_PARSE, 1, "MaxTme", &err);
+	conf_fails("NodeName=n1 CPUs=4 RealMemroy=1000\n", PRIO_ERR_PARSE, 1, "RealMemroy", &err);
+	cr_assert_str_eq(err.message, "unknown NodeName key (did you mean RealMemory?)");
+	conf_fails("NodeName=n1 CPUs=4\nNodeSet=s Nodes=n1 Colour=red\n", PRIO_ERR_PARSE, 2,
+		   "Colour", &err);
+	conf_fails("DownNodes=n1 Reason=x Sate=DOWN\n", PRIO_ERR_PARSE, 1, "Sate", &err);
+	/* a parameter's name is not a record key */
+	conf_fails("NodeName=n1 CPUs=4\nPartitionName=p Nodes=n1 PriorityWeightAge=1\n",
+		   PRIO_ERR_PARSE, 2, "PriorityWeightAge", &err);
+}
+
+/* Keys of record lines Slurm accepts but the model does not use load. */
+Test(conf, record_keys_slurm_accepts_load)
+{
+	struct prio_snapshot snap;
+
+	conf_ok(&snap, "NodeName=n1 CPUs=4 TmpDisk=100 MemSpecLimit=10 Reason=x\n"
+		       "NodeSet=s Feature=f\n"
+		       "PartitionName=p Nodes=n1 MaxNodes=1 ExclusiveUser=YES "
+		       "DenyAccounts=a Hidden=YES LLN=NO\n"
+		       "DownNodes=n1 State=DOWN Reason=\"broken fan\"\n");
+	cr_assert_eq(snap.partition_count, 1);
+	prio_snapshot_free(&snap);
 }
 
 /* The known keys are the union of 22.05..26.05: keys later removed
