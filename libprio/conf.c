@@ -622,6 +622,25 @@ bool prio_config_key_known(const char *key, size_t key_len)
 	return false;
 }
 
+int prio_config_key_check(const char *key, size_t key_len, const char *file,
+			  unsigned long line, struct prio_error *err)
+{
+	char name[64];
+	const char *near;
+
+	if (prio_config_key_known(key, key_len))
+		return PRIO_OK;
+	near = prio_closest_word(key, key_len, slurm_conf_known,
+				 COUNT_OF(slurm_conf_known));
+	snprintf(name, sizeof(name), "%.*s",
+		 (int)(key_len < sizeof(name) ? key_len : sizeof(name) - 1), key);
+	/* PRIO_ERR_USAGE: `scontrol show config` readers keep such keys (a
+	 * later release may print new ones) */
+	return prio_error_set(err, PRIO_ERR_USAGE, file ? file : "", line, name,
+			      "unknown key%s%s%s", near ? " (did you mean " : "",
+			      near ? near : "", near ? "?)" : "");
+}
+
 /* Optimal string alignment distance (edits and swaps of neighbours, which
  * catch "Weihgt"), case-insensitive; limit + 1 once it exceeds limit. */
 #define CLOSEST_MAX 64
@@ -1039,21 +1058,8 @@ int prio_config_set(struct prio_snapshot *snap, const char *key, size_t key_len,
 		return prio_error_set(err, PRIO_ERR_PARSE, file, line, "",
 				      "empty key");
 	k = conf_key_find(key, key_len);
-	if (!k && !prio_config_key_known(key, key_len)) {
-		char name[64];
-		const char *near = prio_closest_word(
-		    key, key_len, slurm_conf_known, COUNT_OF(slurm_conf_known));
-
-		snprintf(name, sizeof(name), "%.*s",
-			 (int)(key_len < sizeof(name) ? key_len
-						      : sizeof(name) - 1),
-			 key);
-		/* PRIO_ERR_USAGE: `scontrol show config` readers keep such
-		 * keys (a later release may print new ones) */
-		return prio_error_set(err, PRIO_ERR_USAGE, file, line, name,
-				      "unknown key%s%s%s", near ? " (did you mean " : "",
-				      near ? near : "", near ? "?)" : "");
-	}
+	if (!k && (rc = prio_config_key_check(key, key_len, file, line, err)) < 0)
+		return rc;
 	if (k) {
 		if (value_len == 0)
 			restore_default(&snap->conf, k);

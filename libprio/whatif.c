@@ -179,8 +179,8 @@ static int bad_key(const struct assignment *a, struct prio_error *err,
 			 list);
 }
 
-#define BAD_KEY(a, err, kind, keys)                                            \
-	bad_key(a, err, kind, keys, sizeof(keys) / sizeof((keys)[0]))
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+#define BAD_KEY(a, err, kind, keys) bad_key(a, err, kind, keys, COUNT_OF(keys))
 
 static const char *const partition_keys[] = {
 	"PriorityJobFactor", "PriorityTier", "Priority", "MaxTime",
@@ -472,6 +472,41 @@ static int set_job(struct prio_snapshot *snap, const struct assignment *a,
 	return BAD_KEY(a, err, "a job", job_keys);
 }
 
+/* A plain key that is no slurm.conf parameter but a record key
+ * (PriorityTier=5): say how to name the record, rather than guess a
+ * parameter of similar spelling.  Otherwise the key table's refusal. */
+static int plain_key_refused(const struct assignment *a, struct prio_error *err)
+{
+	static const struct {
+		const char *prefix;
+		const char *const *keys;
+		size_t count;
+	} kinds[] = {
+		{ "partition:NAME.", partition_keys, COUNT_OF(partition_keys) },
+		{ "qos:NAME.", qos_keys, COUNT_OF(qos_keys) },
+		{ "assoc:ACCOUNT[/USER].", assoc_keys, COUNT_OF(assoc_keys) },
+		{ "job:ID.", job_keys, COUNT_OF(job_keys) },
+	};
+	char forms[192];
+	size_t used = 0;
+
+	forms[0] = '\0';
+	for (size_t i = 0; i < COUNT_OF(kinds); i++)
+		for (size_t k = 0; k < kinds[i].count; k++)
+			if (key_is(a, kinds[i].keys[k]) && used < sizeof(forms)) {
+				int n = snprintf(forms + used, sizeof(forms) - used,
+						 "%s%s%s", used ? " or " : "",
+						 kinds[i].prefix, kinds[i].keys[k]);
+
+				if (n > 0)
+					used += (size_t)n;
+			}
+	if (used)
+		return BAD_USAGE(a, err, "not a slurm.conf parameter (did you mean %s?)",
+				 forms);
+	return prio_config_key_check(a->key, a->key_len, a->origin, 0, err);
+}
+
 int prio_snapshot_set(struct prio_snapshot *snap, const char *assignment,
 		      const char *origin, struct prio_error *err)
 {
@@ -484,6 +519,8 @@ int prio_snapshot_set(struct prio_snapshot *snap, const char *assignment,
 	 * silently meant "the default" would answer another question */
 	if (!a.value_len)
 		return BAD_VALUE(&a, err, "empty value");
+	if (!a.kind && !prio_config_key_known(a.key, a.key_len))
+		return plain_key_refused(&a, err);
 	if (!a.kind)
 		return prio_config_set(snap, a.key, a.key_len, a.value, a.value_len,
 				       origin, 0, err);

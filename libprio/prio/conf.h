@@ -225,9 +225,10 @@ struct prio_error;
  * the table does not model are only recorded; a key no supported release
  * accepts is refused with PRIO_ERR_USAGE, naming the closest known key
  * (`scontrol show config` readers keep such keys: later releases print
- * new ones).  An empty value restores the key's default.  Record keys
- * (NodeName, PartitionName, ...) are refused with PRIO_ERR_USAGE: they are
- * lines, not parameters.  Errors are PRIO_ERR_PARSE with file, line and
+ * new ones).  An empty value restores the key's default (an unset value of
+ * `scontrol show config`; slurm.conf and --set refuse "Key=" first).
+ * Record keys (NodeName, PartitionName, ...) are refused with
+ * PRIO_ERR_USAGE: they are lines, not parameters.  Errors are PRIO_ERR_PARSE with file, line and
  * the key as field.  Sets snap->have_config. */
 int prio_config_set(struct prio_snapshot *snap, const char *key,
 		    size_t key_len, const char *value, size_t value_len,
@@ -236,6 +237,10 @@ int prio_config_set(struct prio_snapshot *snap, const char *key,
 /* True when some supported Slurm release (22.05..26.05) accepts key as a
  * top-level slurm.conf parameter or record line (case-insensitive). */
 bool prio_config_key_known(const char *key, size_t key_len);
+/* PRIO_OK for a known key, else PRIO_ERR_USAGE "unknown key (did you mean
+ * CLOSEST?)" with the key as field. */
+int prio_config_key_check(const char *key, size_t key_len, const char *file,
+			  unsigned long line, struct prio_error *err);
 /* The word of words[0..count) closest to s (case-insensitive edit
  * distance), or NULL when none is close enough to be a likely typo: for
  * "did you mean" hints. */

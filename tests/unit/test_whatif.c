@@ -131,6 +131,13 @@ Test(whatif, misspelt_keys_and_empty_values_refused)
 	cr_assert_str_eq(err.message, "unknown key (did you mean Fairshare?)");
 	cr_assert_eq(set("job:2.Niec=2"), PRIO_ERR_USAGE);
 	cr_assert_str_eq(err.message, "unknown key (did you mean Nice?)");
+	/* a record key given as a parameter: how to name the record */
+	cr_assert_eq(set("PriorityTier=5"), PRIO_ERR_USAGE);
+	cr_assert_str_eq(prio_error_format(&err, msg, sizeof(msg)),
+			 "--set: PriorityTier: not a slurm.conf parameter "
+			 "(did you mean partition:NAME.PriorityTier?)");
+	cr_assert_eq(set("Nice=5"), PRIO_ERR_USAGE);
+	cr_assert_str_eq(err.message, "not a slurm.conf parameter (did you mean job:ID.Nice?)");
 	cr_assert_eq(set("partition:big.Nodes=x"), PRIO_ERR_USAGE);
 	cr_assert_str_eq(err.message,
 			 "not a partition key a what-if can change (PriorityJobFactor, "
