@@ -304,7 +304,6 @@ static void shape_counts(const struct cmd_common *c, struct prio_snapshot *snap,
 	}
 }
 
-
 /* The parser adds a TRES it has not seen to the table: from a job record
  * that is right, from --tres it is a typo that would bill 0.  A TRES given
  * twice would silently count once.  Both are refused, naming the TRES the
@@ -336,6 +335,7 @@ static void check_tres_list(const struct cmd_common *c, const struct prio_snapsh
 				cmd_die(c, "--tres: %s: given twice", snap->tres.names[id]);
 	}
 }
+
 static int calculator(struct cmd_common *c, struct prio_snapshot *snap,
 		      const struct shape *s)
 {
@@ -354,6 +354,7 @@ static int calculator(struct cmd_common *c, struct prio_snapshot *snap,
 	struct prio_writer *w;
 	size_t ncols = s->rate_set ? 6 : 5;
 	const char *why;
+	uint32_t known;
 
 	if (s->partition) {
 		prio_id id = prio_intern_find(&snap->strings, s->partition, strlen(s->partition));
@@ -370,8 +371,7 @@ static int calculator(struct cmd_common *c, struct prio_snapshot *snap,
 		if (s->nodes_set || s->ntasks_set || s->cpt_set || s->mem || s->mem_per_cpu ||
 		    s->gres)
 			cmd_die(c, "--tres and -N/-n/-c/--mem/--gres are mutually exclusive");
-		uint32_t known = snap->tres.count;
-
+		known = snap->tres.count; /* the parser adds what it has not seen */
 		if (prio_tres_list_parse(&snap->arena, &snap->tres, s->tres, strlen(s->tres),
 					 &list, &why) < 0)
 			cmd_die(c, "--tres: %s: \"%s\"", why, s->tres);
