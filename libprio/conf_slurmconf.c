@@ -1252,6 +1252,9 @@ static int logical_line(struct sc_ctx *c, const char *s, size_t n,
 		pos++;
 	if (pos < n)
 		return parse_error(c, file, line, s + pos, n - pos);
+	/* Key="" too: prio_config_set() would read it as the default */
+	if (!p.val_len)
+		return empty_error(c, file, line, &p);
 	rc = prio_config_set(c->snap, p.key, p.key_len, p.val, p.val_len, file,
 			     line, c->err);
 	/* an unknown key is a fault of this file, as Slurm's parser says */

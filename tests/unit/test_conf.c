@@ -971,6 +971,7 @@ Test(conf, one_parameter_per_line)
 	/* an empty value names its key (--set refuses it alike) */
 	conf_fails("PriorityWeightAge=\n", PRIO_ERR_PARSE, 1, "PriorityWeightAge", &err);
 	cr_assert_str_eq(fmt(&err), "test.conf:1: PriorityWeightAge: empty value");
+	conf_fails("PriorityWeightAge=\"\"\n", PRIO_ERR_PARSE, 1, "PriorityWeightAge", &err);
 	conf_fails("PartitionName=p Nodes=n1 State=\n", PRIO_ERR_PARSE, 1, "State", &err);
 	conf_fails("PriorityWeightAge+=1\n", PRIO_ERR_PARSE, 1, "", &err);
 	cr_assert_not_null(strstr(err.message, "\"+=\""), "%s", err.message);
