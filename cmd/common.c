@@ -145,6 +145,22 @@ void cmd_usage_error(const struct cmd_common *c, const char *usage,
 	exit(EXIT_ERROR);
 }
 
+void cmd_output(struct cmd_common *c, enum cmd_output mode)
+{
+	static const char *const names[] = {
+		[CMD_OUT_TEXT] = "text",   [CMD_OUT_PARSABLE] = "-p",
+		[CMD_OUT_PARSABLE2] = "-P", [CMD_OUT_CSV] = "--csv",
+		[CMD_OUT_JSON] = "--json",
+	};
+
+	/* the last one winning would print a format the user did not ask
+	 * for, exit 0 (issue 13); the same option twice is harmless */
+	if (c->mode != CMD_OUT_TEXT && c->mode != mode)
+		cmd_die(c, "%s and %s conflict: give one output format",
+			names[c->mode], names[mode]);
+	c->mode = mode;
+}
+
 enum prio_output_mode cmd_writer_mode(enum cmd_output mode)
 {
 	switch (mode) {
@@ -506,8 +522,8 @@ int cmd_common_option(struct cmd_common *c, int opt, const char *arg)
 		c->slurm_release = release;
 		return 1;
 	}
-	case OPT_CSV: c->mode = CMD_OUT_CSV; return 1;
-	case OPT_JSON: c->mode = CMD_OUT_JSON; return 1;
+	case OPT_CSV: cmd_output(c, CMD_OUT_CSV); return 1;
+	case OPT_JSON: cmd_output(c, CMD_OUT_JSON); return 1;
 	}
 	return 0;
 }

@@ -126,6 +126,9 @@ void cmd_usage_error(const struct cmd_common *c, const char *usage,
 		     const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
 
+/* Select the output format from an option; a second, different one is
+ * refused (one line, exit 2). */
+void cmd_output(struct cmd_common *c, enum cmd_output mode);
 /* The writer's mode for an output option. */
 enum prio_output_mode cmd_writer_mode(enum cmd_output mode);
 

@@ -463,10 +463,10 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'p':
-			f.c.mode = CMD_OUT_PARSABLE;
+			cmd_output(&f.c, CMD_OUT_PARSABLE);
 			break;
 		case 'P':
-			f.c.mode = CMD_OUT_PARSABLE2;
+			cmd_output(&f.c, CMD_OUT_PARSABLE2);
 			break;
 		case 'u':
 			users_given = true;

@@ -861,7 +861,7 @@ static void parse_args(int argc, char **argv, struct cmd_common *c,
 			a->format = optarg;
 			break;
 		case 'P':
-			c->mode = CMD_OUT_PARSABLE2;
+			cmd_output(c, CMD_OUT_PARSABLE2);
 			break;
 		case 'h':
 			c->noheader = true;

@@ -669,7 +669,7 @@ int main(int argc, char **argv)
 			continue;
 		switch (opt) {
 		case OPT_CHECK: o.check = true; break;
-		case 'P': c->mode = CMD_OUT_PARSABLE2; break;
+		case 'P': cmd_output(c, CMD_OUT_PARSABLE2); break;
 		case 'h': c->noheader = true; break;
 		case 'l': o.long_format = true; break;
 		case 'n': o.norm = true; break;

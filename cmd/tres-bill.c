@@ -304,6 +304,38 @@ static void shape_counts(const struct cmd_common *c, struct prio_snapshot *snap,
 	}
 }
 
+/* The parser adds a TRES it has not seen to the table: from a job record
+ * that is right, from --tres it is a typo that would bill 0.  A TRES given
+ * twice would silently count once.  Both are refused, naming the TRES the
+ * snapshot knows. */
+static void check_tres_list(const struct cmd_common *c, const struct prio_snapshot *snap,
+			    const struct prio_tres_list *list, uint32_t known)
+{
+	for (uint32_t i = 0; i < list->count; i++) {
+		uint32_t id = list->items[i].tres;
+
+		if (id >= known) {
+			char names[512];
+			size_t used = 0;
+
+			names[0] = '\0';
+			for (uint32_t k = 0; k < known && used < sizeof(names); k++) {
+				int n = snprintf(names + used, sizeof(names) - used, "%s%s",
+						 k ? "," : "", snap->tres.names[k]);
+
+				if (n < 0)
+					break;
+				used += (size_t)n;
+			}
+			cmd_die(c, "--tres: %s: unknown TRES (known: %s)", snap->tres.names[id],
+				names);
+		}
+		for (uint32_t k = 0; k < i; k++)
+			if (list->items[k].tres == id)
+				cmd_die(c, "--tres: %s: given twice", snap->tres.names[id]);
+	}
+}
+
 static int calculator(struct cmd_common *c, struct prio_snapshot *snap,
 		      const struct shape *s)
 {
@@ -322,6 +354,7 @@ static int calculator(struct cmd_common *c, struct prio_snapshot *snap,
 	struct prio_writer *w;
 	size_t ncols = s->rate_set ? 6 : 5;
 	const char *why;
+	uint32_t known;
 
 	if (s->partition) {
 		prio_id id = prio_intern_find(&snap->strings, s->partition, strlen(s->partition));
@@ -338,9 +371,11 @@ static int calculator(struct cmd_common *c, struct prio_snapshot *snap,
 		if (s->nodes_set || s->ntasks_set || s->cpt_set || s->mem || s->mem_per_cpu ||
 		    s->gres)
 			cmd_die(c, "--tres and -N/-n/-c/--mem/--gres are mutually exclusive");
+		known = snap->tres.count; /* the parser adds what it has not seen */
 		if (prio_tres_list_parse(&snap->arena, &snap->tres, s->tres, strlen(s->tres),
 					 &list, &why) < 0)
 			cmd_die(c, "--tres: %s: \"%s\"", why, s->tres);
+		check_tres_list(c, snap, &list, known);
 	} else {
 		shape_counts(c, snap, s, &list);
 	}
@@ -1071,7 +1106,7 @@ int main(int argc, char **argv)
 						"minutes, hours, percent, secper, minper, hourper)", optarg);
 			unit = (enum prio_sreport_unit)u;
 			break;
-		case 'P': c.mode = CMD_OUT_PARSABLE2; break;
+		case 'P': cmd_output(&c, CMD_OUT_PARSABLE2); break;
 		case 'h': c.noheader = true; break;
 		case OPT_HELP: help(); return EXIT_OK;
 		case OPT_VERSION: printf("tres-bill (prio-tools) %s\n", PACKAGE_VERSION); return EXIT_OK;

@@ -524,6 +524,186 @@ static const char *const record_keys[] = {
 };
 /* clang-format on */
 
+/* Every top-level slurm.conf key some supported release accepts: the union
+ * of the option tables of Slurm's read_config.c at 22.05, 23.02, 23.11,
+ * 24.05, 24.11, 25.05, 25.11 and 26.05 (names only; keys later removed stay
+ * known so older configurations still load).  Slurm refuses a key outside
+ * its table, so a typo here must not become a silent default: most of these
+ * are only recorded, the model does not need them. */
+/* clang-format off */
+static const char *const slurm_conf_known[] = {
+	"AccountingStorageBackupHost", "AccountingStorageEnforce",
+	"AccountingStorageExternalHost", "AccountingStorageHost",
+	"AccountingStorageLoc", "AccountingStorageParameters",
+	"AccountingStoragePass", "AccountingStoragePort",
+	"AccountingStorageTRES", "AccountingStorageType",
+	"AccountingStorageUser", "AccountingStoreFlags",
+	"AccountingStoreJobComment", "AcctGatherEnergyType",
+	"AcctGatherFilesystemType", "AcctGatherInfinibandType",
+	"AcctGatherInterconnectType", "AcctGatherNodeFreq",
+	"AcctGatherProfileType", "AllowSpecResourcesUsage",
+	"AuthAltParameters", "AuthAltTypes", "AuthInfo", "AuthType",
+	"BackupAddr", "BackupController", "BatchStartTimeout", "BcastExclude",
+	"BcastParameters", "BurstBufferParameters", "BurstBufferType",
+	"CertgenParameters", "CertgenType", "CertmgrParameters", "CertmgrType",
+	"CliFilterParameters", "CliFilterPlugins", "ClusterName",
+	"CommunicationParameters", "CompleteWait", "ControlAddr",
+	"ControlMachine", "CoreSpecPlugin", "CpuFreqDef", "CpuFreqGovernors",
+	"CredType", "CryptoType", "DataParserParameters", "DebugFlags",
+	"DefCPUPerGPU", "DefMemPerCPU", "DefMemPerGPU", "DefMemPerNode",
+	"DependencyParameters", "DisableRootJobs", "DownNodes", "EioTimeout",
+	"EnforcePartLimits", "Epilog", "EpilogMsgTime", "EpilogSlurmctld",
+	"EpilogTimeout", "ExtSensorsFreq", "ExtSensorsType",
+	"FairShareDampeningFactor", "FastSchedule", "FederationParameters",
+	"FirstJobId", "FrontendName", "GetEnvTimeout", "GpuFreqDef",
+	"GresTypes", "GroupUpdateForce", "GroupUpdateTime", "HashPlugin",
+	"HealthCheckInterval", "HealthCheckNodeState", "HealthCheckProgram",
+	"HealthCheckTimeout", "HttpParserType", "InactiveLimit",
+	"InteractiveStepOptions", "JobAcctGatherFrequency",
+	"JobAcctGatherParams", "JobAcctGatherType", "JobCompHost",
+	"JobCompLoc", "JobCompParams", "JobCompPass", "JobCompPassScript",
+	"JobCompPort", "JobCompType", "JobCompUser", "JobContainerType",
+	"JobCredentialPrivateKey", "JobCredentialPublicCertificate",
+	"JobFileAppend", "JobRequeue", "JobSubmitPlugins", "KeepAliveTime",
+	"KillOnBadExit", "KillWait", "LaunchParameters", "LaunchType",
+	"LicenseParameters", "Licenses", "LogTimeFormat", "MailDomain",
+	"MailProg", "MaxArraySize", "MaxBatchRequeue", "MaxDBDMsgs",
+	"MaxJobCount", "MaxJobId", "MaxMemPerCPU", "MaxMemPerNode",
+	"MaxNodeCount", "MaxStepCount", "MaxTasksPerNode", "MCSParameters",
+	"MCSPlugin", "MessageTimeout", "MetricsAuthUsers", "MetricsParameters",
+	"MetricsType", "MinJobAge", "MpiDefault", "MpiParams", "NamespaceType",
+	"NodeFeaturesPlugins", "NodeName", "NodeSet", "OverTimeLimit",
+	"PartitionName", "PluginDir", "PlugStackConfig", "PowerAction",
+	"PowerParameters", "PowerPlugin", "PreemptExemptTime", "PreemptMode",
+	"PreemptParameters", "PreemptType", "PrEpParameters", "PrEpPlugins",
+	"PriorityCalcPeriod", "PriorityDecayHalfLife", "PriorityFavorSmall",
+	"PriorityFlags", "PriorityMaxAge", "PriorityParameters",
+	"PrioritySiteFactorParameters", "PrioritySiteFactorPlugin",
+	"PriorityType", "PriorityUsageResetPeriod", "PriorityWeightAge",
+	"PriorityWeightAssoc", "PriorityWeightFairshare",
+	"PriorityWeightJobSize", "PriorityWeightPartition",
+	"PriorityWeightQOS", "PriorityWeightTRES", "PrivateData",
+	"ProctrackType", "Prolog", "PrologEpilogTimeout", "PrologFlags",
+	"PrologSlurmctld", "PrologTimeout", "PropagatePrioProcess",
+	"PropagateResourceLimits", "PropagateResourceLimitsExcept",
+	"RebootProgram", "ReconfigFlags", "RequeueExit", "RequeueExitHold",
+	"ResumeFailProgram", "ResumeProgram", "ResumeRate", "ResumeTimeout",
+	"ResvEpilog", "ResvOverRun", "ResvProlog", "ReturnToService",
+	"RoutePlugin", "SallocDefaultCommand", "SbcastParameters",
+	"SchedulerAuth", "SchedulerParameters", "SchedulerTimeSlice",
+	"SchedulerType", "ScronParameters", "SelectType",
+	"SelectTypeParameters", "SlurmctldAddr", "SlurmctldDebug",
+	"SlurmctldHost", "SlurmctldHttpAuthParameters", "SlurmctldLogFile",
+	"SlurmctldParameters", "SlurmctldPidFile", "SlurmctldPlugstack",
+	"SlurmctldPort", "SlurmctldPrimaryOffProg", "SlurmctldPrimaryOnProg",
+	"SlurmctldSyslogDebug", "SlurmctldTimeout", "SlurmdDebug",
+	"SlurmdHttpAuthParameters", "SlurmdLogFile", "SlurmdParameters",
+	"SlurmdPidFile", "SlurmdPort", "SlurmdSpoolDir", "SlurmdSyslogDebug",
+	"SlurmdTimeout", "SlurmdUser", "SlurmSchedLogFile",
+	"SlurmSchedLogLevel", "SlurmUser", "SrunEpilog", "SrunPortRange",
+	"SrunProlog", "StateSaveLocation", "SuspendExcNodes",
+	"SuspendExcParts", "SuspendExcStates", "SuspendProgram", "SuspendRate",
+	"SuspendTime", "SuspendTimeout", "SwitchParameters", "SwitchType",
+	"TaskEpilog", "TaskPlugin", "TaskPluginParam", "TaskProlog",
+	"TCPTimeout", "TLSParameters", "TLSType", "TmpFS", "TopologyParam",
+	"TopologyPlugin", "TrackWCKey", "TreeWidth", "UnkillableStepProgram",
+	"UnkillableStepTimeout", "UrlParserType", "UsePAM", "VSizeFactor",
+	"WaitTime", "X11Parameters",
+};
+/* clang-format on */
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+bool prio_config_key_known(const char *key, size_t key_len)
+{
+	for (size_t i = 0; i < COUNT_OF(slurm_conf_known); i++)
+		if (key_eq(slurm_conf_known[i], key, key_len))
+			return true;
+	return false;
+}
+
+int prio_config_key_check(const char *key, size_t key_len, const char *file,
+			  unsigned long line, struct prio_error *err)
+{
+	char name[64];
+	const char *near;
+
+	if (prio_config_key_known(key, key_len))
+		return PRIO_OK;
+	near = prio_closest_word(key, key_len, slurm_conf_known,
+				 COUNT_OF(slurm_conf_known));
+	snprintf(name, sizeof(name), "%.*s",
+		 (int)(key_len < sizeof(name) ? key_len : sizeof(name) - 1), key);
+	/* PRIO_ERR_USAGE: `scontrol show config` readers keep such keys (a
+	 * later release may print new ones) */
+	return prio_error_set(err, PRIO_ERR_USAGE, file ? file : "", line, name,
+			      "unknown key%s%s%s", near ? " (did you mean " : "",
+			      near ? near : "", near ? "?)" : "");
+}
+
+/* Optimal string alignment distance (edits and swaps of neighbours, which
+ * catch "Weihgt"), case-insensitive; limit + 1 once it exceeds limit. */
+#define CLOSEST_MAX 64
+static unsigned word_distance(const char *a, size_t an, const char *b,
+			      unsigned limit)
+{
+	unsigned rows[3][CLOSEST_MAX + 1];
+	size_t bn = strlen(b);
+
+	if (bn > CLOSEST_MAX || an > CLOSEST_MAX)
+		return limit + 1;
+	for (size_t j = 0; j <= bn; j++)
+		rows[0][j] = (unsigned)j;
+	for (size_t i = 1; i <= an; i++) {
+		unsigned *cur = rows[i % 3], *prev = rows[(i - 1) % 3],
+			 *prev2 = rows[(i + 1) % 3], best;
+
+		cur[0] = (unsigned)i;
+		best = cur[0];
+		for (size_t j = 1; j <= bn; j++) {
+			int ca = tolower((unsigned char)a[i - 1]),
+			    cb = tolower((unsigned char)b[j - 1]);
+			unsigned d = prev[j - 1] + (ca != cb);
+
+			if (prev[j] + 1 < d)
+				d = prev[j] + 1;
+			if (cur[j - 1] + 1 < d)
+				d = cur[j - 1] + 1;
+			if (i > 1 && j > 1 &&
+			    ca == tolower((unsigned char)b[j - 2]) &&
+			    cb == tolower((unsigned char)a[i - 2]) &&
+			    prev2[j - 2] + 1 < d)
+				d = prev2[j - 2] + 1;
+			cur[j] = d;
+			if (d < best)
+				best = d;
+		}
+		if (best > limit)
+			return limit + 1;
+	}
+	return rows[an % 3][bn];
+}
+
+const char *prio_closest_word(const char *s, size_t n,
+			      const char *const *words, size_t count)
+{
+	/* a third of a short word is a different word, not a typo */
+	unsigned limit = n < 5 ? 1 : n < 12 ? 2 : 3;
+	const char *best = NULL;
+
+	for (size_t i = 0; i < count; i++) {
+		unsigned d = word_distance(s, n, words[i], limit);
+
+		if (d <= limit) {
+			best = words[i];
+			limit = d - (d > 0);
+			if (d == 0)
+				break;
+		}
+	}
+	return best;
+}
+
 static const struct conf_key *conf_key_find(const char *key, size_t n)
 {
 	for (size_t i = 0; i < sizeof(conf_keys) / sizeof(conf_keys[0]); i++)
@@ -878,6 +1058,8 @@ int prio_config_set(struct prio_snapshot *snap, const char *key, size_t key_len,
 		return prio_error_set(err, PRIO_ERR_PARSE, file, line, "",
 				      "empty key");
 	k = conf_key_find(key, key_len);
+	if (!k && (rc = prio_config_key_check(key, key_len, file, line, err)) < 0)
+		return rc;
 	if (k) {
 		if (value_len == 0)
 			restore_default(&snap->conf, k);

@@ -115,6 +115,56 @@ static const char *const node_keys[NK_COUNT] = {
 };
 /* clang-format on */
 
+/* Every key a record line may hold in some supported release: the union of
+ * read_config.c's record option tables at 22.05..26.05 (names only).  Slurm
+ * refuses any other key on the line; most of these are only checked for,
+ * the model does not use them. */
+/* clang-format off */
+static const char *const part_known[] = {
+	"AllocNodes", "AllowAccounts", "AllowGroups", "AllowQos", "Alternate",
+	"CpuBind", "Default", "DefaultTime", "DefCPUPerGPU", "DefMemPerCPU",
+	"DefMemPerGPU", "DefMemPerNode", "DenyAccounts", "DenyQos",
+	"DisableRootJobs", "ExclusiveTopo", "ExclusiveUser", "GraceTime",
+	"Hidden", "LLN", "MaxCPUsPerNode", "MaxCPUsPerSocket", "MaxMemPerCPU",
+	"MaxMemPerNode", "MaxNodes", "MaxTime", "MinNodes", "Nodes",
+	"OverSubscribe", "OverTimeLimit", "PowerDownOnIdle", "PreemptMode",
+	"Priority", "PriorityJobFactor", "PriorityTier", "QOS", "ReqResv",
+	"ResumeTimeout", "RootOnly", "SelectTypeParameters", "Shared", "State",
+	"SuspendTime", "SuspendTimeout", "Topology", "TRESBillingWeights",
+};
+static const char *const node_known[] = {
+	"BcastAddr", "Boards", "CoreSpecCount", "CoresPerSocket", "CpuBind",
+	"CPUs", "CPUSpecList", "Feature", "Features", "Gres", "GresConf",
+	"MemSpecLimit", "NodeAddr", "NodeHostname", "Parameters", "Port",
+	"Procs", "RealMemory", "Reason", "RestrictedCoresPerGPU", "Sockets",
+	"SocketsPerBoard", "State", "SuspendTime", "ThreadsPerCore", "TmpDisk",
+	"Topology", "TRESWeights", "Weight",
+};
+static const char *const nodeset_known[] = { "Feature", "Nodes" };
+static const char *const down_known[] = { "Reason", "State" };
+static const char *const frontend_known[] = {
+	"AllowGroups", "AllowUsers", "DenyGroups", "DenyUsers", "FrontendAddr",
+	"Port", "Reason", "State",
+};
+/* clang-format on */
+
+/* The keys a record line of kind `key` may hold, NULL when not checked
+ * (SlurmctldHost: its value is all Slurm reads). */
+struct record_kind {
+	const char *name;
+	const char *const *keys;
+	size_t count;
+};
+
+#define RECORD_KIND(name, keys) { name, keys, sizeof(keys) / sizeof((keys)[0]) }
+static const struct record_kind record_kinds[] = {
+	RECORD_KIND("PartitionName", part_known),
+	RECORD_KIND("NodeName", node_known),
+	RECORD_KIND("NodeSet", nodeset_known),
+	RECORD_KIND("DownNodes", down_known),
+	RECORD_KIND("FrontendName", frontend_known),
+};
+
 static int key_index(const char *const *keys, int count, const char *k,
 		     size_t n)
 {
@@ -152,6 +202,7 @@ struct sc_ctx {
 	struct text_idset seen; /* per name: 1 partition, 2 node defined */
 	struct sc_pair *pairs;
 	size_t pair_cap;
+	const struct record_kind *kind; /* of the record line being read */
 };
 
 /* --- small helpers ------------------------------------------------------ */
@@ -183,7 +234,7 @@ static int record_error(struct sc_ctx *c)
 
 /* Next "Key[op]=Value" of s[*pos..n), Slurm's keyvalue pattern.  Returns 1
  * with *p filled, 0 when only blanks remain, -1 when the text does not
- * match. */
+ * match, -2 for a key with an empty value (p->key set, for the message). */
 static int next_pair(const char *s, size_t n, size_t *pos, struct sc_pair *p)
 {
 	size_t i = *pos;
@@ -225,9 +276,23 @@ static int next_pair(const char *s, size_t n, size_t *pos, struct sc_pair *p)
 		i++;
 	p->val_len = (size_t)(s + i - p->val);
 	if (!p->val_len)
-		return -1;
+		return -2;
 	*pos = i;
 	return 1;
+}
+
+/* "Key=" with nothing after it: Slurm's parser refuses the line; --set
+ * refuses it the same way (whatif.c), rather than reading a default. */
+static int empty_error(struct sc_ctx *c, const char *file, unsigned long line,
+		       const struct sc_pair *p)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%.*s",
+		 (int)(p->key_len < sizeof(key) ? p->key_len : sizeof(key) - 1),
+		 p->key);
+	return prio_error_set(c->err, PRIO_ERR_PARSE, file, line, key,
+			      "empty value");
 }
 
 static int parse_error(struct sc_ctx *c, const char *file, unsigned long line,
@@ -250,6 +315,32 @@ static int op_error(struct sc_ctx *c, const char *file, unsigned long line,
 	    (int)(p->key_len > 64 ? 64 : p->key_len), p->key, p->op);
 }
 
+static bool key_known(const struct record_kind *kind, const struct sc_pair *p)
+{
+	for (size_t i = 0; i < kind->count; i++)
+		if (prio_word_eq(p->key, p->key_len, kind->keys[i]))
+			return true;
+	return false;
+}
+
+/* A typo on a record line would silently leave the partition or node at a
+ * default: refused, as Slurm's parser refuses it. */
+static int unknown_record_key(struct sc_ctx *c, const char *file,
+			      unsigned long line, const struct sc_pair *p)
+{
+	const char *near = prio_closest_word(p->key, p->key_len, c->kind->keys,
+					     c->kind->count);
+	char key[64];
+
+	snprintf(key, sizeof(key), "%.*s",
+		 (int)(p->key_len < sizeof(key) ? p->key_len : sizeof(key) - 1),
+		 p->key);
+	return prio_error_set(c->err, PRIO_ERR_PARSE, file, line, key,
+			      "unknown %s key%s%s%s", c->kind->name,
+			      near ? " (did you mean " : "", near ? near : "",
+			      near ? "?)" : "");
+}
+
 /* Collect the pairs of s[pos..n) into c->pairs.  Returns the count, or -1
  * with c->err filled. */
 static long scan_pairs(struct sc_ctx *c, const char *s, size_t n, size_t pos,
@@ -262,6 +353,10 @@ static long scan_pairs(struct sc_ctx *c, const char *s, size_t n, size_t pos,
 	while ((got = next_pair(s, n, &pos, &p)) == 1) {
 		if (p.op) {
 			op_error(c, file, line, &p);
+			return -1;
+		}
+		if (c->kind && !key_known(c->kind, &p)) {
+			unknown_record_key(c, file, line, &p);
 			return -1;
 		}
 		if (count == c->pair_cap) {
@@ -277,6 +372,10 @@ static long scan_pairs(struct sc_ctx *c, const char *s, size_t n, size_t pos,
 			c->pair_cap = cap;
 		}
 		c->pairs[count++] = p;
+	}
+	if (got == -2) {
+		empty_error(c, file, line, &p);
+		return -1;
 	}
 	if (got < 0) {
 		parse_error(c, file, line, s + pos, n - pos);
@@ -1105,6 +1204,8 @@ static int logical_line(struct sc_ctx *c, const char *s, size_t n,
 	got = next_pair(s, n, &pos, &p);
 	if (got == 0)
 		return 0;
+	if (got == -2)
+		return empty_error(c, file, line, &p);
 	if (got < 0)
 		return parse_error(c, file, line, s, n);
 	if (p.op)
@@ -1119,6 +1220,12 @@ static int logical_line(struct sc_ctx *c, const char *s, size_t n,
 		const char *rest = p.val;
 		size_t rest_len = (size_t)(s + n - rest);
 
+		c->kind = NULL;
+		for (size_t i = 0; i < sizeof(record_kinds) / sizeof(record_kinds[0]);
+		     i++)
+			if (prio_word_eq(p.key, p.key_len, record_kinds[i].name))
+				c->kind = &record_kinds[i];
+
 		if (prio_word_eq(p.key, p.key_len, "PartitionName"))
 			rc = partition_line(c, &p, s, n, pos, file, line);
 		else if (prio_word_eq(p.key, p.key_len, "NodeName"))
@@ -1129,6 +1236,7 @@ static int logical_line(struct sc_ctx *c, const char *s, size_t n,
 			rc = scan_pairs(c, s, n, pos, file, line) < 0
 				 ? c->err->status
 				 : 0;
+		c->kind = NULL;
 		if (rc < 0)
 			return rc;
 		while (rest_len && is_blank(rest[rest_len - 1]))
@@ -1144,8 +1252,15 @@ static int logical_line(struct sc_ctx *c, const char *s, size_t n,
 		pos++;
 	if (pos < n)
 		return parse_error(c, file, line, s + pos, n - pos);
-	return prio_config_set(c->snap, p.key, p.key_len, p.val, p.val_len,
-			       file, line, c->err);
+	/* Key="" too: prio_config_set() would read it as the default */
+	if (!p.val_len)
+		return empty_error(c, file, line, &p);
+	rc = prio_config_set(c->snap, p.key, p.key_len, p.val, p.val_len, file,
+			     line, c->err);
+	/* an unknown key is a fault of this file, as Slurm's parser says */
+	if (rc == PRIO_ERR_USAGE)
+		c->err->status = rc = PRIO_ERR_PARSE;
+	return rc;
 }
 
 /* Length of line without its comment: the first '#' preceded by an even

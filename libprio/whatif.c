@@ -10,10 +10,12 @@
 
 #include <ctype.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
+#include "prio/conf.h"
 #include "prio/job.h"
 #include "prio/slurm_version.h"
 #include "prio/snapshot.h"
@@ -152,6 +154,47 @@ static char *arena_value(struct prio_snapshot *snap, const struct assignment *a,
 	return s;
 }
 
+/* A record key the what-if does not change: a likely typo of one it does
+ * is named as such, as for slurm.conf keys (conf.c); otherwise the keys
+ * that can be changed are listed. */
+static int bad_key(const struct assignment *a, struct prio_error *err,
+		   const char *kind, const char *const *keys, size_t count)
+{
+	const char *near = prio_closest_word(a->key, a->key_len, keys, count);
+	char list[256];
+	size_t used = 0;
+
+	if (near)
+		return BAD_USAGE(a, err, "unknown key (did you mean %s?)", near);
+	list[0] = '\0';
+	for (size_t i = 0; i < count && used < sizeof(list); i++) {
+		int n = snprintf(list + used, sizeof(list) - used, "%s%s",
+				 i ? ", " : "", keys[i]);
+
+		if (n < 0)
+			break;
+		used += (size_t)n;
+	}
+	return BAD_USAGE(a, err, "not %s key a what-if can change (%s)", kind,
+			 list);
+}
+
+#define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
+#define BAD_KEY(a, err, kind, keys) bad_key(a, err, kind, keys, COUNT_OF(keys))
+
+static const char *const partition_keys[] = {
+	"PriorityJobFactor", "PriorityTier", "Priority", "MaxTime",
+	"GraceTime", "PreemptMode", "TRESBillingWeights",
+};
+static const char *const qos_keys[] = {
+	"Priority", "UsageFactor", "GraceTime", "PreemptMode",
+	"PreemptExemptTime",
+};
+static const char *const assoc_keys[] = {
+	"Fairshare", "Shares", "RawShares", "Priority", "RawUsage",
+};
+static const char *const job_keys[] = { "Nice", "QOS", "Partition" };
+
 static int set_partition(struct prio_snapshot *snap, const struct assignment *a,
 			 struct prio_error *err)
 {
@@ -197,9 +240,7 @@ static int set_partition(struct prio_snapshot *snap, const struct assignment *a,
 		p->billing_weights.text = text;
 		return PRIO_OK;
 	}
-	return BAD_USAGE(a, err, "not a partition key a what-if can change "
-				 "(PriorityJobFactor, PriorityTier, Priority, MaxTime, GraceTime, "
-				 "PreemptMode, TRESBillingWeights)");
+	return BAD_KEY(a, err, "a partition", partition_keys);
 }
 
 static int set_qos(struct prio_snapshot *snap, const struct assignment *a,
@@ -239,8 +280,7 @@ static int set_qos(struct prio_snapshot *snap, const struct assignment *a,
 		q->usage_factor = f;
 		return PRIO_OK;
 	}
-	return BAD_USAGE(a, err, "not a QOS key a what-if can change (Priority, "
-				 "UsageFactor, GraceTime, PreemptMode, PreemptExemptTime)");
+	return BAD_KEY(a, err, "a QOS", qos_keys);
 }
 
 /* ACCOUNT[/USER[/PARTITION]]: the account association, or a user's. */
@@ -322,8 +362,7 @@ static int set_assoc(struct prio_snapshot *snap, const struct assignment *a,
 		as->usage_known = true;
 		return PRIO_OK;
 	}
-	return BAD_USAGE(a, err, "not an association key a what-if can change "
-				 "(Fairshare, Priority, RawUsage)");
+	return BAD_KEY(a, err, "an association", assoc_keys);
 }
 
 /* Before prio_snapshot_finish() the name index may not exist yet: the
@@ -430,7 +469,42 @@ static int set_job(struct prio_snapshot *snap, const struct assignment *a,
 		job->partition_count = k;
 		return PRIO_OK;
 	}
-	return BAD_USAGE(a, err, "not a job key a what-if can change (Nice, QOS, Partition)");
+	return BAD_KEY(a, err, "a job", job_keys);
+}
+
+/* A plain key that is no slurm.conf parameter but a record key
+ * (PriorityTier=5): say how to name the record, rather than guess a
+ * parameter of similar spelling.  Otherwise the key table's refusal. */
+static int plain_key_refused(const struct assignment *a, struct prio_error *err)
+{
+	static const struct {
+		const char *prefix;
+		const char *const *keys;
+		size_t count;
+	} kinds[] = {
+		{ "partition:NAME.", partition_keys, COUNT_OF(partition_keys) },
+		{ "qos:NAME.", qos_keys, COUNT_OF(qos_keys) },
+		{ "assoc:ACCOUNT[/USER].", assoc_keys, COUNT_OF(assoc_keys) },
+		{ "job:ID.", job_keys, COUNT_OF(job_keys) },
+	};
+	char forms[192];
+	size_t used = 0;
+
+	forms[0] = '\0';
+	for (size_t i = 0; i < COUNT_OF(kinds); i++)
+		for (size_t k = 0; k < kinds[i].count; k++)
+			if (key_is(a, kinds[i].keys[k]) && used < sizeof(forms)) {
+				int n = snprintf(forms + used, sizeof(forms) - used,
+						 "%s%s%s", used ? " or " : "",
+						 kinds[i].prefix, kinds[i].keys[k]);
+
+				if (n > 0)
+					used += (size_t)n;
+			}
+	if (used)
+		return BAD_USAGE(a, err, "not a slurm.conf parameter (did you mean %s?)",
+				 forms);
+	return prio_config_key_check(a->key, a->key_len, a->origin, 0, err);
 }
 
 int prio_snapshot_set(struct prio_snapshot *snap, const char *assignment,
@@ -441,6 +515,12 @@ int prio_snapshot_set(struct prio_snapshot *snap, const char *assignment,
 
 	if ((rc = split(assignment, origin, &a, err)) < 0)
 		return rc;
+	/* slurm.conf refuses "Key=" (conf_slurmconf.c): a what-if that
+	 * silently meant "the default" would answer another question */
+	if (!a.value_len)
+		return BAD_VALUE(&a, err, "empty value");
+	if (!a.kind && !prio_config_key_known(a.key, a.key_len))
+		return plain_key_refused(&a, err);
 	if (!a.kind)
 		return prio_config_set(snap, a.key, a.key_len, a.value, a.value_len,
 				       origin, 0, err);

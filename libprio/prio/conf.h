@@ -221,16 +221,31 @@ struct prio_error;
 /* Apply one top-level slurm.conf parameter Key=Value through the key table
  * shared by the slurm.conf loader, `scontrol show config` and --set:
  * validates the value as Slurm does, stores it, and records it in conf.kv
- * (replacing an earlier value of the same key).  Keys the table does not
- * know are only recorded.  An empty value restores the key's default.
+ * (replacing an earlier value of the same key).  Keys Slurm accepts that
+ * the table does not model are only recorded; a key no supported release
+ * accepts is refused with PRIO_ERR_USAGE, naming the closest known key
+ * (`scontrol show config` readers keep such keys: later releases print
+ * new ones).  An empty value restores the key's default (an unset value of
+ * `scontrol show config`; slurm.conf and --set refuse "Key=" first).
  * Record keys (NodeName, PartitionName, ...) are refused with
- * PRIO_ERR_USAGE: they are lines, not parameters.  Errors are
- * PRIO_ERR_PARSE with file, line and the key as field.  Sets
- * snap->have_config. */
+ * PRIO_ERR_USAGE: they are lines, not parameters.  Errors are PRIO_ERR_PARSE with file, line and
+ * the key as field.  Sets snap->have_config. */
 int prio_config_set(struct prio_snapshot *snap, const char *key,
 		    size_t key_len, const char *value, size_t value_len,
 		    const char *file, unsigned long line,
 		    struct prio_error *err);
+/* True when some supported Slurm release (22.05..26.05) accepts key as a
+ * top-level slurm.conf parameter or record line (case-insensitive). */
+bool prio_config_key_known(const char *key, size_t key_len);
+/* PRIO_OK for a known key, else PRIO_ERR_USAGE "unknown key (did you mean
+ * CLOSEST?)" with the key as field. */
+int prio_config_key_check(const char *key, size_t key_len, const char *file,
+			  unsigned long line, struct prio_error *err);
+/* The word of words[0..count) closest to s (case-insensitive edit
+ * distance), or NULL when none is close enough to be a likely typo: for
+ * "did you mean" hints. */
+const char *prio_closest_word(const char *s, size_t n,
+			      const char *const *words, size_t count);
 /* Record a key/value in conf.kv without interpreting it; replace an earlier
  * entry of the same key (case-insensitive) when `replace`.  0 or
  * PRIO_ERR_NOMEM. */

@@ -22,7 +22,7 @@
 # blockers ran: Slurm keeps a job's billing from its allocation (SUM for
 # those), and a blocker's billing=2 record fits both SUM (2.75) and
 # MAX_TRES (2), so that scenario is replayed under the flags in force when
-# its jobs were allocated (--set PriorityFlags=).
+# its jobs were allocated (--set PriorityFlags=FAIR_TREE: no MAX_TRES).
 set -u
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 status=0
@@ -31,7 +31,7 @@ for scen in fairtree-basic fairtree-restart classic depth-oblivious seed-hierarc
 	dir=tests/oracle/$scen
 	last=$(grep '_apply_new_usage' "$dir/slurmctld.log" | tail -1 | cut -c2-20)
 	set --
-	[ $scen = flags-max-tres ] && set -- --set PriorityFlags=
+	[ $scen = flags-max-tres ] && set -- --set PriorityFlags=FAIR_TREE
 	awk -F'|' 'BEGIN { OFS = "|" } { print $1, $2, $3 }' "$dir/sshare_a_l_P.txt" >"$tmp/tree.txt"
 	awk -F'|' 'BEGIN { OFS = "|" } { print $1, $2, $3, $5 }' "$dir/sshare_a_l_P.txt" >"$tmp/usage.txt"
 	fstree-show --conf "$dir/slurm.conf" --assoc "$tmp/tree.txt" --jobs "$dir/scontrol_show_job_d.txt" \

@@ -968,7 +968,11 @@ Test(conf, one_parameter_per_line)
 	cr_assert_str_eq(err.message, "Parse error: \"PriorityWeightQOS=2\"");
 	cr_assert_str_eq(err.file, "test.conf");
 	conf_fails("just some words\n", PRIO_ERR_PARSE, 1, "", &err);
-	conf_fails("PriorityWeightAge=\n", PRIO_ERR_PARSE, 1, "", &err);
+	/* an empty value names its key (--set refuses it alike) */
+	conf_fails("PriorityWeightAge=\n", PRIO_ERR_PARSE, 1, "PriorityWeightAge", &err);
+	cr_assert_str_eq(fmt(&err), "test.conf:1: PriorityWeightAge: empty value");
+	conf_fails("PriorityWeightAge=\"\"\n", PRIO_ERR_PARSE, 1, "PriorityWeightAge", &err);
+	conf_fails("PartitionName=p Nodes=n1 State=\n", PRIO_ERR_PARSE, 1, "State", &err);
 	conf_fails("PriorityWeightAge+=1\n", PRIO_ERR_PARSE, 1, "", &err);
 	cr_assert_not_null(strstr(err.message, "\"+=\""), "%s", err.message);
 	conf_fails("PartitionName=p Nodes=n1 Oops\n", PRIO_ERR_PARSE, 1, "", &err);
@@ -1055,13 +1059,14 @@ Test(conf, unknown_keys_kept_and_last_value_wins)
 {
 	struct prio_snapshot snap;
 
-	conf_ok(&snap, "FooBar=baz\n"
+	/* a key Slurm accepts that the model does not use */
+	conf_ok(&snap, "SlurmctldPort=baz\n"
 		       "PriorityWeightAge=1\n"
 		       "SlurmctldHost=vm(127.0.0.1)\n"
 		       "SlurmctldHost=backup\n"
 		       "priorityweightage=2\n");
 	cr_assert_eq(snap.conf.weight_age, 2);
-	const struct prio_conf_kv *kv = prio_config_find(&snap.conf, "foobar");
+	const struct prio_conf_kv *kv = prio_config_find(&snap.conf, "slurmctldport");
 	cr_assert_not_null(kv);
 	cr_assert_str_eq(kv->value, "baz");
 	cr_assert_str_eq(kv->file, "test.conf");
@@ -1074,6 +1079,81 @@ Test(conf, unknown_keys_kept_and_last_value_wins)
 	cr_assert_str_eq(snap.conf.kv[2].value, "vm(127.0.0.1)");
 	cr_assert_str_eq(snap.conf.kv[3].value, "backup");
 	prio_snapshot_free(&snap);
+}
+
+/* Slurm refuses a key outside its table (read_config.c): a typo must not
+ * load as "that parameter at its default". */
+Test(conf, unknown_key_refused_with_the_closest_known_one)
+{
+	struct prio_error err;
+
+	conf_fails("ClusterName=x\nPriorityWeihgtQOS=50000\n", PRIO_ERR_PARSE, 2,
+		   "PriorityWeihgtQOS", &err);
+	cr_assert_str_eq(fmt(&err), "test.conf:2: PriorityWeihgtQOS: unknown key "
+				    "(did you mean PriorityWeightQOS?)");
+	conf_fails("PriortyDecayHalfLife=7-0\n", PRIO_ERR_PARSE, 1, "PriortyDecayHalfLife", &err);
+	cr_assert_str_eq(err.message, "unknown key (did you mean PriorityDecayHalfLife?)");
+	/* nothing close: no guess */
+	conf_fails("Frobnicate=1\n", PRIO_ERR_PARSE, 1, "Frobnicate", &err);
+	cr_assert_str_eq(err.message, "unknown key");
+	/* record lines hold their own keys (read_config.c's record tables) */
+	conf_fails("NodeName=n1 CPUs=4\nPartitionName=p Nodes=n1 PriorityTeir=2\n",
+		   PRIO_ERR_PARSE, 2, "PriorityTeir", &err);
+	cr_assert_str_eq(err.message, "unknown PartitionName key (did you mean PriorityTier?)");
+	conf_fails("PartitionName=DEFAULT MaxTme=10\n", PRIO_ERR_PARSE, 1, "MaxTme", &err);
+	conf_fails("NodeName=n1 CPUs=4 RealMemroy=1000\n", PRIO_ERR_PARSE, 1, "RealMemroy", &err);
+	cr_assert_str_eq(err.message, "unknown NodeName key (did you mean RealMemory?)");
+	conf_fails("NodeName=n1 CPUs=4\nNodeSet=s Nodes=n1 Colour=red\n", PRIO_ERR_PARSE, 2,
+		   "Colour", &err);
+	conf_fails("DownNodes=n1 Reason=x Sate=DOWN\n", PRIO_ERR_PARSE, 1, "Sate", &err);
+	/* a parameter's name is not a record key */
+	conf_fails("NodeName=n1 CPUs=4\nPartitionName=p Nodes=n1 PriorityWeightAge=1\n",
+		   PRIO_ERR_PARSE, 2, "PriorityWeightAge", &err);
+}
+
+/* Keys of record lines Slurm accepts but the model does not use load. */
+Test(conf, record_keys_slurm_accepts_load)
+{
+	struct prio_snapshot snap;
+
+	conf_ok(&snap, "NodeName=n1 CPUs=4 TmpDisk=100 MemSpecLimit=10 Reason=x\n"
+		       "NodeSet=s Feature=f\n"
+		       "PartitionName=p Nodes=n1 MaxNodes=1 ExclusiveUser=YES "
+		       "DenyAccounts=a Hidden=YES LLN=NO\n"
+		       "DownNodes=n1 State=DOWN Reason=\"broken fan\"\n");
+	cr_assert_eq(snap.partition_count, 1);
+	prio_snapshot_free(&snap);
+}
+
+/* The known keys are the union of 22.05..26.05: keys later removed
+ * (SlurmctldPlugstack after 22.05, SchedulerAuth after 23.11,
+ * AccountingStorageLoc after 25.05) and keys added later (PreemptParameters
+ * 23.02, TLSType 24.05, CertmgrType 24.11, MetricsType 25.11,
+ * LicenseParameters 26.05) all load; the case does not matter, as in
+ * Slurm. */
+Test(conf, known_keys_span_the_supported_releases)
+{
+	static const char *const keys[] = {
+		"AccountingStorageLoc", "SlurmctldPlugstack", "SchedulerAuth",
+		"TLSType", "CertmgrType", "MetricsType", "LicenseParameters",
+		"PreemptParameters", "slurmctldport", "SLURMDSPOOLDIR",
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		cr_assert(prio_config_key_known(keys[i], strlen(keys[i])), "%s", keys[i]);
+	cr_assert_not(prio_config_key_known("PriorityWeihgtQOS", 17));
+	cr_assert_not(prio_config_key_known("", 0));
+}
+
+Test(conf, closest_word_is_a_likely_typo_or_nothing)
+{
+	static const char *const words[] = { "Nice", "QOS", "Partition" };
+
+	cr_assert_str_eq(prio_closest_word("Partiton", 8, words, 3), "Partition");
+	cr_assert_str_eq(prio_closest_word("qso", 3, words, 3), "QOS");
+	cr_assert_str_eq(prio_closest_word("nice", 4, words, 3), "Nice");
+	cr_assert_null(prio_closest_word("Account", 7, words, 3));
+	cr_assert_null(prio_closest_word("", 0, words, 3));
 }
 
 Test(conf, nul_byte_and_huge_lines)
@@ -1499,9 +1579,18 @@ Test(conf, config_set_overrides_and_restores_defaults)
 	cr_assert_eq(snap.conf.weight_qos, 5000, "unchanged by a bad value");
 	cr_assert_eq(prio_config_set(&snap, "PartitionName", 13, "x", 1, "--set", 0, &err),
 		     PRIO_ERR_USAGE);
-	/* an unknown key is recorded */
-	cr_assert_eq(prio_config_set(&snap, "SomethingNew", 12, "1", 1, "--set", 0, &err), 0);
-	cr_assert_str_eq(prio_config_find(&snap.conf, "SomethingNew")->value, "1");
+	/* a key Slurm knows but the model does not use is recorded */
+	cr_assert_eq(prio_config_set(&snap, "MaxJobCount", 11, "1", 1, "--set", 0, &err), 0);
+	cr_assert_str_eq(prio_config_find(&snap.conf, "MaxJobCount")->value, "1");
+	/* a key no release knows is refused, naming the closest one */
+	cr_assert_eq(prio_config_set(&snap, "PriorityWeihgtQOS", 17, "1", 1, "--set", 0, &err),
+		     PRIO_ERR_USAGE);
+	cr_assert_str_eq(fmt(&err), "--set: PriorityWeihgtQOS: unknown key "
+				    "(did you mean PriorityWeightQOS?)");
+	cr_assert_null(prio_config_find(&snap.conf, "PriorityWeihgtQOS"));
+	cr_assert_eq(prio_config_set(&snap, "SomethingNew", 12, "1", 1, "--set", 0, &err),
+		     PRIO_ERR_USAGE);
+	cr_assert_str_eq(err.message, "unknown key");
 	prio_snapshot_free(&snap);
 
 	/* Before linking, a --set of the TRES weights is checked at link. */

@@ -103,6 +103,48 @@ Test(whatif, unknown_names_and_keys_are_usage_errors)
 	cr_assert_eq(set("qos:high=3"), PRIO_ERR_USAGE);
 }
 
+/* Issue 13: a misspelt key or an empty value must not leave the what-if
+ * answering "nothing moved". */
+Test(whatif, misspelt_keys_and_empty_values_refused)
+{
+	char msg[1024];
+
+	cr_assert_eq(set("PriorityWeihgtQOS=50000"), PRIO_ERR_USAGE);
+	cr_assert_str_eq(prio_error_format(&err, msg, sizeof(msg)),
+			 "--set: PriorityWeihgtQOS: unknown key (did you mean PriorityWeightQOS?)");
+	cr_assert_eq(snap.conf.weight_qos, 5000, "unchanged");
+	/* a key Slurm has that the model does not use still counts */
+	cr_assert_eq(set("MaxJobCount=5000"), 0);
+	cr_assert_eq(set("PriorityWeightAge="), PRIO_ERR_PARSE);
+	cr_assert_str_eq(prio_error_format(&err, msg, sizeof(msg)),
+			 "--set: PriorityWeightAge: empty value");
+	cr_assert_eq(snap.conf.weight_age, 1000, "unchanged, not the default 0");
+	cr_assert_eq(set("PriorityFlags="), PRIO_ERR_PARSE);
+	cr_assert_eq(set("job:2.QOS="), PRIO_ERR_PARSE);
+	cr_assert_str_eq(err.field, "QOS");
+	/* record keys: a near miss is named, anything else lists the keys */
+	cr_assert_eq(set("partition:big.PriorityJobFacter=2"), PRIO_ERR_USAGE);
+	cr_assert_str_eq(err.message, "unknown key (did you mean PriorityJobFactor?)");
+	cr_assert_eq(set("qos:high.UsageFacter=2"), PRIO_ERR_USAGE);
+	cr_assert_str_eq(err.message, "unknown key (did you mean UsageFactor?)");
+	cr_assert_eq(set("assoc:astro.FairShar=2"), PRIO_ERR_USAGE);
+	cr_assert_str_eq(err.message, "unknown key (did you mean Fairshare?)");
+	cr_assert_eq(set("job:2.Niec=2"), PRIO_ERR_USAGE);
+	cr_assert_str_eq(err.message, "unknown key (did you mean Nice?)");
+	/* a record key given as a parameter: how to name the record */
+	cr_assert_eq(set("PriorityTier=5"), PRIO_ERR_USAGE);
+	cr_assert_str_eq(prio_error_format(&err, msg, sizeof(msg)),
+			 "--set: PriorityTier: not a slurm.conf parameter "
+			 "(did you mean partition:NAME.PriorityTier?)");
+	cr_assert_eq(set("Nice=5"), PRIO_ERR_USAGE);
+	cr_assert_str_eq(err.message, "not a slurm.conf parameter (did you mean job:ID.Nice?)");
+	cr_assert_eq(set("partition:big.Nodes=x"), PRIO_ERR_USAGE);
+	cr_assert_str_eq(err.message,
+			 "not a partition key a what-if can change (PriorityJobFactor, "
+			 "PriorityTier, Priority, MaxTime, GraceTime, PreemptMode, "
+			 "TRESBillingWeights)");
+}
+
 Test(whatif, qos_assoc_and_jobs)
 {
 	const struct prio_qos *urgent;

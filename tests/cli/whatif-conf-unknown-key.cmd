@@ -1,0 +1,1 @@
+prio-calc --snapshot samples/site --conf tests/cli/whatif-data/typo.conf --check

@@ -1,0 +1,1 @@
+d=$(mktemp -d) && printf 'what-if decay {\n    set = { "PriorityDecayHalfLife=14-0", "PriorityWeihgtQOS=50000" }\n}\n' >"$d/prio.conf" && PRIO_TOOLS_CONF="$d/prio.conf" prio-calc --snapshot samples/site --what-if decay --compare; s=$?; rm -rf "$d"; exit $s

@@ -1,0 +1,1 @@
+prio-calc --snapshot samples/site --json --csv

@@ -1,0 +1,1 @@
+tres-bill --snapshot samples/site --tres cpu=1 -P --json

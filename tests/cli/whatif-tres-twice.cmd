@@ -1,0 +1,1 @@
+tres-bill --snapshot samples/site --tres cpu=1,mem=1G,cpu=2

@@ -1,0 +1,1 @@
+tres-bill --snapshot samples/site --tres bogus=1
