@@ -24,6 +24,15 @@ rc=$?
 [ $rc = 2 ] || { echo "expected exit 2, got $rc"; exit 1; }
 grep -q '^prio-snap: sshare .*exit 1: sshare: error: Problem talking to the database' "$tmp/err2" ||
 	{ echo "unexpected message:"; cat "$tmp/err2"; exit 1; }
+# The zone the text timestamps are in, with its offset at capture.
+grep -q "^zone	.*	[+-][0-9][0-9][0-9][0-9]$" "$tmp/snap/MANIFEST" || { echo "no zone in MANIFEST"; exit 1; }
+# A controller that does not answer: --timeout stops the capture, one line.
+PRIO_STUB_HANG_SCONTROL=1 prio-snap --timeout 1 "$tmp/hung" 2>"$tmp/err4"
+rc=$?
+[ $rc = 2 ] && grep -q '^prio-snap: scontrol show config: exit 124: no answer after 1 seconds (--timeout)$' "$tmp/err4" ||
+	{ echo "hung scontrol: exit $rc:"; cat "$tmp/err4"; exit 1; }
+prio-snap --timeout soon "$tmp/x" 2>"$tmp/err5"
+[ $? = 2 ] && grep -q 'expected whole seconds' "$tmp/err5" || { cat "$tmp/err5"; exit 1; }
 # A missing Slurm: exit 2.  The PATH holds only the utilities the script
 # needs, so a Slurm installed on the test machine does not interfere.
 mkdir "$tmp/bin"
