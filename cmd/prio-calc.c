@@ -142,6 +142,11 @@ static bool parse_u32(const char *s, uint32_t *out)
 	return true;
 }
 
+/* sprio reports a format letter or a user it does not know, prints the
+ * rest and exits 0; we print the same, then exit 2 so that a script sees
+ * that part of what it asked for was not done. */
+static bool reported_invalid;
+
 void calc_filter_init(struct calc_filter *f, const struct calc_opts *o,
 		      const struct prio_snapshot *snap)
 {
@@ -195,8 +200,10 @@ void calc_filter_init(struct calc_filter *f, const struct calc_opts *o,
 			else if (parse_u32(item, &uid) || strcmp(item, "0") == 0)
 				f->uids[f->nuids++] =
 				    strcmp(item, "0") == 0 ? 0 : uid;
-			else
+			else {
 				cmd_warn(c, "error: Invalid user: %s", item);
+				reported_invalid = true;
+			}
 		}
 	}
 	if (o->partitions) {
@@ -320,6 +327,7 @@ static void invalid_letter(char letter, void *ctx)
 	const struct cmd_common *c = ctx;
 
 	cmd_warn(c, "error: Invalid job format specification: %c", letter);
+	reported_invalid = true;
 }
 
 static const char *pick_format(const struct calc_opts *o,
@@ -744,5 +752,7 @@ int main(int argc, char **argv)
 	} else {
 		rc = print_table(&o);
 	}
+	if (rc == EXIT_OK && reported_invalid)
+		rc = EXIT_ERROR;
 	return rc;
 }
