@@ -529,6 +529,8 @@ static int fill(struct sshare *s, uint32_t i, const struct row *r,
 		a->usage_known = true;
 	}
 	a->slurm = r->v;
+	a->slurm.file = s->b.file;
+	a->slurm.line = s->line;
 	a->from |= PRIO_ASSOC_FROM_SSHARE;
 	s->rows++;
 	return PRIO_OK;
