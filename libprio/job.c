@@ -243,7 +243,8 @@ static bool enforce_associations(const struct prio_snapshot *snap)
 /*
  * A job that can still run (pending, running, suspended) must have an
  * association in the loaded tree, for each partition it lists: without
- * one its FAIRSHARE and ASSOC factors would silently be 0.  Finished jobs
+ * one its FAIRSHARE and ASSOC factors would silently be 0 (unless the
+ * controller says so itself: Reason=InvalidAccount).  Finished jobs
  * are history whose association may since have been deleted: kept, and
  * the engines find no association for them.  Without any association
  * input there is nothing to check (and no fair-share to compute).
@@ -257,6 +258,13 @@ static int link_job_assoc(struct prio_snapshot *snap, const struct prio_job *job
 	    !(prio_job_state_pending(job->state) ||
 	      job->state == PRIO_JOB_RUNNING ||
 	      job->state == PRIO_JOB_SUSPENDED))
+		return 0;
+	/* The controller itself holds such a job when its association
+	 * vanished under it (a restart with the association gone:
+	 * set_job_failed_assoc_qos_ptr): pending for good with
+	 * Reason=InvalidAccount, no association, FAIRSHARE and ASSOC 0. */
+	if (job->reason != PRIO_NO_ID &&
+	    strcmp(prio_snapshot_str(snap, job->reason), "InvalidAccount") == 0)
 		return 0;
 	for (uint32_t p = 0; p < parts; p++) {
 		prio_id part =

@@ -284,6 +284,85 @@ Test(refs, what_if_usage_is_not_checked_against_the_tree)
 	free(s);
 }
 
+/* The live 24.11 capture's sshare --json: acca 714 holds pllive1 314 and
+ * pllive2 399 (713: the truncation at work), root 2012 its 2011. */
+static int load_json_usage(const char *from, const char *to)
+{
+	char *s = slurp("tests/oracle/slurm-24.11-fairtree/sshare_a_json.txt");
+	struct prio_source src;
+	int rc;
+
+	if (from)
+		s = edit(s, from, to);
+	test_source(&src, "sshare.json", s);
+	rc = prio_load_sshare_json(&snap, &src, &err);
+	if (rc == 0)
+		rc = prio_snapshot_finish(&snap, &err);
+	free(s);
+	return rc;
+}
+
+Test(refs, sshare_json_real_usage_is_accepted)
+{
+	cr_assert_eq(load_json_usage(NULL, NULL), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+	cr_assert_gt(snap.assoc_count, 10);
+}
+
+Test(refs, sshare_json_child_above_its_parent_is_refused)
+{
+	cr_assert_eq(load_json_usage("\"usage\": 399,", "\"usage\": 716,"),
+		     PRIO_ERR_PARSE);
+	cr_assert_str_eq(err.file, "sshare.json");
+	cr_assert_str_eq(err.field, "RawUsage");
+	cr_assert_not_null(strstr(err.message,
+				  "acca/pllive2 has RawUsage 716, larger than "
+				  "its parent's (acca, sshare.json:"),
+			   "%s", err.message);
+	cr_assert_not_null(strstr(err.message, "): 714; "), "%s", err.message);
+}
+
+Test(refs, sshare_json_one_above_its_parent_is_truncation)
+{
+	/* 714.x and 714.y + 0.z: the child may print one more */
+	cr_assert_eq(load_json_usage("\"usage\": 399,", "\"usage\": 400,"),
+		     0, "%s", prio_error_format(&err, msg, sizeof(msg)));
+}
+
+Test(refs, invalid_account_jobs_are_the_controllers_own)
+{
+	char *sshare = sshare_without_bob();
+	/* job 26 (bob): the controller lost its association on a restart */
+	char *jobs = slurp("samples/site/jobs.txt");
+	char *at = strstr(jobs, "JobId=26 ");
+	char *reason;
+	char *out;
+	size_t head;
+
+	cr_assert_not_null(at);
+	reason = strstr(at, "Reason=Priority");
+	cr_assert_not_null(reason);
+	head = (size_t)(reason - jobs);
+	out = malloc(strlen(jobs) + 16);
+	cr_assert_not_null(out);
+	memcpy(out, jobs, head);
+	strcpy(out + head, "Reason=InvalidAccount");
+	strcat(out, reason + strlen("Reason=Priority"));
+	snap.keep_going = true;
+	cr_assert_eq(load_site(NULL, sshare, out), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+	/* 16 and 42 refused, 26 kept without an association */
+	cr_assert_eq(snap.warning_count, 2);
+	cr_assert_not_null(prio_snapshot_find_job(&snap, 26));
+	cr_assert_eq(prio_snapshot_job_assoc(&snap,
+					     prio_snapshot_find_job(&snap, 26),
+					     PRIO_NO_ID),
+		     PRIO_ASSOC_NONE);
+	free(out);
+	free(jobs);
+	free(sshare);
+}
+
 /* --- timestamps --------------------------------------------------------- */
 
 static int ts(const char *s)
