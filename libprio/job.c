@@ -240,6 +240,24 @@ static bool enforce_associations(const struct prio_snapshot *snap)
 	return false;
 }
 
+/* Why a job may lack its association, for the refusal: the likelier cause
+ * first.  PrivateData=usage shows an ordinary user only their own part of
+ * the tree; without enforcement Slurm runs such jobs. */
+static const char *missing_assoc_hint(const struct prio_snapshot *snap)
+{
+	const struct prio_conf_kv *pd =
+	    prio_config_find(&snap->conf, "PrivateData");
+
+	if (pd && pd->value && strcasestr(pd->value, "usage"))
+		return " (PrivateData=usage: sshare shows an ordinary user "
+		       "only their own associations; capture as an operator)";
+	if (!enforce_associations(snap))
+		return " (AccountingStorageEnforce lacks associations: Slurm "
+		       "would give it FAIRSHARE and ASSOC 0; the tree may be "
+		       "from another moment)";
+	return "";
+}
+
 /*
  * A job that can still run (pending, running, suspended) must have an
  * association in the loaded tree, for each partition it lists: without
@@ -285,12 +303,7 @@ static int link_job_assoc(struct prio_snapshot *snap, const struct prio_job *job
 		    job->account != PRIO_NO_ID
 			? prio_snapshot_str(snap, job->account)
 			: "(none)",
-		    where,
-		    enforce_associations(snap)
-			? ""
-			: " (AccountingStorageEnforce lacks associations: "
-			  "Slurm would give it FAIRSHARE and ASSOC 0; the "
-			  "tree may be from another moment)");
+		    where, missing_assoc_hint(snap));
 	}
 	return 0;
 }

@@ -205,6 +205,23 @@ Test(refs, not_enforcing_associations_says_what_slurm_would_do)
 	free(conf);
 }
 
+Test(refs, private_usage_says_why_the_tree_is_partial)
+{
+	char *sshare = sshare_without_bob();
+	char *conf = edit(slurp("samples/site/slurm.conf"),
+			  "AccountingStorageEnforce=associations,limits,qos",
+			  "AccountingStorageEnforce=associations,limits,qos\n"
+			  "PrivateData=accounts,usage");
+
+	cr_assert_eq(load_site(conf, sshare, NULL), PRIO_ERR_PARSE);
+	cr_assert_str_eq(err.message,
+			 "job 16: no association for user bob in account astro "
+			 "(PrivateData=usage: sshare shows an ordinary user only "
+			 "their own associations; capture as an operator)");
+	free(sshare);
+	free(conf);
+}
+
 /* --- RawUsage: a parent holds its children's usage ---------------------- */
 
 /* The sample: astro (line 18) 6991 = alice (19) 4214 + bob (20) 2777. */
