@@ -186,6 +186,25 @@ int prio_timestamp_parse(const char *s, size_t n, time_t *t)
 	return *t == (time_t)-1 ? -1 : 0;
 }
 
+const char *prio_timestamp_expected(const char *s, size_t n)
+{
+	int year, mon, day, hour = 0, min = 0, sec = 0;
+
+	if (n < 10 || s[4] != '-' || s[7] != '-' || digits(s, 4, &year) ||
+	    digits(s + 5, 2, &mon) || digits(s + 8, 2, &day))
+		return NULL;
+	if (n > 10 && ((s[10] != 'T' && s[10] != ' ') || (n != 16 && n != 19) ||
+		       s[13] != ':' || digits(s + 11, 2, &hour) ||
+		       digits(s + 14, 2, &min) ||
+		       (n == 19 && (s[16] != ':' || digits(s + 17, 2, &sec)))))
+		return NULL;
+	if (!prio_timestamp_valid(year, mon, day, 0, 0, 0))
+		return "a real calendar day";
+	if (!prio_timestamp_valid(year, mon, day, hour, min, sec))
+		return "a real time of day (00:00:00 to 23:59:59)";
+	return NULL;
+}
+
 const char *prio_timestamp_format(time_t t, char *buf, size_t size)
 {
 	struct tm tm;

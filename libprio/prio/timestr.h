@@ -42,6 +42,11 @@ int prio_timestamp_parse(const char *s, size_t n, time_t *t);
  * quietly turn 2026-02-30 into March 2nd. */
 bool prio_timestamp_valid(int year, int mon, int day, int hour, int min,
 			  int sec);
+/* For an error about s, which prio_timestamp_parse() refused: what was
+ * expected, saying "a real calendar day" or "a real time of day" when s
+ * has the shape of a timestamp but no calendar has it (2026-02-30,
+ * 25:00:00); NULL when s is not shaped like one. */
+const char *prio_timestamp_expected(const char *s, size_t n);
 /* "YYYY-MM-DDTHH:MM:SS" in local time; "Unknown" for 0. */
 const char *prio_timestamp_format(time_t t, char *buf, size_t size);
 

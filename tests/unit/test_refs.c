@@ -403,6 +403,11 @@ Test(refs, impossible_calendar_dates_and_times_are_refused)
 	cr_assert_eq(ts("2026-11-22T23:60:00"), -1);
 	cr_assert_eq(ts("2026-11-22T23:59:60"), -1);
 	cr_assert_eq(ts("2026-02-30"), -1);
+	cr_assert_str_eq(prio_timestamp_expected("2026-02-30T00:00:00", 19),
+			 "a real calendar day");
+	cr_assert_str_eq(prio_timestamp_expected("2026-11-22T25:00:00", 19),
+			 "a real time of day (00:00:00 to 23:59:59)");
+	cr_assert_null(prio_timestamp_expected("yesterday", 9));
 	cr_assert(prio_timestamp_valid(2024, 2, 29, 0, 0, 0));
 	cr_assert(!prio_timestamp_valid(2026, 6, 31, 12, 0, 0));
 }
@@ -437,6 +442,8 @@ Test(refs, a_job_with_an_impossible_submit_time_names_the_field)
 	cr_assert_str_eq(err.file, "jobs.txt");
 	cr_assert_eq(err.line, 8);
 	cr_assert_str_eq(err.field, "SubmitTime");
+	cr_assert_str_eq(err.message, "expected a real calendar day, got "
+				      "\"2026-02-30T03:37:17\"");
 	free(conf);
 	free(jobs);
 }
