@@ -380,6 +380,35 @@ Test(refs, invalid_account_jobs_are_the_controllers_own)
 	free(sshare);
 }
 
+/* sshare's fractions stay fractions: the EffectvUsage 2.6e+15 */
+static void sshare_refused(const char *from, const char *to,
+			   const char *field, const char *message)
+{
+	char *s = edit(slurp("samples/site/sshare.txt"), from, to);
+	struct prio_source src;
+
+	test_source(&src, "sshare.txt", s);
+	cr_assert_eq(prio_load_sshare(&snap, &src, &err), PRIO_ERR_PARSE);
+	cr_assert_eq(err.line, 20);
+	cr_assert_str_eq(err.field, field);
+	cr_assert_str_eq(err.message, message);
+	free(s);
+}
+
+Test(refs, sshare_fractions_out_of_range_are_refused)
+{
+	sshare_refused("|2777|0.077504|0.397241|", "|2777|0.077504|2.6e+15|",
+		       "EffectvUsage",
+		       "expected a number from 0 to 1, got \"2.6e+15\"");
+}
+
+Test(refs, sshare_level_fs_nan_is_refused)
+{
+	sshare_refused("|0.397241|0.600000|1.678241|",
+		       "|0.397241|0.600000|nan|", "LevelFS",
+		       "expected a number from 0 to inf, got \"nan\"");
+}
+
 /* --- timestamps --------------------------------------------------------- */
 
 static int ts(const char *s)
