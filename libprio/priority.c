@@ -662,11 +662,20 @@ prio_id prio_job_factors_at(const struct prio_engine *e,
 	return qos;
 }
 
-/* Job ids are mostly consecutive: a multiplicative hash spreads them over
- * the table's high bits. */
+/* Job ids are mostly consecutive, sometimes strided (array and
+ * heterogeneous jobs, federation origins in the high bits): a full
+ * avalanche (murmur3's finaliser) spreads every pattern over the low
+ * bits the mask keeps. */
 static uint32_t job_hash(uint32_t job_id, uint32_t mask)
 {
-	return (uint32_t)(((uint64_t)job_id * 0x9e3779b1u) >> 7) & mask;
+	uint32_t h = job_id;
+
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h & mask;
 }
 
 int prio_snapshot_index_jobs(struct prio_snapshot *snap)

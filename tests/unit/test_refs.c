@@ -511,3 +511,21 @@ Test(refs, a_job_added_after_finish_is_found_by_the_scan)
 	cr_assert_eq(prio_snapshot_index_jobs(&snap), 0);
 	cr_assert_eq(prio_snapshot_find_job(&snap, 4242)->job_id, 4242);
 }
+
+Test(refs, strided_job_ids_are_found)
+{
+	/* federated ids carry the origin cluster in bits 26..31, arrays
+	 * come in strides: 3000 ids 1024 apart, each found, one absent */
+	for (uint32_t i = 0; i < 3000; i++) {
+		struct prio_job *j = prio_snapshot_new_job(&snap);
+
+		cr_assert_not_null(j);
+		j->job_id = (1u << 26) + i * 1024u;
+	}
+	cr_assert_eq(prio_snapshot_index_jobs(&snap), 0);
+	for (uint32_t i = 0; i < 3000; i++)
+		cr_assert_eq(prio_snapshot_find_job(&snap,
+						    (1u << 26) + i * 1024u),
+			     &snap.jobs[i]);
+	cr_assert_null(prio_snapshot_find_job(&snap, (1u << 26) + 1));
+}
