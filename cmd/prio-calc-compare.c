@@ -35,6 +35,7 @@ static const struct prio_column compare_columns[] = {
 /* One queue entry, named so that two snapshots can be matched. */
 struct key {
 	uint32_t job_id;
+	uint32_t job; /* index into its snapshot's jobs */
 	const char *partition;
 	const char *user;
 	uint32_t part_rank, priority;
@@ -54,6 +55,7 @@ static struct key *keys_of(const struct prio_snapshot *snap,
 
 		k[i] = (struct key){
 		    job->job_id,
+		    en->job,
 		    prio_snapshot_str(snap, snap->partitions[en->partition].name),
 		    prio_snapshot_str(snap, job->user),
 		    en->part_rank,
@@ -144,8 +146,10 @@ int calc_compare(struct calc_opts *o)
 	for (uint32_t k = 0; k < n; k++) {
 		const struct key *b = ch[k].before, *a = ch[k].after;
 		const struct key *any = a ? a : b;
+		/* an entry after the what-if knows its job; one that left
+		 * every queue is looked up (it may have left the queue only) */
 		const struct prio_job *job =
-		    prio_snapshot_find_job(&s1, any->job_id);
+		    a ? &s1.jobs[a->job] : prio_snapshot_find_job(&s1, b->job_id);
 		struct prio_cell cells[8];
 
 		if ((job && !calc_filter_job(&f, job)) ||

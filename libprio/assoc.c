@@ -422,6 +422,83 @@ uint32_t prio_snapshot_job_assoc(const struct prio_snapshot *snap,
 	return i;
 }
 
+/*
+ * Slurm adds a job's usage to its association and to every ancestor
+ * (priority_multifactor's decay thread walks parent_assoc_ptr), decays all
+ * of them by the same factor, and a usage reset subtracts the old value
+ * from every ancestor (assoc_mgr_remove_assoc_usage): a parent's RawUsage
+ * is at least the sum of its children's (more once a child was deleted).
+ * sshare -P and sshare --json both print each value truncated to an
+ * integer, so the children's sum may exceed the truncated parent by less
+ * than one per child, and floating-point rounding may carry one child
+ * past its parent's integer: allow one per child.  The values checked are
+ * those sshare printed (assoc->slurm), not usage_raw, which a what-if may
+ * have changed on purpose.
+ */
+static bool printed_usage(const struct prio_assoc *a, uint64_t *u)
+{
+	if (!(a->slurm.present & PRIO_SSHARE_RAW_USAGE) ||
+	    (a->slurm.blank & PRIO_SSHARE_RAW_USAGE))
+		return false;
+	*u = a->slurm.raw_usage;
+	return true;
+}
+
+/* As link_error, at the sshare row the RawUsage was read from. */
+static int usage_error(struct prio_error *err,
+		       const struct prio_snapshot *snap, uint32_t i,
+		       const char *what)
+{
+	const struct prio_assoc *a = &snap->assocs[i];
+	char name[200];
+
+	return prio_error_set(err, PRIO_ERR_PARSE,
+			      a->slurm.file ? a->slurm.file : "", a->slurm.line,
+			      "RawUsage", "%s %s",
+			      assoc_build_name(snap, i, name, sizeof(name)),
+			      what);
+}
+
+static int check_usage(const struct prio_snapshot *snap, uint32_t p,
+		       struct prio_error *err)
+{
+	const struct prio_assoc *as = snap->assocs;
+	uint64_t parent, child, sum = 0, children = 0;
+	char msg[400], pname[200];
+
+	if (!printed_usage(&as[p], &parent))
+		return PRIO_OK;
+	for (uint32_t c = as[p].first_child; c != PRIO_ASSOC_NONE;
+	     c = as[c].next_sibling) {
+		if (!printed_usage(&as[c], &child))
+			continue;
+		sum += child;
+		children++;
+		if (child <= parent + 1)
+			continue;
+		snprintf(msg, sizeof(msg),
+			 "has RawUsage %llu, larger than its parent's (%s, "
+			 "%s:%lu): %llu; a parent's usage is the sum of its "
+			 "children's",
+			 (unsigned long long)child,
+			 assoc_build_name(snap, p, pname, sizeof(pname)),
+			 as[p].slurm.file ? as[p].slurm.file : "",
+			 as[p].slurm.line, (unsigned long long)parent);
+		return usage_error(err, snap, c, msg);
+	}
+	if (sum > parent + children) {
+		snprintf(msg, sizeof(msg),
+			 "has RawUsage %llu, less than the sum of its %llu "
+			 "children's, %llu; a parent's usage is the sum of its "
+			 "children's",
+			 (unsigned long long)parent,
+			 (unsigned long long)children,
+			 (unsigned long long)sum);
+		return usage_error(err, snap, p, msg);
+	}
+	return PRIO_OK;
+}
+
 int prio_assoc_link(struct prio_snapshot *snap, struct prio_error *err)
 {
 	struct prio_assoc *as = snap->assocs;
@@ -552,6 +629,9 @@ int prio_assoc_link(struct prio_snapshot *snap, struct prio_error *err)
 		goto out;
 	}
 	snap->user_assoc_count = users;
+	for (uint32_t p = 0; p < n; p++)
+		if ((rc = check_usage(snap, p, err)) < 0)
+			goto out;
 	rc = build_lookup(snap, err);
 out:
 	free(start);

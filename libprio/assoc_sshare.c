@@ -432,6 +432,15 @@ static int parse_cell(struct sshare *s, struct row *r, enum col k,
 			return BAD(cols[k].header,
 				   "expected a number, got \"%s\"",
 				   text_quote(p, n, q, sizeof(q)));
+		/* Shares and usages are fractions of the parent's or the
+		 * root's, the fairshare factor is in [0, 1]; only LevelFS
+		 * (shares over usage) grows, to inf. */
+		if (k == COL_LEVEL_FS ? !(v >= 0) : !(v >= 0 && v <= 1))
+			return BAD(cols[k].header,
+				   "expected a number from 0 to %s, got "
+				   "\"%s\"",
+				   k == COL_LEVEL_FS ? "inf" : "1",
+				   text_quote(p, n, q, sizeof(q)));
 		if (k == COL_NORM_SHARES)
 			r->v.norm_shares = v;
 		else if (k == COL_NORM_USAGE)
@@ -529,6 +538,8 @@ static int fill(struct sshare *s, uint32_t i, const struct row *r,
 		a->usage_known = true;
 	}
 	a->slurm = r->v;
+	a->slurm.file = s->b.file;
+	a->slurm.line = s->line;
 	a->from |= PRIO_ASSOC_FROM_SSHARE;
 	s->rows++;
 	return PRIO_OK;

@@ -445,6 +445,8 @@ static int take_row(struct sj *s, const struct sj_row *r)
 	a->usage_raw = (long double)r->usage;
 	a->usage_known = true;
 	a->slurm = r->v;
+	a->slurm.file = s->b.file;
+	a->slurm.line = s->line;
 	a->from |= PRIO_ASSOC_FROM_SSHARE;
 	s->rows++;
 	return keep_norm(s, i, i == s->root ? NAN : r->norm_usage);

@@ -15,7 +15,8 @@
  * snapshot's release is known from every input: several QOS (24.11,
  * prio_slurm_release.multi_qos) and the EXPEDITING state (25.11,
  * .job_state_expediting).  A job's several QOS are sorted there, as the
- * controller sorts them at submission.
+ * controller sorts them at submission.  A job that can still run must have
+ * an association when associations were loaded (link_job_assoc).
  * With keep_going a job that fails is dropped with a warning, so engines
  * never meet a partition they cannot look up.
  */
@@ -224,6 +225,89 @@ static int link_qos_list(struct prio_snapshot *snap, struct prio_job *job,
 	return 0;
 }
 
+/* Slurm refuses a job without an association when AccountingStorageEnforce
+ * has "associations"; "limits", "qos", "safe" and "wckeys" imply it
+ * (slurm.conf(5)). */
+static bool enforce_associations(const struct prio_snapshot *snap)
+{
+	static const char *const implying[] = { "associations", "limits", "qos",
+						"safe", "wckeys" };
+	const char *e = snap->conf.accounting_storage_enforce;
+
+	for (size_t i = 0; e && i < sizeof(implying) / sizeof(implying[0]); i++)
+		if (strcasestr(e, implying[i]))
+			return true;
+	return false;
+}
+
+/* Why a job may lack its association, for the refusal: the likelier cause
+ * first.  PrivateData=usage shows an ordinary user only their own part of
+ * the tree; without enforcement Slurm runs such jobs. */
+static const char *missing_assoc_hint(const struct prio_snapshot *snap)
+{
+	const struct prio_conf_kv *pd =
+	    prio_config_find(&snap->conf, "PrivateData");
+
+	if (pd && pd->value && strcasestr(pd->value, "usage"))
+		return " (PrivateData=usage: sshare shows an ordinary user "
+		       "only their own associations; capture as an operator)";
+	if (!enforce_associations(snap))
+		return " (AccountingStorageEnforce lacks associations: Slurm "
+		       "would give it FAIRSHARE and ASSOC 0; the tree may be "
+		       "from another moment)";
+	return "";
+}
+
+/*
+ * A job that can still run (pending, running, suspended) must have an
+ * association in the loaded tree, for each partition it lists: without
+ * one its FAIRSHARE and ASSOC factors would silently be 0 (unless the
+ * controller says so itself: Reason=InvalidAccount).  Finished jobs
+ * are history whose association may since have been deleted: kept, and
+ * the engines find no association for them.  Without any association
+ * input there is nothing to check (and no fair-share to compute).
+ */
+static int link_job_assoc(struct prio_snapshot *snap, const struct prio_job *job,
+			  struct prio_error *err)
+{
+	uint32_t parts = job->partition_count ? job->partition_count : 1;
+
+	if (!snap->assoc_count || job->user == PRIO_NO_ID ||
+	    !(prio_job_state_pending(job->state) ||
+	      job->state == PRIO_JOB_RUNNING ||
+	      job->state == PRIO_JOB_SUSPENDED))
+		return 0;
+	/* The controller itself holds such a job when its association
+	 * vanished under it (a restart with the association gone:
+	 * set_job_failed_assoc_qos_ptr): pending for good with
+	 * Reason=InvalidAccount, no association, FAIRSHARE and ASSOC 0. */
+	if (job->reason != PRIO_NO_ID &&
+	    strcmp(prio_snapshot_str(snap, job->reason), "InvalidAccount") == 0)
+		return 0;
+	for (uint32_t p = 0; p < parts; p++) {
+		prio_id part =
+		    job->partition_count ? job->partitions[p] : PRIO_NO_ID;
+		char where[64] = "";
+
+		if (prio_snapshot_job_assoc(snap, job, part) != PRIO_ASSOC_NONE)
+			continue;
+		if (snap->assoc_slots && part != PRIO_NO_ID &&
+		    job->partition_count > 1)
+			snprintf(where, sizeof(where), " (partition %.40s)",
+				 prio_snapshot_str(snap, part));
+		return prio_error_set(
+		    err, PRIO_ERR_PARSE, job->file, job->line, "Account",
+		    "job %u: no association for user %.40s in account "
+		    "%.40s%s%s",
+		    job->job_id, prio_snapshot_str(snap, job->user),
+		    job->account != PRIO_NO_ID
+			? prio_snapshot_str(snap, job->account)
+			: "(none)",
+		    where, missing_assoc_hint(snap));
+	}
+	return 0;
+}
+
 static int link_job(struct prio_snapshot *snap, struct prio_job *job,
 		    struct prio_error *err)
 {
@@ -246,15 +330,19 @@ static int link_job(struct prio_snapshot *snap, struct prio_job *job,
 				    prio_snapshot_str(snap,
 						      job->partitions[p]));
 	}
-	if (prio_job_qos_list(job))
-		return link_qos_list(snap, job, err);
-	if (snap->qos_count && job->qos != PRIO_NO_ID &&
-	    !prio_snapshot_qos(snap, job->qos))
+	if (prio_job_qos_list(job)) {
+		int rc = link_qos_list(snap, job, err);
+
+		if (rc < 0)
+			return rc;
+	} else if (snap->qos_count && job->qos != PRIO_NO_ID &&
+		   !prio_snapshot_qos(snap, job->qos)) {
 		return prio_error_set(err, PRIO_ERR_PARSE, job->file, job->line,
 				      "QOS", "job %u: unknown QOS \"%.40s\"",
 				      job->job_id,
 				      prio_snapshot_str(snap, job->qos));
-	return 0;
+	}
+	return link_job_assoc(snap, job, err);
 }
 
 void prio_job_requested_nodes(struct prio_job *job)

@@ -296,14 +296,15 @@ static int parse_int32(const char *v, size_t n, int32_t *out)
 static int timestamp(struct sc_loader *ld, uint32_t line, const char *field,
 		     const char *v, size_t n, time_t *t)
 {
+	const char *want;
 	char q[48];
 
 	if (lc_timestamp(&ld->times, v, n, t) == 0)
 		return 0;
-	return bad_value(
-	    ld, line, field,
-	    "expected a timestamp (YYYY-MM-DDTHH:MM:SS), got \"%s\"",
-	    text_quote(v, n, q, sizeof(q)));
+	want = prio_timestamp_expected(v, n);
+	return bad_value(ld, line, field, "expected %s, got \"%s\"",
+			 want ? want : "a timestamp (YYYY-MM-DDTHH:MM:SS)",
+			 text_quote(v, n, q, sizeof(q)));
 }
 
 /* "UserId=alice(1001)": a name and a uid. */

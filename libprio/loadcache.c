@@ -74,8 +74,8 @@ int lc_timestamp(struct lc_time_cache *c, const char *s, size_t n, time_t *t)
 	h = two(s + 11);
 	mi = two(s + 14);
 	sec = two(s + 17);
-	if (y1 < 0 || y2 < 0 || mon < 1 || mon > 12 || day < 1 || day > 31 ||
-	    h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 60)
+	if (y1 < 0 || y2 < 0 ||
+	    !prio_timestamp_valid(y1 * 100 + y2, mon, day, h, mi, sec))
 		return -1;
 	if (memcmp(s, c->last_day, 10) == 0) {
 		slot = c->last_slot;

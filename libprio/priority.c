@@ -662,9 +662,72 @@ prio_id prio_job_factors_at(const struct prio_engine *e,
 	return qos;
 }
 
+/* Job ids are mostly consecutive, sometimes strided (array and
+ * heterogeneous jobs, federation origins in the high bits): a full
+ * avalanche (murmur3's finaliser) spreads every pattern over the low
+ * bits the mask keeps. */
+static uint32_t job_hash(uint32_t job_id, uint32_t mask)
+{
+	uint32_t h = job_id;
+
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return h & mask;
+}
+
+int prio_snapshot_index_jobs(struct prio_snapshot *snap)
+{
+	uint32_t size = 64;
+
+	free(snap->job_slots);
+	snap->job_slots = NULL;
+	snap->job_index_base = NULL;
+	snap->job_index_count = 0;
+	/* load factor under one half */
+	while (size / 2 <= snap->job_count) {
+		if (size > UINT32_MAX / 4)
+			return -1;
+		size *= 2;
+	}
+	snap->job_slots = calloc(size, sizeof(uint32_t));
+	if (!snap->job_slots)
+		return -1;
+	snap->job_slot_mask = size - 1;
+	for (uint32_t i = 0; i < snap->job_count; i++) {
+		uint32_t s = job_hash(snap->jobs[i].job_id, size - 1);
+
+		while (snap->job_slots[s] &&
+		       snap->jobs[snap->job_slots[s] - 1].job_id !=
+			   snap->jobs[i].job_id)
+			s = (s + 1) & (size - 1);
+		if (!snap->job_slots[s])
+			snap->job_slots[s] = i + 1;
+	}
+	snap->job_index_base = snap->jobs;
+	snap->job_index_count = snap->job_count;
+	return 0;
+}
+
 const struct prio_job *prio_snapshot_find_job(const struct prio_snapshot *snap,
 					      uint32_t job_id)
 {
+	if (snap->job_slots && snap->job_index_base == snap->jobs &&
+	    snap->job_index_count == snap->job_count) {
+		uint32_t s = job_hash(job_id, snap->job_slot_mask);
+
+		while (snap->job_slots[s]) {
+			const struct prio_job *j =
+			    &snap->jobs[snap->job_slots[s] - 1];
+
+			if (j->job_id == job_id)
+				return j;
+			s = (s + 1) & snap->job_slot_mask;
+		}
+		return NULL;
+	}
 	for (uint32_t i = 0; i < snap->job_count; i++)
 		if (snap->jobs[i].job_id == job_id)
 			return &snap->jobs[i];

@@ -41,6 +41,7 @@ void prio_snapshot_free(struct prio_snapshot *snap)
 	free(snap->node_by_name);
 	free(snap->qos_by_name);
 	free(snap->assoc_slots);
+	free(snap->job_slots);
 	prio_tres_table_free(&snap->tres);
 	prio_intern_free(&snap->strings);
 	prio_arena_free(&snap->arena);

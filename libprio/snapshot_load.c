@@ -534,6 +534,9 @@ int prio_snapshot_finish(struct prio_snapshot *snap, struct prio_error *err)
 		return rc;
 	if ((rc = prio_jobs_link(snap, err)) < 0)
 		return rc;
+	if (prio_snapshot_index_jobs(snap) < 0)
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
 	snap->finished = true;
 	return PRIO_OK;
 }

@@ -130,6 +130,19 @@ static int digits(const char *s, size_t n, int *out)
 	return 0;
 }
 
+bool prio_timestamp_valid(int year, int mon, int day, int hour, int min,
+			  int sec)
+{
+	static const int mdays[12] = { 31, 28, 31, 30, 31, 30,
+				       31, 31, 30, 31, 30, 31 };
+	bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+
+	if (mon < 1 || mon > 12 || day < 1 || hour < 0 || hour > 23 ||
+	    min < 0 || min > 59 || sec < 0 || sec > 59)
+		return false;
+	return day <= mdays[mon - 1] + (mon == 2 && leap ? 1 : 0);
+}
+
 int prio_timestamp_parse(const char *s, size_t n, time_t *t)
 {
 	struct tm tm;
@@ -159,8 +172,7 @@ int prio_timestamp_parse(const char *s, size_t n, time_t *t)
 		if (n == 19 && (s[16] != ':' || digits(s + 17, 2, &sec)))
 			return -1;
 	}
-	if (mon < 1 || mon > 12 || day < 1 || day > 31 || hour > 23 || min > 59 ||
-	    sec > 60)
+	if (!prio_timestamp_valid(year, mon, day, hour, min, sec))
 		return -1;
 	memset(&tm, 0, sizeof(tm));
 	tm.tm_year = year - 1900;
@@ -172,6 +184,25 @@ int prio_timestamp_parse(const char *s, size_t n, time_t *t)
 	tm.tm_isdst = -1;
 	*t = mktime(&tm);
 	return *t == (time_t)-1 ? -1 : 0;
+}
+
+const char *prio_timestamp_expected(const char *s, size_t n)
+{
+	int year, mon, day, hour = 0, min = 0, sec = 0;
+
+	if (n < 10 || s[4] != '-' || s[7] != '-' || digits(s, 4, &year) ||
+	    digits(s + 5, 2, &mon) || digits(s + 8, 2, &day))
+		return NULL;
+	if (n > 10 && ((s[10] != 'T' && s[10] != ' ') || (n != 16 && n != 19) ||
+		       s[13] != ':' || digits(s + 11, 2, &hour) ||
+		       digits(s + 14, 2, &min) ||
+		       (n == 19 && (s[16] != ':' || digits(s + 17, 2, &sec)))))
+		return NULL;
+	if (!prio_timestamp_valid(year, mon, day, 0, 0, 0))
+		return "a real calendar day";
+	if (!prio_timestamp_valid(year, mon, day, hour, min, sec))
+		return "a real time of day (00:00:00 to 23:59:59)";
+	return NULL;
 }
 
 const char *prio_timestamp_format(time_t t, char *buf, size_t size)

@@ -368,8 +368,11 @@ static int field(struct sa_loader *ld, struct prio_sacct_rec *r, int kind,
 	return 0;
 }
 
-static const char *expectation(int kind)
+/* What a column's refused value v should have been. */
+static const char *expectation(int kind, const char *v, size_t n)
 {
+	const char *want;
+
 	switch (kind) {
 	case C_JOBID:
 		return "a job id like 12, 12_3, 12_[1-5], 12+1 or 12.batch";
@@ -379,7 +382,9 @@ static const char *expectation(int kind)
 	case C_ELIGIBLE:
 	case C_START:
 	case C_END:
-		return "a timestamp (YYYY-MM-DDTHH:MM:SS, Unknown or None)";
+		want = prio_timestamp_expected(v, n);
+		return want ? want
+			    : "a timestamp (YYYY-MM-DDTHH:MM:SS, Unknown or None)";
 	case C_ELAPSED:
 	case C_SUSPENDED:
 		return "a duration [D-]HH:MM:SS";
@@ -518,7 +523,8 @@ static int row(struct sa_loader *ld, const struct prio_line *l)
 				return row_error(
 				    ld, line, ld->col_name[i],
 				    "expected %s, got \"%s\"",
-				    expectation(ld->kind[i]),
+				    expectation(ld->kind[i], p + start,
+						pos - start),
 				    text_quote(p + start, pos - start, q, sizeof(q)));
 		}
 		if (pos >= len)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "prio/timestr.h"
 #include "prio/window.h"
 
 /* Digits at *p (at most max of them, at least one): value, or -1. */
@@ -44,6 +45,19 @@ static time_t make_local(int year, int mon, int day, int hour, int min, int sec)
 	tm.tm_sec = sec;
 	tm.tm_isdst = -1;
 	return mktime(&tm);
+}
+
+/* A date and time the user typed, refused (-1) when no calendar has it:
+ * Slurm's own parser lets mktime() carry 02/30 into March, which reports
+ * a window the user did not ask for. */
+static int given_local(long year, long mon, long day, int hour, int min,
+		       int sec, time_t *out)
+{
+	if (year < 1900 || year > 9999 ||
+	    !prio_timestamp_valid((int)year, (int)mon, (int)day, hour, min, sec))
+		return -1;
+	*out = make_local((int)year, (int)mon, (int)day, hour, min, sec);
+	return 0;
 }
 
 static bool valid_date(long mon, long day)
@@ -194,17 +208,15 @@ int prio_slurm_time_parse(const char *s, time_t now, time_t *out)
 		}
 		if (*p)
 			return -1;
-		*out = make_local((int)y, (int)a, (int)b, h, m, sec);
-		return 0;
+		return given_local(y, a, b, h, m, sec, out);
 	}
 	/* HH:MM[:SS][AM|PM]: today */
 	if (strchr(s, ':') && !strchr(s, '/') && !strchr(s, '.') &&
 	    !strchr(s, '-')) {
 		if (clock_time(&p, &h, &m, &sec) < 0 || *p)
 			return -1;
-		*out = make_local(today.tm_year + 1900, today.tm_mon + 1,
-				  today.tm_mday, h, m, sec);
-		return 0;
+		return given_local(today.tm_year + 1900, today.tm_mon + 1,
+				   today.tm_mday, h, m, sec, out);
 	}
 	/* MMDD[YY] */
 	if (isdigit((unsigned char)s[0]) && strspn(s, "0123456789") == strlen(s)) {
@@ -218,9 +230,8 @@ int prio_slurm_time_parse(const char *s, time_t now, time_t *out)
 			c = 2000 + (s[4] - '0') * 10 + (s[5] - '0');
 		if (!valid_date(a, b))
 			return -1;
-		*out = make_local(c > 0 ? (int)c : today.tm_year + 1900, (int)a,
-				  (int)b, 0, 0, 0);
-		return 0;
+		return given_local(c > 0 ? c : today.tm_year + 1900, a, b, 0,
+				   0, 0, out);
 	}
 	/* MM/DD[/YY][-HH:MM[:SS]] and MM.DD[.YY] */
 	{
@@ -243,9 +254,8 @@ int prio_slurm_time_parse(const char *s, time_t now, time_t *out)
 		}
 		if (*p)
 			return -1;
-		*out = make_local(c > 0 ? (int)c : today.tm_year + 1900, (int)a,
-				  (int)b, h, m, sec);
-		return 0;
+		return given_local(c > 0 ? c : today.tm_year + 1900, a, b, h,
+				   m, sec, out);
 	}
 }
 

@@ -55,6 +55,8 @@ struct prio_sshare_values {
 	double norm_shares, norm_usage, effectv_usage, fairshare, level_fs;
 	uint64_t raw_usage;
 	const char *grp_tres_mins, *grp_tres_raw, *tres_run_mins;
+	const char *file;   /* the sshare row these came from (the record's */
+	unsigned long line; /* own file may be the sacctmgr dump) */
 };
 
 struct prio_assoc {

@@ -198,7 +198,8 @@ double prio_weighted(const struct prio_engine *e, enum prio_factor f,
 		     double factor);
 
 /* A job by id (an array task by its own id, an unsplit array by the array
- * job id); NULL when absent.  Linear: for a few lookups. */
+ * job id); NULL when absent.  Constant time through the index finish
+ * builds (prio_snapshot_index_jobs); --compare asks once per row. */
 const struct prio_job *prio_snapshot_find_job(const struct prio_snapshot *snap,
 					      uint32_t job_id);
 

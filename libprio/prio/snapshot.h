@@ -104,6 +104,14 @@ struct prio_snapshot {
 	 * prio_assoc_link(): open addressing, index + 1, 0 empty. */
 	uint32_t *assoc_slots;
 	uint32_t assoc_slot_mask;
+	/* Jobs by id for prio_snapshot_find_job(), built at finish:
+	 * open addressing, index + 1, 0 empty.  It describes job_index_count
+	 * jobs at job_index_base; when the job array has changed since, the
+	 * lookup scans instead. */
+	uint32_t *job_slots;
+	uint32_t job_slot_mask;
+	uint32_t job_index_count;
+	const struct prio_job *job_index_base;
 	unsigned roles_loaded;       /* 1 << enum prio_role */
 	/* Roles read from a snapshot folder (1 << enum prio_role; all by
 	 * default): a tool that never uses job history leaves sacct.txt
@@ -220,6 +228,10 @@ unsigned prio_snapshot_roles_loaded(const struct prio_snapshot *snap);
 /* After loading: index by name, then link each family of records (the
  * three steps below, in that order).  Call once, after the last loader. */
 int prio_snapshot_finish(struct prio_snapshot *snap, struct prio_error *err);
+/* (Re)build the job-by-id index prio_snapshot_find_job() uses; finish
+ * calls it after linking.  A job id given twice keeps its first record, as
+ * the scan did.  0, or -1 out of memory (the lookup then scans). */
+int prio_snapshot_index_jobs(struct prio_snapshot *snap);
 
 /* Steps of prio_snapshot_finish(), each owned by its family's file:
  * configuration (conf.c): partitions to nodes, partition totals, TRES

@@ -36,6 +36,17 @@ const char *prio_mins2time_str(uint32_t mins, char *buf, size_t size);
  * plain decimal epoch) into *t.  "Unknown", "None", "N/A", "(null)" and ""
  * give *t = 0 and return 0.  Returns -1 when malformed. */
 int prio_timestamp_parse(const char *s, size_t n, time_t *t);
+/* True when year-mon-day hh:mi:ss names a real local clock reading: month
+ * 1..12, day within that month (Gregorian leap years), hour 0..23, minute
+ * and second 0..59.  Slurm never prints anything else, and mktime() would
+ * quietly turn 2026-02-30 into March 2nd. */
+bool prio_timestamp_valid(int year, int mon, int day, int hour, int min,
+			  int sec);
+/* For an error about s, which prio_timestamp_parse() refused: what was
+ * expected, saying "a real calendar day" or "a real time of day" when s
+ * has the shape of a timestamp but no calendar has it (2026-02-30,
+ * 25:00:00); NULL when s is not shaped like one. */
+const char *prio_timestamp_expected(const char *s, size_t n);
 /* "YYYY-MM-DDTHH:MM:SS" in local time; "Unknown" for 0. */
 const char *prio_timestamp_format(time_t t, char *buf, size_t size);
 

@@ -3,11 +3,13 @@
  * gen: write a synthetic snapshot folder (prio-tools(7) layout) of a large
  * site, deterministically, for the benchmarks of DESIGN §5.
  *
- *   gen S|M|L DIR
+ *   gen S|M|L|C DIR
  *
  *   S: 2,000 pending jobs, 200 users, 30 accounts, depth 4, 20k sacct records
  *   M: 100k pending jobs, 10k users, 1k accounts, depth 5, 1M sacct records
  *   L: 1M pending jobs, 100k users, 10k accounts, depth 6, 10M sacct records
+ *   C: 200k pending jobs, 20k users, 2k accounts, depth 5, 200k sacct
+ *      records: issue 13's --compare size (the queue matters, not history)
  *
  * Every file has the shape real Slurm 22.05 prints (the captures under
  * tests/oracle/ are the model): slurm.conf, assoc.cfg (sacctmgr dump),
@@ -39,6 +41,7 @@ static const struct size sizes[] = {
 	{ "S", "gens", 2000, 200, 30, 4, 20000, 50 },
 	{ "M", "genm", 100000, 10000, 1000, 5, 1000000, 1000 },
 	{ "L", "genl", 1000000, 100000, 10000, 6, 10000000, 10000 },
+	{ "C", "genc", 200000, 20000, 2000, 5, 200000, 2000 },
 };
 
 #define NOW_EPOCH 1795319730L /* 2026-11-22T03:55:30Z, the samples' clock */
@@ -591,14 +594,14 @@ int main(int argc, char **argv)
 	FILE *f;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: gen S|M|L DIR\n");
+		fprintf(stderr, "usage: gen S|M|L|C DIR\n");
 		return 2;
 	}
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		if (strcmp(argv[1], sizes[i].name) == 0)
 			sz = &sizes[i];
 	if (!sz) {
-		fprintf(stderr, "gen: unknown size \"%s\" (S, M or L)\n", argv[1]);
+		fprintf(stderr, "gen: unknown size \"%s\" (S, M, L or C)\n", argv[1]);
 		return 2;
 	}
 	if (mkdir(argv[2], 0777) != 0 && errno != EEXIST) {

@@ -1,0 +1,1 @@
+d=$(mktemp -d) && cp -r samples/site "$d/s" && sed '2s/|2026-11-22T03:37:17|/|2026-11-22T25:37:17|/' samples/site/sacct.txt >"$d/s/sacct.txt" && cd "$d" && tres-bill --snapshot s --slurm-version 24.11 cluster Utilization start=2026-11-22 end=2026-11-23; s=$?; rm -rf "$d"; exit $s

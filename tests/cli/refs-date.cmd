@@ -1,0 +1,1 @@
+d=$(mktemp -d) && cp -r samples/site "$d/s" && sed '8s/SubmitTime=2026-11-22T03:37:17/SubmitTime=2026-02-30T03:37:17/' samples/site/jobs.txt >"$d/s/jobs.txt" && cd "$d" && prio-calc --snapshot s -l; s=$?; rm -rf "$d"; exit $s

@@ -1,0 +1,1 @@
+d=$(mktemp -d) && cp -r samples/site "$d/s" && grep -v '^   astro|bob|' samples/site/sshare.txt >"$d/s/sshare.txt" && grep -v "^User - 'bob'" samples/site/assoc.cfg >"$d/s/assoc.cfg" && cd "$d" && prio-calc --snapshot s -l; s=$?; rm -rf "$d"; exit $s

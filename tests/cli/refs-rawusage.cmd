@@ -1,0 +1,1 @@
+d=$(mktemp -d) && cp -r samples/site "$d/s" && sed 's/^   astro|bob|ft||13|2|0.666667|2777|/   astro|bob|ft||13|2|0.666667|9999|/' samples/site/sshare.txt >"$d/s/sshare.txt" && cd "$d" && fstree-show --snapshot s; s=$?; rm -rf "$d"; exit $s
