@@ -9,11 +9,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "prio/snapshot.h"
 #include "prio/value.h"
@@ -340,11 +342,30 @@ unsigned prio_snapshot_roles_loaded(const struct prio_snapshot *snap)
 	return snap->roles_loaded;
 }
 
-static bool file_exists(const char *path)
+/*
+ * Whether a snapshot folder holds the file `path`: 1 when it is a regular
+ * file, 0 when it is absent, negative with err filled for anything else.
+ * prio-snap writes regular files; a directory or a FIFO named like one of
+ * them, or an entry we may not look at, is a broken folder, not a missing
+ * file -- reading it as absent would load a snapshot without its jobs and
+ * answer with confidence.  (A FIFO given by name, --jobs <(...), is read
+ * like a pipe; only the folder's entries must be files.)
+ */
+static int folder_file(const char *path, struct prio_error *err)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (stat(path, &st) != 0)
+		return errno == ENOENT ? 0
+				       : prio_error_set(err, PRIO_ERR_IO, path, 0, "",
+							"cannot open: %s",
+							strerror(errno));
+	if (S_ISREG(st.st_mode))
+		return 1;
+	return prio_error_set(err, PRIO_ERR_IO, path, 0, "", "is %s, expected a file",
+			      S_ISDIR(st.st_mode)    ? "a directory"
+			      : S_ISFIFO(st.st_mode) ? "a FIFO"
+						     : "not a regular file");
 }
 
 static int read_now_file(struct prio_snapshot *snap, const char *path,
@@ -401,6 +422,44 @@ static int read_manifest_version(struct prio_snapshot *snap, const char *path,
 	return got < 0 ? got : PRIO_OK;
 }
 
+/*
+ * A --snapshot folder must be one: a directory we may list and enter,
+ * holding at least one of the files any role reads.  Anything else is one
+ * error line, as for a folder that does not exist -- an empty or foreign
+ * folder would otherwise load as a cluster with nothing in it.
+ */
+static int check_folder(const char *dir, struct prio_error *err)
+{
+	char buf[4096];
+	struct stat st;
+	int fd, rc;
+
+	if (stat(dir, &st) != 0)
+		return prio_error_set(err, PRIO_ERR_MISSING, dir, 0, "",
+				      "not a snapshot folder: %s", strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return prio_error_set(err, PRIO_ERR_MISSING, dir, 0, "",
+				      "not a snapshot folder: not a directory");
+	/* read and search permission both: open() checks the first,
+	 * the stat() of each file below the second */
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return prio_error_set(err, PRIO_ERR_IO, dir, 0, "",
+				      "cannot read the snapshot folder: %s",
+				      strerror(errno));
+	close(fd);
+	for (int role = 0; role < PRIO_ROLE_COUNT; role++)
+		for (const char *const *name = prio_snapshot_dir_names(role); *name;
+		     name++) {
+			snprintf(buf, sizeof(buf), "%s/%s", dir, *name);
+			if ((rc = folder_file(buf, err)) != 0)
+				return rc < 0 ? rc : PRIO_OK;
+		}
+	return prio_error_set(err, PRIO_ERR_MISSING, dir, 0, "",
+			      "not a snapshot folder: no slurm.conf, config.txt, "
+			      "jobs.txt or other snapshot file in it");
+}
+
 int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 			       const char *const paths[PRIO_ROLE_COUNT],
 			       struct prio_error *err)
@@ -408,20 +467,19 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 	char buf[4096];
 	int rc;
 
+	if (dir && (rc = check_folder(dir, err)) < 0)
+		return rc;
 	if (dir) {
-		struct stat st;
-
-		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-			return prio_error_set(err, PRIO_ERR_MISSING, dir, 0, "",
-					      "not a snapshot folder: %s",
-					      errno ? strerror(errno) : "not a directory");
 		snprintf(buf, sizeof(buf), "%s/NOW", dir);
-		if (!snap->now_known && file_exists(buf) &&
+		if ((rc = folder_file(buf, err)) < 0)
+			return rc;
+		if (!snap->now_known && rc &&
 		    (rc = read_now_file(snap, buf, err)) < 0)
 			return rc;
 		snprintf(buf, sizeof(buf), "%s/MANIFEST", dir);
-		if (file_exists(buf) &&
-		    (rc = read_manifest_version(snap, buf, err)) < 0)
+		if ((rc = folder_file(buf, err)) < 0)
+			return rc;
+		if (rc && (rc = read_manifest_version(snap, buf, err)) < 0)
 			return rc;
 	}
 	/* Configuration first: later loaders need its TRES list. */
@@ -448,7 +506,9 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 			bool sshare = strncmp(*name, "sshare.", 7) == 0;
 
 			snprintf(buf, sizeof(buf), "%s/%s", dir, *name);
-			if (!file_exists(buf) || (sshare && have_sshare))
+			if ((rc = folder_file(buf, err)) < 0)
+				return rc;
+			if (!rc || (sshare && have_sshare))
 				continue;
 			have_sshare |= sshare;
 			if ((rc = prio_load_role(snap, role, buf, err)) < 0)

@@ -149,3 +149,126 @@ Test(sources, pipes_still_read_to_the_end)
 	prio_source_close(&src);
 	close(fds[0]);
 }
+
+/* The error prio_snapshot_load_sources() gives for folder dir. */
+static int load_folder(const char *dir, struct prio_error *err)
+{
+	struct prio_snapshot snap;
+	int rc;
+
+	cr_assert_eq(prio_snapshot_init(&snap), 0);
+	rc = prio_snapshot_load_sources(&snap, dir, NULL, err);
+	prio_snapshot_free(&snap);
+	return rc;
+}
+
+Test(sources, a_folder_without_snapshot_files_is_no_snapshot)
+{
+	char *d = temp_dir(), path[256];
+	struct prio_error err;
+
+	/* nothing known in it (as --snapshot /tmp): one error, like a
+	 * folder that does not exist */
+	snprintf(path, sizeof(path), "%s/notes.txt", d);
+	write_file(path, "x\n", 2);
+	cr_assert_eq(load_folder(d, &err), PRIO_ERR_MISSING);
+	cr_assert_str_eq(err.file, d);
+	cr_assert(strstr(err.message, "not a snapshot folder: no slurm.conf"),
+		  "%s", err.message);
+	/* a file given as the folder */
+	cr_assert_eq(load_folder(path, &err), PRIO_ERR_MISSING);
+	cr_assert_str_eq(err.message, "not a snapshot folder: not a directory");
+	cr_assert_eq(load_folder("/nonexistent/snap", &err), PRIO_ERR_MISSING);
+	remove_tree(d);
+	free(d);
+}
+
+/* A directory or a FIFO where the folder should hold a file is an error
+ * naming it, never a file "absent" (which loaded an empty queue). */
+Test(sources, odd_entries_in_a_folder_are_errors)
+{
+	static const char *const names[] = { "jobs.txt", "sshare.txt",
+					     "NOW", "slurm.conf" };
+	struct prio_error err;
+	char path[256];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char *d = temp_dir();
+
+		snprintf(path, sizeof(path), "%s/qos.txt", d);
+		write_file(path, "Name|Priority\nnormal|0\n", 23);
+		snprintf(path, sizeof(path), "%s/%s", d, names[i]);
+		cr_assert_eq(mkdir(path, 0755), 0);
+		cr_assert_eq(load_folder(d, &err), PRIO_ERR_IO, "%s", names[i]);
+		cr_assert_str_eq(err.file, path);
+		cr_assert_str_eq(err.message, "is a directory, expected a file");
+		cr_assert_eq(rmdir(path), 0);
+		cr_assert_eq(mkfifo(path, 0644), 0);
+		/* refused before any open(): a FIFO would block it */
+		cr_assert_eq(load_folder(d, &err), PRIO_ERR_IO, "%s", names[i]);
+		cr_assert_str_eq(err.message, "is a FIFO, expected a file");
+		remove_tree(d);
+		free(d);
+	}
+}
+
+/* Permissions: root reads everything, so the check runs in a child that
+ * gives up root (or as is, when the tests do not run as root). */
+static void drop_root(void)
+{
+	if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0))
+		_exit(3);
+}
+
+static int child_load(const char *dir, char *message, size_t size)
+{
+	int fds[2], status;
+	pid_t pid;
+	ssize_t n;
+
+	cr_assert_eq(pipe(fds), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		struct prio_error err;
+		int rc;
+
+		close(fds[0]);
+		drop_root();
+		rc = load_folder(dir, &err);
+		if (write(fds[1], err.message, strlen(err.message)) < 0)
+			_exit(4);
+		_exit(rc == PRIO_ERR_IO ? 0 : 1);
+	}
+	close(fds[1]);
+	n = read(fds[0], message, size - 1);
+	message[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 99;
+}
+
+Test(sources, folder_and_files_we_may_not_read_are_errors)
+{
+	char *d = temp_dir(), path[256], message[512];
+
+	cr_assert_eq(chmod(d, 0755), 0);
+	snprintf(path, sizeof(path), "%s/jobs.txt", d);
+	write_file(path, "No jobs in the system\n", 22);
+	/* no read permission on the folder */
+	cr_assert_eq(chmod(d, 0311), 0);
+	cr_assert_eq(child_load(d, message, sizeof(message)), 0, "%s", message);
+	cr_assert_str_eq(message,
+			 "cannot read the snapshot folder: Permission denied");
+	/* no search permission */
+	cr_assert_eq(chmod(d, 0644), 0);
+	cr_assert_eq(child_load(d, message, sizeof(message)), 0, "%s", message);
+	cr_assert_str_eq(message, "cannot open: Permission denied");
+	/* a file we may not read */
+	cr_assert_eq(chmod(d, 0755), 0);
+	cr_assert_eq(chmod(path, 0600), 0);
+	cr_assert_eq(child_load(d, message, sizeof(message)), 0, "%s", message);
+	cr_assert_str_eq(message, "cannot open: Permission denied");
+	remove_tree(d);
+	free(d);
+}
