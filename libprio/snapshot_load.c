@@ -271,6 +271,97 @@ const char *const *prio_snapshot_dir_names(enum prio_role role)
 	return none;
 }
 
+/*
+ * What each artefact must hold to count (issue 13), in one place, checked
+ * for every loader by prio_load_role().  Slurm's text commands end every
+ * line they print with a newline, so a text source whose last byte is not
+ * one was cut while it was written (a capture killed mid-way, a copy in
+ * progress).  None of them prints nothing: an empty queue is "No jobs in
+ * the system", an empty sacct or sshare still has its header -- zero bytes
+ * is a failed capture, never an empty cluster.  slurm.conf is written by
+ * people (its last line may lack a newline), and Slurm prints its JSON
+ * without a final newline; a cut JSON document fails to parse instead.
+ * An empty slurm.conf is refused too: slurmctld will not start on one.
+ */
+struct input_rule {
+	const char *what;   /* in "empty input: expected ..." */
+	bool non_empty;     /* zero bytes (or only blank lines) is refused */
+	bool final_newline; /* a last line without its newline is cut */
+	bool multi_line;    /* scontrol: a record may span lines up to a
+			       blank one (not with -o, one line each) */
+};
+
+static const struct input_rule input_rules[PRIO_INPUT_KIND_COUNT] = {
+	/* an empty file also detects as the first kind its role reads */
+	[PRIO_INPUT_SLURMCONF] = { "slurm.conf or scontrol show config output",
+				   true, false },
+	[PRIO_INPUT_SCONTROL_CONFIG] = { "scontrol show config output", true, true,
+					 true },
+	[PRIO_INPUT_PARTITIONS] = { "scontrol show partition output", true, true,
+				    true },
+	[PRIO_INPUT_NODES] = { "scontrol show node output", true, true, true },
+	[PRIO_INPUT_ASSOC_DUMP] = { "sacctmgr dump output", true, true },
+	[PRIO_INPUT_SSHARE] = { "sshare output with a header line or a sacctmgr "
+				"dump", true, true },
+	[PRIO_INPUT_QOS] = { "sacctmgr show qos output", true, true },
+	[PRIO_INPUT_JOBS_SCONTROL] = { "scontrol show job output (an empty "
+				       "queue is \"No jobs in the system\")",
+				       true, true, true },
+	[PRIO_INPUT_JOBS_JSON] = { "squeue --json output", true, false },
+	[PRIO_INPUT_SACCT] = { "sacct -P output with a header line", true, true },
+	[PRIO_INPUT_SSHARE_JSON] = { "sshare --json output", true, false },
+};
+
+/*
+ * Check src against the rule of its kind.  A cut last line is refused, or
+ * under --keep-going a counted warning and the cut line left out (src is
+ * shortened to its last newline); an empty source is refused always: with
+ * nothing read there is nothing to go on with.
+ */
+static int check_complete(struct prio_snapshot *snap, struct prio_source *src,
+			  int kind, struct prio_error *err)
+{
+	const struct input_rule *rule;
+	size_t i;
+
+	if (kind < 0 || kind >= PRIO_INPUT_KIND_COUNT)
+		return PRIO_OK;
+	rule = &input_rules[kind];
+	if (rule->final_newline && src->size && src->data[src->size - 1] != '\n') {
+		const char *last = memrchr(src->data, '\n', src->size);
+		unsigned long line = 1;
+		int rc;
+
+		/* the cut line's number: one past the complete ones */
+		for (const char *p = src->data, *end = src->data + src->size;
+		     (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+			line++;
+		prio_error_set(err, PRIO_ERR_PARSE, src->name, line, "",
+			       "the last record is cut (no final newline)");
+		if ((rc = prio_snapshot_record_error(snap, err)) < 0)
+			return rc;
+		src->size = last ? (size_t)(last - src->data) + 1 : 0;
+		/* without -o the lines before the cut belong to the cut
+		 * record too: keep only up to the blank line that ends the
+		 * last whole one */
+		if (rule->multi_line && memmem(src->data, src->size, "\n\n", 2)) {
+			size_t end = src->size;
+
+			while (end >= 2 && !(src->data[end - 1] == '\n' &&
+					     src->data[end - 2] == '\n'))
+				end--;
+			src->size = end >= 2 ? end : 0;
+		}
+	}
+	if (!rule->non_empty)
+		return PRIO_OK;
+	for (i = 0; i < src->size; i++)
+		if (!isspace((unsigned char)src->data[i]))
+			return PRIO_OK;
+	return prio_error_set(err, PRIO_ERR_PARSE, src->name, 1, "",
+			      "empty input: expected %s", rule->what);
+}
+
 int prio_load_role(struct prio_snapshot *snap, enum prio_role role,
 		   const char *path, struct prio_error *err)
 {
@@ -283,6 +374,10 @@ int prio_load_role(struct prio_snapshot *snap, enum prio_role role,
 	if ((rc = prio_source_open(&src, path, err)) < 0)
 		return rc;
 	kind = prio_detect_input(&src, (int)role);
+	if ((rc = check_complete(snap, &src, kind, err)) < 0) {
+		prio_source_close(&src);
+		return rc;
+	}
 	switch (kind) {
 	case PRIO_INPUT_SLURMCONF:
 		/* A real path keeps Include relative to its folder. */

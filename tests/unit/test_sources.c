@@ -272,3 +272,82 @@ Test(sources, folder_and_files_we_may_not_read_are_errors)
 	remove_tree(d);
 	free(d);
 }
+
+/* Load `text` as role's file through prio_load_role(), as every command
+ * does; returns its status, err filled. */
+static int load_text(enum prio_role role, const char *text, bool keep_going,
+		     unsigned *warnings, struct prio_error *err)
+{
+	char *d = temp_dir(), path[256];
+	struct prio_snapshot snap;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/in.txt", d);
+	write_file(path, text, strlen(text));
+	cr_assert_eq(prio_snapshot_init(&snap), 0);
+	snap.keep_going = keep_going;
+	rc = prio_load_role(&snap, role, path, err);
+	if (warnings)
+		*warnings = snap.warning_count;
+	if (snap.warning_count)
+		*err = snap.warnings[0].error;
+	prio_snapshot_free(&snap);
+	remove_tree(d);
+	free(d);
+	return rc;
+}
+
+/* A cut last line (the final newline Slurm always prints is missing):
+ * refused at its line, or under --keep-going a counted warning with the
+ * cut record left out. */
+Test(sources, a_cut_last_line_is_refused)
+{
+	struct prio_error err;
+	unsigned warnings;
+
+	cr_assert_eq(load_text(PRIO_ROLE_QOS, "Name|Priority\nnormal|0\nhi|10",
+			       false, NULL, &err),
+		     PRIO_ERR_PARSE);
+	cr_assert_eq(err.line, 3);
+	cr_assert_str_eq(err.message, "the last record is cut (no final newline)");
+	cr_assert_eq(load_text(PRIO_ROLE_QOS, "Name|Priority\nnormal|0\nhi|10",
+			       true, &warnings, &err),
+		     0);
+	cr_assert_eq(warnings, 1);
+	cr_assert_eq(err.line, 3);
+	/* sacct and sshare alike; one line and no newline: line 1 */
+	cr_assert_eq(load_text(PRIO_ROLE_SACCT, "JobID|User", false, NULL, &err),
+		     PRIO_ERR_PARSE);
+	cr_assert_eq(err.line, 1);
+	cr_assert_str_eq(err.message, "the last record is cut (no final newline)");
+	/* slurm.conf is written by people: no final newline needed */
+	cr_assert_eq(load_text(PRIO_ROLE_CONF,
+			       "ClusterName=x\nPriorityType=priority/multifactor",
+			       false, NULL, &err),
+		     0);
+}
+
+/* Zero bytes is a failed capture for every Slurm output, with the same
+ * wording; an empty queue as scontrol prints it is valid. */
+Test(sources, empty_sources_are_refused_alike)
+{
+	static const enum prio_role roles[] = {
+		PRIO_ROLE_JOBS, PRIO_ROLE_SACCT, PRIO_ROLE_ASSOC, PRIO_ROLE_QOS,
+		PRIO_ROLE_NODES, PRIO_ROLE_PARTITIONS, PRIO_ROLE_CONF,
+	};
+	struct prio_error err;
+
+	for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++) {
+		cr_assert_eq(load_text(roles[i], "", false, NULL, &err),
+			     PRIO_ERR_PARSE, "%s", prio_role_option(roles[i]));
+		cr_assert_eq(err.line, 1);
+		cr_assert(strncmp(err.message, "empty input: expected ", 22) == 0,
+			  "%s", err.message);
+		/* not a warning under --keep-going: nothing to go on with */
+		cr_assert_eq(load_text(roles[i], "\n", true, NULL, &err),
+			     PRIO_ERR_PARSE);
+	}
+	cr_assert_eq(load_text(PRIO_ROLE_JOBS, "No jobs in the system\n", false,
+			       NULL, &err),
+		     0);
+}
