@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Sources rewritten while they are read (issue 13): a writer rewrites
+# jobs.txt in place (truncate, a pause mid-line, the rest: a slow cp) and by
+# rename, over and over, while prio-calc reads the folder.  Every run must
+# exit 0 with the whole queue or 2 with one error line: never a signal
+# (SIGBUS was exit 135 when files were mapped), never a partial or empty
+# table with exit 0.  Bounded: about 4 seconds.
+set -u
+tmp=$(mktemp -d) && trap 'kill $writer 2>/dev/null; rm -rf "$tmp"' EXIT
+writer=
+d=tests/cli/readers-data/slurm-24.11
+cp -r "$d" "$tmp/snap"
+jobs="$tmp/snap/jobs.txt"
+cp "$jobs" "$tmp/jobs.full"
+want=$(prio-calc --snapshot "$tmp/snap" -h | wc -l)
+[ "$want" -gt 0 ] || { echo "no rows to begin with"; exit 1; }
+# the first 10 bytes of the line after the middle: a cut mid-line
+half=$(( $(wc -c <"$jobs") / 2 ))
+cut=$(( half + $(tail -c +$((half + 1)) "$jobs" | head -1 | wc -c) + 10 ))
+end=$(( $(date +%s) + 4 ))
+(
+	while [ "$(date +%s)" -lt "$end" ]; do
+		{ head -c $cut "$tmp/jobs.full"; sleep 0.01
+		  tail -c +$((cut + 1)) "$tmp/jobs.full"; } >"$jobs"
+		cp "$tmp/jobs.full" "$tmp/snap/.jobs.new" &&
+			mv "$tmp/snap/.jobs.new" "$jobs"
+		: >"$jobs"
+		cp "$tmp/jobs.full" "$jobs"
+	done
+) &
+writer=$!
+runs=0 whole=0 refused=0 fail=0
+while [ "$(date +%s)" -lt "$end" ]; do
+	prio-calc --snapshot "$tmp/snap" -h >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	runs=$((runs + 1))
+	rows=$(wc -l <"$tmp/out")
+	lines=$(wc -l <"$tmp/err")
+	if [ $rc = 0 ] && [ "$rows" = "$want" ] && [ "$lines" = 0 ]; then
+		whole=$((whole + 1))
+	elif [ $rc = 2 ] && [ "$rows" = 0 ] && [ "$lines" = 1 ]; then
+		refused=$((refused + 1))
+	else
+		echo "FAIL: run $runs: exit $rc, $rows rows (want $want), stderr:"
+		head -3 "$tmp/err"
+		fail=1
+	fi
+done
+wait $writer
+writer=
+[ $runs -gt 0 ] || { echo "no run"; exit 1; }
+echo "$runs runs: $whole whole, $refused refused"
+exit $fail
