@@ -146,8 +146,13 @@ int prio_source_open(struct prio_source *src, const char *path,
 	if (!src->name_owned)
 		return prio_error_set(err, PRIO_ERR_NOMEM, path, 0, "", "out of memory");
 	src->name = src->name_owned;
-	if (strcmp(path, "-") == 0)
-		return read_all(STDIN_FILENO, src, err);
+	if (strcmp(path, "-") == 0) {
+		/* a closed standard input (<&-) is EBADF here: an error that
+		 * must not keep the name it was given */
+		if ((rc = read_all(STDIN_FILENO, src, err)) < 0)
+			prio_source_close(src);
+		return rc;
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		rc = prio_error_set(err, errno == ENOENT ? PRIO_ERR_MISSING : PRIO_ERR_IO,
