@@ -351,3 +351,46 @@ Test(sources, empty_sources_are_refused_alike)
 			       NULL, &err),
 		     0);
 }
+
+/* --keep-going on a cut `scontrol show job` (a record spans lines up to a
+ * blank one): the lines before the cut belong to the cut job, which is
+ * left out whole -- only the jobs that end before it load. */
+Test(sources, keep_going_leaves_the_whole_cut_record_out)
+{
+	struct prio_source full;
+	struct prio_error err;
+	struct prio_snapshot snap;
+	char *d = temp_dir(), path[256];
+	const char *p;
+	unsigned starts = 0;
+	size_t cut;
+
+	cr_assert_eq(prio_source_open(&full, test_path("tests/cli/readers-data/"
+						       "slurm-24.11/jobs.txt"),
+				      &err),
+		     0);
+	/* 10 bytes into the third line of the fifth job: its first two
+	 * lines are whole, the job is not */
+	p = full.data;
+	for (int i = 0; i < 4; i++)
+		p = strstr(p + 1, "\nJobId=");
+	p = strchr(strchr(p + 1, '\n') + 1, '\n');
+	cut = (size_t)(p - full.data) + 11;
+	for (p = full.data; (p = strstr(p, "JobId=")) && p < full.data + cut; p++)
+		starts += p == full.data || p[-1] == '\n';
+	cr_assert_eq(starts, 5);
+	snprintf(path, sizeof(path), "%s/jobs.txt", d);
+	write_file(path, full.data, cut);
+	cr_assert_eq(prio_snapshot_init(&snap), 0);
+	snap.keep_going = true;
+	cr_assert_eq(prio_load_role(&snap, PRIO_ROLE_JOBS, path, &err), 0);
+	cr_assert_eq(snap.warning_count, 1);
+	cr_assert_str_eq(snap.warnings[0].error.message,
+			 "the last record is cut (no final newline)");
+	/* four whole jobs, the fifth left out with its whole lines */
+	cr_assert_eq(snap.job_count, 4);
+	prio_snapshot_free(&snap);
+	prio_source_close(&full);
+	remove_tree(d);
+	free(d);
+}
