@@ -9,11 +9,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "prio/snapshot.h"
 #include "prio/value.h"
@@ -269,6 +271,97 @@ const char *const *prio_snapshot_dir_names(enum prio_role role)
 	return none;
 }
 
+/*
+ * What each artefact must hold to count (issue 13), in one place, checked
+ * for every loader by prio_load_role().  Slurm's text commands end every
+ * line they print with a newline, so a text source whose last byte is not
+ * one was cut while it was written (a capture killed mid-way, a copy in
+ * progress).  None of them prints nothing: an empty queue is "No jobs in
+ * the system", an empty sacct or sshare still has its header -- zero bytes
+ * is a failed capture, never an empty cluster.  slurm.conf is written by
+ * people (its last line may lack a newline), and Slurm prints its JSON
+ * without a final newline; a cut JSON document fails to parse instead.
+ * An empty slurm.conf is refused too: slurmctld will not start on one.
+ */
+struct input_rule {
+	const char *what;   /* in "empty input: expected ..." */
+	bool non_empty;     /* zero bytes (or only blank lines) is refused */
+	bool final_newline; /* a last line without its newline is cut */
+	bool multi_line;    /* scontrol: a record may span lines up to a
+			       blank one (not with -o, one line each) */
+};
+
+static const struct input_rule input_rules[PRIO_INPUT_KIND_COUNT] = {
+	/* an empty file also detects as the first kind its role reads */
+	[PRIO_INPUT_SLURMCONF] = { "slurm.conf or scontrol show config output",
+				   true, false },
+	[PRIO_INPUT_SCONTROL_CONFIG] = { "scontrol show config output", true, true,
+					 true },
+	[PRIO_INPUT_PARTITIONS] = { "scontrol show partition output", true, true,
+				    true },
+	[PRIO_INPUT_NODES] = { "scontrol show node output", true, true, true },
+	[PRIO_INPUT_ASSOC_DUMP] = { "sacctmgr dump output", true, true },
+	[PRIO_INPUT_SSHARE] = { "sshare output with a header line or a sacctmgr "
+				"dump", true, true },
+	[PRIO_INPUT_QOS] = { "sacctmgr show qos output", true, true },
+	[PRIO_INPUT_JOBS_SCONTROL] = { "scontrol show job output (an empty "
+				       "queue is \"No jobs in the system\")",
+				       true, true, true },
+	[PRIO_INPUT_JOBS_JSON] = { "squeue --json output", true, false },
+	[PRIO_INPUT_SACCT] = { "sacct -P output with a header line", true, true },
+	[PRIO_INPUT_SSHARE_JSON] = { "sshare --json output", true, false },
+};
+
+/*
+ * Check src against the rule of its kind.  A cut last line is refused, or
+ * under --keep-going a counted warning and the cut line left out (src is
+ * shortened to its last newline); an empty source is refused always: with
+ * nothing read there is nothing to go on with.
+ */
+static int check_complete(struct prio_snapshot *snap, struct prio_source *src,
+			  int kind, struct prio_error *err)
+{
+	const struct input_rule *rule;
+	size_t i;
+
+	if (kind < 0 || kind >= PRIO_INPUT_KIND_COUNT)
+		return PRIO_OK;
+	rule = &input_rules[kind];
+	if (rule->final_newline && src->size && src->data[src->size - 1] != '\n') {
+		const char *last = memrchr(src->data, '\n', src->size);
+		unsigned long line = 1;
+		int rc;
+
+		/* the cut line's number: one past the complete ones */
+		for (const char *p = src->data, *end = src->data + src->size;
+		     (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+			line++;
+		prio_error_set(err, PRIO_ERR_PARSE, src->name, line, "",
+			       "the last record is cut (no final newline)");
+		if ((rc = prio_snapshot_record_error(snap, err)) < 0)
+			return rc;
+		src->size = last ? (size_t)(last - src->data) + 1 : 0;
+		/* without -o the lines before the cut belong to the cut
+		 * record too: keep only up to the blank line that ends the
+		 * last whole one */
+		if (rule->multi_line && memmem(src->data, src->size, "\n\n", 2)) {
+			size_t end = src->size;
+
+			while (end >= 2 && !(src->data[end - 1] == '\n' &&
+					     src->data[end - 2] == '\n'))
+				end--;
+			src->size = end >= 2 ? end : 0;
+		}
+	}
+	if (!rule->non_empty)
+		return PRIO_OK;
+	for (i = 0; i < src->size; i++)
+		if (!isspace((unsigned char)src->data[i]))
+			return PRIO_OK;
+	return prio_error_set(err, PRIO_ERR_PARSE, src->name, 1, "",
+			      "empty input: expected %s", rule->what);
+}
+
 int prio_load_role(struct prio_snapshot *snap, enum prio_role role,
 		   const char *path, struct prio_error *err)
 {
@@ -281,6 +374,10 @@ int prio_load_role(struct prio_snapshot *snap, enum prio_role role,
 	if ((rc = prio_source_open(&src, path, err)) < 0)
 		return rc;
 	kind = prio_detect_input(&src, (int)role);
+	if ((rc = check_complete(snap, &src, kind, err)) < 0) {
+		prio_source_close(&src);
+		return rc;
+	}
 	switch (kind) {
 	case PRIO_INPUT_SLURMCONF:
 		/* A real path keeps Include relative to its folder. */
@@ -340,11 +437,30 @@ unsigned prio_snapshot_roles_loaded(const struct prio_snapshot *snap)
 	return snap->roles_loaded;
 }
 
-static bool file_exists(const char *path)
+/*
+ * Whether a snapshot folder holds the file `path`: 1 when it is a regular
+ * file, 0 when it is absent, negative with err filled for anything else.
+ * prio-snap writes regular files; a directory or a FIFO named like one of
+ * them, or an entry we may not look at, is a broken folder, not a missing
+ * file -- reading it as absent would load a snapshot without its jobs and
+ * answer with confidence.  (A FIFO given by name, --jobs <(...), is read
+ * like a pipe; only the folder's entries must be files.)
+ */
+static int folder_file(const char *path, struct prio_error *err)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (stat(path, &st) != 0)
+		return errno == ENOENT ? 0
+				       : prio_error_set(err, PRIO_ERR_IO, path, 0, "",
+							"cannot open: %s",
+							strerror(errno));
+	if (S_ISREG(st.st_mode))
+		return 1;
+	return prio_error_set(err, PRIO_ERR_IO, path, 0, "", "is %s, expected a file",
+			      S_ISDIR(st.st_mode)    ? "a directory"
+			      : S_ISFIFO(st.st_mode) ? "a FIFO"
+						     : "not a regular file");
 }
 
 static int read_now_file(struct prio_snapshot *snap, const char *path,
@@ -401,6 +517,44 @@ static int read_manifest_version(struct prio_snapshot *snap, const char *path,
 	return got < 0 ? got : PRIO_OK;
 }
 
+/*
+ * A --snapshot folder must be one: a directory we may list and enter,
+ * holding at least one of the files any role reads.  Anything else is one
+ * error line, as for a folder that does not exist -- an empty or foreign
+ * folder would otherwise load as a cluster with nothing in it.
+ */
+static int check_folder(const char *dir, struct prio_error *err)
+{
+	char buf[4096];
+	struct stat st;
+	int fd, rc;
+
+	if (stat(dir, &st) != 0)
+		return prio_error_set(err, PRIO_ERR_MISSING, dir, 0, "",
+				      "not a snapshot folder: %s", strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return prio_error_set(err, PRIO_ERR_MISSING, dir, 0, "",
+				      "not a snapshot folder: not a directory");
+	/* read and search permission both: open() checks the first,
+	 * the stat() of each file below the second */
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return prio_error_set(err, PRIO_ERR_IO, dir, 0, "",
+				      "cannot read the snapshot folder: %s",
+				      strerror(errno));
+	close(fd);
+	for (int role = 0; role < PRIO_ROLE_COUNT; role++)
+		for (const char *const *name = prio_snapshot_dir_names(role); *name;
+		     name++) {
+			snprintf(buf, sizeof(buf), "%s/%s", dir, *name);
+			if ((rc = folder_file(buf, err)) != 0)
+				return rc < 0 ? rc : PRIO_OK;
+		}
+	return prio_error_set(err, PRIO_ERR_MISSING, dir, 0, "",
+			      "not a snapshot folder: no slurm.conf, config.txt, "
+			      "jobs.txt or other snapshot file in it");
+}
+
 int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 			       const char *const paths[PRIO_ROLE_COUNT],
 			       struct prio_error *err)
@@ -408,20 +562,19 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 	char buf[4096];
 	int rc;
 
+	if (dir && (rc = check_folder(dir, err)) < 0)
+		return rc;
 	if (dir) {
-		struct stat st;
-
-		if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
-			return prio_error_set(err, PRIO_ERR_MISSING, dir, 0, "",
-					      "not a snapshot folder: %s",
-					      errno ? strerror(errno) : "not a directory");
 		snprintf(buf, sizeof(buf), "%s/NOW", dir);
-		if (!snap->now_known && file_exists(buf) &&
+		if ((rc = folder_file(buf, err)) < 0)
+			return rc;
+		if (!snap->now_known && rc &&
 		    (rc = read_now_file(snap, buf, err)) < 0)
 			return rc;
 		snprintf(buf, sizeof(buf), "%s/MANIFEST", dir);
-		if (file_exists(buf) &&
-		    (rc = read_manifest_version(snap, buf, err)) < 0)
+		if ((rc = folder_file(buf, err)) < 0)
+			return rc;
+		if (rc && (rc = read_manifest_version(snap, buf, err)) < 0)
 			return rc;
 	}
 	/* Configuration first: later loaders need its TRES list. */
@@ -448,7 +601,9 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 			bool sshare = strncmp(*name, "sshare.", 7) == 0;
 
 			snprintf(buf, sizeof(buf), "%s/%s", dir, *name);
-			if (!file_exists(buf) || (sshare && have_sshare))
+			if ((rc = folder_file(buf, err)) < 0)
+				return rc;
+			if (!rc || (sshare && have_sshare))
 				continue;
 			have_sshare |= sshare;
 			if ((rc = prio_load_role(snap, role, buf, err)) < 0)

@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Input artefacts in memory.  Regular files are mmap()ed (read-only, so a
- * 1 GB job dump costs page cache, not heap); stdin and pipes are read into a
- * growing buffer.
+ * Input artefacts in memory.  Regular files are read whole into one buffer
+ * of their size (checked unchanged after the read); stdin and pipes are read
+ * into a growing buffer.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -62,6 +63,75 @@ static int read_all(int fd, struct prio_source *src, struct prio_error *err)
 	return PRIO_OK;
 }
 
+/* Whether the file behind fd still is what fstat said before the read. */
+static bool same_file_state(const struct stat *a, const struct stat *b)
+{
+	return a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+/*
+ * A regular file, read whole into a buffer the source owns.  Not mmap():
+ * a file truncated while mapped kills the process with SIGBUS on the next
+ * touch of a page past its new end, and `cp new jobs.txt` truncates then
+ * writes, which is how sites refresh their captures.  One fstat, one
+ * allocation of the size plus one byte (a byte read there means the file
+ * grew), one read loop; then fstat again: a size or mtime that moved means
+ * a writer was at work and the bytes may mix two versions.  One retry,
+ * then a refusal -- never a half-read file loaded as complete.
+ * Returns 1 when the file changed during both reads.
+ */
+static int read_regular(int fd, struct prio_source *src,
+			struct prio_error *err)
+{
+	for (int attempt = 0; attempt < 2; attempt++) {
+		struct stat before, after;
+		size_t want, len = 0;
+		char *buf;
+
+		if (fstat(fd, &before) != 0)
+			return prio_error_set(err, PRIO_ERR_IO, src->name, 0, "",
+					      "cannot read: %s", strerror(errno));
+		if ((uint64_t)before.st_size > ((uint64_t)1 << 40))
+			return prio_error_set(err, PRIO_ERR_LIMIT, src->name, 0,
+					      "", "input larger than 1 TiB");
+		want = (size_t)before.st_size;
+		if (attempt && lseek(fd, 0, SEEK_SET) != 0)
+			return prio_error_set(err, PRIO_ERR_IO, src->name, 0, "",
+					      "cannot read: %s", strerror(errno));
+		buf = malloc(want + 1);
+		if (!buf)
+			return prio_error_set(err, PRIO_ERR_NOMEM, src->name, 0,
+					      "", "out of memory reading input");
+		while (len <= want) {
+			ssize_t n = read(fd, buf + len, want + 1 - len);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0) {
+				free(buf);
+				return prio_error_set(err, PRIO_ERR_IO, src->name,
+						      0, "", "read error: %s",
+						      strerror(errno));
+			}
+			if (n == 0)
+				break;
+			len += (size_t)n;
+		}
+		if (len == want && fstat(fd, &after) == 0 &&
+		    same_file_state(&before, &after)) {
+			buf[len] = '\0';
+			src->owned = buf;
+			src->data = buf;
+			src->size = len;
+			return PRIO_OK;
+		}
+		free(buf);
+	}
+	return 1;
+}
+
 int prio_source_open(struct prio_source *src, const char *path,
 		     struct prio_error *err)
 {
@@ -76,8 +146,13 @@ int prio_source_open(struct prio_source *src, const char *path,
 	if (!src->name_owned)
 		return prio_error_set(err, PRIO_ERR_NOMEM, path, 0, "", "out of memory");
 	src->name = src->name_owned;
-	if (strcmp(path, "-") == 0)
-		return read_all(STDIN_FILENO, src, err);
+	if (strcmp(path, "-") == 0) {
+		/* a closed standard input (<&-) is EBADF here: an error that
+		 * must not keep the name it was given */
+		if ((rc = read_all(STDIN_FILENO, src, err)) < 0)
+			prio_source_close(src);
+		return rc;
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		rc = prio_error_set(err, errno == ENOENT ? PRIO_ERR_MISSING : PRIO_ERR_IO,
@@ -91,20 +166,15 @@ int prio_source_open(struct prio_source *src, const char *path,
 		return prio_error_set(err, PRIO_ERR_IO, path, 0, "",
 				      "is a directory, expected a file");
 	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
-				 fd, 0);
-		if (map != MAP_FAILED) {
-			madvise(map, (size_t)st.st_size, MADV_SEQUENTIAL);
-			src->mapping = map;
-			src->mapping_size = (size_t)st.st_size;
-			src->data = map;
-			src->size = (size_t)st.st_size;
-			close(fd);
-			return PRIO_OK;
-		}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		rc = read_regular(fd, src, err);
+		if (rc > 0)
+			rc = prio_error_set(err, PRIO_ERR_IO, path, 0, "",
+					    "changed while it was read");
+	} else {
+		/* pipes, FIFOs, /dev/stdin, <(command): read to the end */
+		rc = read_all(fd, src, err);
 	}
-	rc = read_all(fd, src, err);
 	close(fd);
 	if (rc < 0)
 		prio_source_close(src);
@@ -122,8 +192,6 @@ void prio_source_from_memory(struct prio_source *src, const char *name,
 
 void prio_source_close(struct prio_source *src)
 {
-	if (src->mapping)
-		munmap(src->mapping, src->mapping_size);
 	free(src->owned);
 	free(src->name_owned);
 	memset(src, 0, sizeof(*src));

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One input artefact in memory.  Regular files are mapped, pipes and stdin
- * ("-") are read whole; either way a loader sees one contiguous buffer and
+ * One input artefact in memory.  Files, pipes and stdin ("-") are read
+ * whole into memory the source owns (never mapped: a file cut while mapped
+ * would kill the process); either way a loader sees one contiguous buffer and
  * walks it line by line without copying.  Safety limits (NUL bytes, line
  * length) are checked here once so that every loader reports them alike.
  */
@@ -20,13 +21,13 @@ struct prio_source {
 	const char *data;  /* contents; not NUL-terminated */
 	size_t size;
 	/* private */
-	void *mapping;
-	size_t mapping_size;
 	char *owned;
 	char *name_owned;
 };
 
-/* Open path ("-" = stdin).  On error fills err (file = path). */
+/* Open path ("-" = stdin) and read it whole.  On error fills err (file =
+ * path); a regular file whose size or mtime moved during two reads in a row
+ * is refused ("changed while it was read"). */
 int prio_source_open(struct prio_source *src, const char *path,
 		     struct prio_error *err);
 /* A source over caller memory (tests, fuzzers, live command output).  The

@@ -10,7 +10,8 @@ d="$top_srcdir/tests/cli/json-data/slurm-24.11-fairtree"
 # The stubs read the oracle's file names.
 mkdir "$tmp/stub"
 ln -s "$d/config.txt" "$tmp/stub/scontrol_show_config.txt"
-: >"$tmp/stub/scontrol_show_job_d.txt"
+# an empty queue, as scontrol prints it (zero bytes is a failed capture)
+echo "No jobs in the system" >"$tmp/stub/scontrol_show_job_d.txt"
 ln -s "$d/sshare.txt" "$tmp/stub/sshare_a_l_P_o_all.txt"
 ln -s "$d/sshare.json" "$tmp/stub/sshare_a_json.txt"
 ln -s "$d/jobs.json" "$tmp/stub/squeue_json.txt"

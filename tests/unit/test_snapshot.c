@@ -177,11 +177,17 @@ Test(snapshot, missing_folder_and_bad_now)
 	FILE *f = fopen(path, "w");
 	fputs("yesterday\n", f);
 	fclose(f);
+	/* a folder with only NOW is no snapshot: a slurm.conf makes it one */
+	char conf[256];
+	snprintf(conf, sizeof(conf), "%s/slurm.conf", dir);
+	f = fopen(conf, "w");
+	fclose(f);
 	prio_snapshot_init(&snap);
 	cr_assert_eq(prio_snapshot_load_sources(&snap, dir, NULL, &err), PRIO_ERR_PARSE);
 	cr_assert_eq(err.line, 1);
 	cr_assert_str_eq(err.field, "NOW");
 	prio_snapshot_free(&snap);
+	remove(conf);
 	remove(path);
 	rmdir(dir);
 }

@@ -1,0 +1,1 @@
+prio-calc --snapshot tests/cli/readers-data/slurm-24.11 --jobs - <&-
