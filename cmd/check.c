@@ -127,6 +127,19 @@ int cmd_check_report(const struct cmd_common *c,
 	for (uint32_t i = 0; i < snap->warning_count; i++)
 		row(w, "problem", snap->warnings[i].error.field, -1,
 		    prio_error_format(&snap->warnings[i].error, buf, sizeof(buf)));
+	/* The clock: not problems of a record (the exit status stays), but
+	 * what makes every age and the queue itself wrong. */
+	{
+		struct prio_clock_notes notes;
+
+		prio_snapshot_clock_notes(snap, &notes);
+		if (*notes.zone)
+			row(w, "warning", "zone", -1, notes.zone);
+		if (*notes.future)
+			row(w, "warning", "SubmitTime", -1, notes.future);
+		if (*notes.wall)
+			row(w, "warning", "NOW", -1, notes.wall);
+	}
 	if (prio_writer_finish(w) < 0)
 		cmd_die(c, "write error on standard output");
 	return snap->warning_count ? EXIT_ERROR : EXIT_OK;

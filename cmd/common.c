@@ -641,6 +641,7 @@ int cmd_load_snapshot_from(struct cmd_common *c, const char *dir,
 	if (!snap->now_known) {
 		snap->now = time(NULL);
 		snap->now_known = true;
+		snap->now_wall = true;
 	}
 	return PRIO_OK;
 }
@@ -669,5 +670,17 @@ void cmd_load_snapshot(struct cmd_common *c, struct prio_snapshot *snap)
 
 		cmd_warn(c, "warning: %s",
 			 prio_error_format(&snap->warnings[i].error, buf, sizeof(buf)));
+	}
+	/* Times read in the wrong zone are wrong everywhere: say so on every
+	 * command; pending jobs after NOW only when none is left (the queue
+	 * would print empty with exit 0).  --check lists all the notes. */
+	{
+		struct prio_clock_notes notes;
+
+		prio_snapshot_clock_notes(snap, &notes);
+		if (*notes.zone)
+			cmd_warn(c, "warning: %s", notes.zone);
+		if (notes.all_future)
+			cmd_warn(c, "warning: %s", notes.future);
 	}
 }

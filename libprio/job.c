@@ -10,7 +10,8 @@
  *
  * prio_jobs_link() runs in prio_snapshot_finish() once the name indices
  * exist: every partition and QOS a job names must have been loaded (when
- * partitions or QOS were loaded at all), and a job id may appear once.
+ * partitions or QOS were loaded at all; a job that can still run and names
+ * a partition needs partitions loaded), and a job id may appear once.
  * What only later releases print is refused there too, once the
  * snapshot's release is known from every input: several QOS (24.11,
  * prio_slurm_release.multi_qos) and the EXPEDITING state (25.11,
@@ -319,6 +320,20 @@ static int link_job(struct prio_snapshot *snap, struct prio_job *job,
 				      "job %u: state EXPEDITING (Slurm %s does "
 				      "not have it; it came with 25.11)",
 				      job->job_id, rel->name);
+	/* A job that can still run is placed by its partition (tier,
+	 * PriorityJobFactor, billing): with no partition loaded at all every
+	 * such job would silently vanish from the queue.  Only once a
+	 * configuration was loaded: jobs read alone have nothing to place. */
+	if (snap->have_config && !snap->partition_count &&
+	    job->partition_count &&
+	    (prio_job_state_pending(job->state) ||
+	     job->state == PRIO_JOB_RUNNING ||
+	     job->state == PRIO_JOB_SUSPENDED))
+		return prio_error_set(
+		    err, PRIO_ERR_PARSE, job->file, job->line, "Partition",
+		    "job %u: partition \"%.40s\" but no partitions were "
+		    "loaded (give --partitions or a slurm.conf with them)",
+		    job->job_id, prio_snapshot_str(snap, job->partitions[0]));
 	if (snap->partition_count) {
 		for (uint32_t p = 0; p < job->partition_count; p++)
 			if (!prio_snapshot_partition(snap, job->partitions[p]))

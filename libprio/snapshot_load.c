@@ -489,8 +489,9 @@ static int read_now_file(struct prio_snapshot *snap, const char *path,
 }
 
 /* prio-snap's MANIFEST: one "version<TAB>slurm 24.11.5" line says which
- * Slurm printed the folder's files.  Other lines (one per command run)
- * are for people. */
+ * Slurm printed the folder's files, one "zone<TAB>NAME<TAB>+HHMM" the zone
+ * its local times are in.  Other lines (one per command run) are for
+ * people. */
 static int read_manifest_version(struct prio_snapshot *snap, const char *path,
 				 struct prio_error *err)
 {
@@ -504,14 +505,32 @@ static int read_manifest_version(struct prio_snapshot *snap, const char *path,
 	prio_line_reader_init(&r, &src);
 	while ((got = prio_line_next(&r, &line, err)) > 0) {
 		uint16_t release;
+		const char *tab;
 
+		if (line.len > 5 && memcmp(line.text, "zone\t", 5) == 0 &&
+		    (tab = memchr(line.text + 5, '\t', line.len - 5))) {
+			size_t nlen = (size_t)(tab - (line.text + 5));
+			long off;
+
+			/* an unknown zone or offset is no zone: no warning
+			 * rather than a wrong one */
+			if (prio_parse_utc_offset(tab + 1,
+						  line.len - nlen - 6,
+						  &off) == 0 &&
+			    nlen && nlen < sizeof(snap->zone_name)) {
+				memcpy(snap->zone_name, line.text + 5, nlen);
+				snap->zone_name[nlen] = '\0';
+				snap->zone_offset = off;
+				snap->zone_known = true;
+			}
+			continue;
+		}
 		if (line.len < 8 || memcmp(line.text, "version\t", 8) != 0)
 			continue;
 		if (prio_slurm_version_parse(line.text + 8, line.len - 8,
 					     &release) == 0)
 			prio_snapshot_note_version(snap, release,
 						   PRIO_VERSION_MANIFEST);
-		break;
 	}
 	prio_source_close(&src);
 	return got < 0 ? got : PRIO_OK;

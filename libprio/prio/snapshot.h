@@ -63,6 +63,13 @@ struct prio_snapshot {
 
 	time_t now;           /* the snapshot's clock */
 	bool now_known;       /* from NOW, --now, or a capture stamp */
+	bool now_wall;        /* none of those: the wall clock at load */
+	/* prio-snap's MANIFEST "zone<TAB>NAME<TAB>+HHMM": the zone the
+	 * text outputs' local times were printed in, and its UTC offset at
+	 * capture (seconds east).  zone_known false without that line. */
+	bool zone_known;
+	char zone_name[64];
+	long zone_offset;
 	bool keep_going;      /* malformed records become warnings */
 
 	/* The Slurm release the artefacts came from (YYMM, 2411) and where
@@ -222,6 +229,24 @@ const char *const *prio_snapshot_dir_names(enum prio_role role);
 int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 			       const char *const paths[PRIO_ROLE_COUNT],
 			       struct prio_error *err);
+/* Clock and zone checks of a loaded snapshot (clock.c), each a one-line
+ * message or "" when all is well:
+ * zone: MANIFEST's capture zone differs in offset at NOW from the zone this
+ *   process converts local times in (every command warns);
+ * future: pending jobs submitted after NOW (times read in another zone,
+ *   or --now too early); all_future tells whether none is left;
+ * wall: NOW came from the wall clock (no NOW file, no --now). */
+struct prio_clock_notes {
+	char zone[320];
+	char future[320];
+	char wall[160];
+	bool all_future;
+};
+void prio_snapshot_clock_notes(const struct prio_snapshot *snap,
+			       struct prio_clock_notes *notes);
+/* "+HHMM" / "-HHMM" to seconds east of UTC; -1 when malformed. */
+int prio_parse_utc_offset(const char *s, size_t len, long *out);
+
 /* Which roles were loaded (bit 1<<role), for "needed X, lacked it". */
 unsigned prio_snapshot_roles_loaded(const struct prio_snapshot *snap);
 

@@ -16,6 +16,8 @@ ln -s "$d/sshare.txt" "$tmp/stub/sshare_a_l_P_o_all.txt"
 ln -s "$d/sshare.json" "$tmp/stub/sshare_a_json.txt"
 ln -s "$d/jobs.json" "$tmp/stub/squeue_json.txt"
 ln -s "$d/qos.txt" "$tmp/stub/sacctmgr_show_qos.txt"
+# pending jobs need the partitions they name
+ln -s "$d/scontrol_show_partition.txt" "$tmp/stub/scontrol_show_partition.txt"
 ln -s "$d/assoc.cfg" "$tmp/stub/sacctmgr_dump.cfg"
 PATH="$top_srcdir/tests/cli/stubs:$PATH"
 PRIO_STUB_DIR="$tmp/stub" PRIO_STUB_VERSION="slurm 24.11.5"

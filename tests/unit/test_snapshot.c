@@ -276,3 +276,59 @@ Test(snapshot, finds_a_jobs_association)
 					 PRIO_NO_ID), PRIO_ASSOC_NONE);
 	prio_snapshot_free(&snap);
 }
+
+/* prio-snap's MANIFEST zone line (date +%z at capture) is kept with the
+ * snapshot; a malformed offset is no zone rather than a wrong one. */
+Test(snapshot, manifest_zone_line)
+{
+	struct prio_snapshot snap;
+	struct prio_error err;
+	struct prio_clock_notes notes;
+	long off;
+	char dir[] = "/tmp/prio-test-XXXXXX", path[256];
+	FILE *f;
+
+	cr_assert_eq(prio_parse_utc_offset("+0100", 5, &off), 0);
+	cr_assert_eq(off, 3600);
+	cr_assert_eq(prio_parse_utc_offset("-0930", 5, &off), 0);
+	cr_assert_eq(off, -(9 * 3600 + 30 * 60));
+	cr_assert_eq(prio_parse_utc_offset("+1", 2, &off), -1);
+	cr_assert_eq(prio_parse_utc_offset("0100x", 5, &off), -1);
+
+	utc();
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/MANIFEST", dir);
+	f = fopen(path, "w");
+	/* the first lines of the real 24.11.5 capture's MANIFEST, with the
+	 * zone line prio-snap writes now, as in Paris in November */
+	fputs("version\tslurm-wlm 24.11.5\nzone\tEurope/Paris\t+0100\n"
+	      "prio-snap\t0.1.0\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/slurm.conf", dir);
+	f = fopen(path, "w");
+	fputs("ClusterName=live\n", f); /* an empty one is refused */
+	fclose(f);
+	prio_snapshot_init(&snap);
+	cr_assert_eq(prio_snapshot_load_sources(&snap, dir, NULL, &err), PRIO_OK,
+		     "%s", err.message);
+	cr_assert(snap.zone_known);
+	cr_assert_str_eq(snap.zone_name, "Europe/Paris");
+	cr_assert_eq(snap.zone_offset, 3600);
+	cr_assert_eq(snap.slurm_release, 2411);
+	snap.now = 1795687489; /* the capture's NOW, 2026-11-26T10:04:49Z */
+	prio_snapshot_clock_notes(&snap, &notes);
+	cr_assert_str_eq(notes.zone,
+			 "MANIFEST: the snapshot was taken in zone Europe/Paris "
+			 "(+0100), this process reads it in UTC (+0000): set "
+			 "TZ=Europe/Paris");
+	setenv("TZ", "Europe/Paris", 1);
+	tzset();
+	prio_snapshot_clock_notes(&snap, &notes);
+	cr_assert_str_eq(notes.zone, "");
+	utc();
+	prio_snapshot_free(&snap);
+	remove(path);
+	snprintf(path, sizeof(path), "%s/MANIFEST", dir);
+	remove(path);
+	rmdir(dir);
+}

@@ -1,0 +1,1 @@
+d=$(mktemp -d) && cp -r tests/cli/readers-data/slurm-24.11 "$d/s" && rm "$d/s/NOW" && cd "$d" && prio-calc --snapshot s --check -P --now 2026-11-26T10:00:00 | grep '^warning' && prio-calc --snapshot s --check -P | grep '^warning'; s=$?; rm -rf "$d"; exit $s

@@ -1,0 +1,1 @@
+d=$(mktemp -d) && cp -r tests/cli/readers-data/slurm-24.11 "$d/s" && printf 'zone\tEurope/Paris\t+0100\n' >>"$d/s/MANIFEST" && cd "$d" && prio-calc --snapshot s -o '%.7i' | head -2 && TZ=Europe/Paris prio-calc --snapshot s -o '%.7i' | head -2 && prio-calc --snapshot s --check -P | grep '^warning'; s=$?; rm -rf "$d"; exit $s
