@@ -12,7 +12,11 @@
  *    the folder of the last good capture is kept (for W, which reloads
  *    without the what-if changes) and removed at exit.
  * A reload that fails (a file caught half written, a command that failed)
- * leaves the caller's data alone: it gets the error to show.
+ * leaves the caller's data alone: it gets the error to show.  So does a
+ * reload that would read fewer files than the last good one: a snapshot
+ * folder without its jobs.txt loads as a folder that never had one (no
+ * jobs), without sshare.txt as one with no usage (every job re-ranked), so
+ * a file that vanished is an error until it is back, never "0 jobs".
  */
 #include "config.h"
 
@@ -157,6 +161,19 @@ void top_source_first(struct top_source *s, struct cmd_common *c,
 	}
 }
 
+/* A file the last good load read is missing now: an error naming it (the
+ * first one; the next reload tells the next). */
+static int vanished(const struct top_source *s, struct prio_error *err)
+{
+	for (size_t i = 0; i < s->nwatch; i++)
+		if (s->watch[i].was_read && !s->watch[i].exists)
+			return prio_error_set(err, PRIO_ERR_MISSING,
+					      s->watch[i].path, 0, "",
+					      "vanished (read again when it "
+					      "is back)");
+	return 0;
+}
+
 int top_source_reload(struct top_source *s, struct prio_snapshot *snap,
 		      struct prio_error *err)
 {
@@ -169,8 +186,20 @@ int top_source_reload(struct top_source *s, struct prio_snapshot *snap,
 	 * reading shows as a change next time */
 	top_source_changed(s);
 	s->dirty = false;
-	return cmd_load_snapshot_from(s->c, s->live ? s->live_dir : NULL, snap,
-				      err);
+	if (vanished(s, err) < 0)
+		return -1;
+	if (cmd_load_snapshot_from(s->c, s->live ? s->live_dir : NULL, snap,
+				   err) < 0)
+		return -1;
+	/* gone while it was read: what was loaded may lack it */
+	top_source_changed(s);
+	if (vanished(s, err) < 0) {
+		prio_snapshot_free(snap);
+		return -1;
+	}
+	for (size_t i = 0; i < s->nwatch; i++)
+		s->watch[i].was_read = s->watch[i].exists;
+	return 0;
 }
 
 /* ---- --live ----------------------------------------------------------------

@@ -46,6 +46,7 @@ void top_panel_select(struct top_panel *p, uint32_t line);
 struct top_watch {
 	char *path;
 	bool exists;
+	bool was_read; /* there at the last good load: must still be */
 	struct stat st;
 };
 

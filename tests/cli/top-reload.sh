@@ -5,24 +5,7 @@
 # NFS): a file caught half written keeps the last good data on screen with
 # the reason on the status line; the next good write is shown.
 set -u
-command -v prio-top >/dev/null 2>&1 || { echo "prio-top not built (no ncursesw): skipped"; exit 0; }
-tmp=$(mktemp -d) || exit 2
-trap 'kill $pid 2>/dev/null; rm -rf "$tmp"' EXIT
-pid=
-cp -r samples/site "$tmp/snap"
-status=0
-
-# frames N: wait (5 s at most) until N frames are out
-frames() {
-	i=0
-	while [ $i -lt 50 ]; do
-		n=$(grep -c '^F1Help' "$tmp/out" 2>/dev/null)
-		[ "${n:-0}" -ge "$1" ] && return
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
-
+. tests/cli/top-frames.lib
 prio-top --snapshot "$tmp/snap" -b -n 3 -d 0.6 --speed 0 --size 120x24 >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 frames 1
@@ -33,7 +16,7 @@ cp samples/site/jobs.txt "$tmp/snap/jobs.txt"
 wait $pid || { echo "prio-top failed:"; cat "$tmp/err"; status=1; }
 pid=
 
-awk '/^cluster/ { n++ } { print > (dir "/frame" n) }' dir="$tmp" "$tmp/out"
+split_frames
 grep -q '^cluster ft ' "$tmp/frame1" && grep -q '^    1    28 dave ' "$tmp/frame1" ||
 	{ echo "frame 1:"; cat "$tmp/frame1"; status=1; }
 grep -q '^reload failed, still showing the data of 2026-11-22T03:55:30: .*jobs.txt:' "$tmp/frame2" &&
