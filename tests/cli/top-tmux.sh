@@ -32,6 +32,20 @@ wait_for() {
 	return 1
 }
 
+# wait_gone STEP PATTERN: the screen stops showing PATTERN within 10 s
+wait_gone() {
+	i=0
+	while [ $i -lt 200 ]; do
+		screen >"$tmp/screen" 2>/dev/null && ! grep -Eq -- "$2" "$tmp/screen" && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	echo "step $1: the screen still shows /$2/:"
+	sed 's/^/    |/' "$tmp/screen"
+	status=1
+	return 1
+}
+
 # row STEP N PATTERN: the Nth line below the view's title line (the
 # header's height depends on the width) matches PATTERN now; N = 0 is the
 # title itself, N = -1 and -2 the bottom lines
@@ -87,7 +101,7 @@ wait_for unfollow 'following no job +sort rank  3/17$'
 keys Space
 wait_for mark 'sort rank  4/17$' && row mark 3 '^\*   3    30 frank '
 keys U
-wait_for unmark 'sort rank  4/17$' && row unmark 3 '^    3    30 frank '
+wait_gone unmark '^\*   3    30 frank ' && row unmark 3 '^    3    30 frank '
 keys / heidi Enter
 wait_for search 'sort rank  4/17$' && row search 4 '^    4    32 heidi '
 keys g
@@ -128,12 +142,12 @@ head -c 3000 samples/site/jobs.txt >"$tmp/snap/jobs.txt"
 wait_for half-written 'reload failed, still showing the data of 2026-11-22T03:55:30' &&
 	row half-written 1 '^    1   \^1    34 ivan '
 cp samples/site/jobs.txt "$tmp/snap/jobs.txt"
-wait_for repaired 'sort rank  1/17'
+wait_gone repaired 'reload failed' && wait_for repaired 'sort rank  1/17'
 
 # 7. resize: the frame follows the terminal
 tmux -L "$sock" resize-window -t main: -x 120 -y 40
-wait_for resize '^F1Help F2Queue' &&
-	grep -q 'P partition 3000  Q qos 5000  T tres CPU=700,Mem=300$' "$tmp/screen" &&
+wait_for resize 'P partition 3000  Q qos 5000  T tres CPU=700,Mem=300$' &&
+	grep -q '^F1Help F2Queue' "$tmp/screen" &&
 	[ "$(wc -l <"$tmp/screen")" = 40 ] && row resize -2 'sort rank  1/17$' &&
 	row resize 17 '^   17   v5    33 mallory chem ' || status=1
 
