@@ -127,7 +127,7 @@ static int zone_switch(const char *tz)
 }
 
 /* Whether name is a zone of the time zone database on this machine: a
- * TZif file under TZDIR (or /usr/share/zoneinfo), or given by its path.
+ * TZif file under TZDIR (or /usr/share/zoneinfo).
  * glibc reads a name it cannot find as UTC without a word, so the file
  * is looked for here. */
 static bool tzdb_has(const char *name)
@@ -139,11 +139,8 @@ static bool tzdb_has(const char *name)
 
 	if (!*name || strstr(name, ".."))
 		return false;
-	if (*name == '/')
-		snprintf(path, sizeof(path), "%s", name);
-	else
-		snprintf(path, sizeof(path), "%s/%s",
-			 dir && *dir ? dir : "/usr/share/zoneinfo", name);
+	snprintf(path, sizeof(path), "%s/%s",
+		 dir && *dir ? dir : "/usr/share/zoneinfo", name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
@@ -190,7 +187,16 @@ int prio_snapshot_use_zone(struct prio_snapshot *snap, time_t capture,
 	}
 	if (*name == ':')
 		name++;
-	if (strcmp(name, "unknown") != 0 && (tzdb_has(name) || posix_rule(name))) {
+	/* TZ=:/usr/share/zoneinfo/Europe/Berlin names Europe/Berlin; any
+	 * other path (/etc/localtime) is the reading machine's own zone,
+	 * not the cluster's: no name */
+	if (*name == '/') {
+		const char *z = strstr(name, "zoneinfo/");
+
+		name = z ? z + 9 : "";
+	}
+	if (*name && strcmp(name, "unknown") != 0 &&
+	    (tzdb_has(name) || posix_rule(name))) {
 		if (zone_switch(name) < 0)
 			return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
 					      "cannot set TZ=%s", name);
@@ -228,7 +234,7 @@ int prio_snapshot_use_zone(struct prio_snapshot *snap, time_t capture,
 		 "database: local times are read and printed at the offset "
 		 "recorded at capture, %s (times across a DST change may be an "
 		 "hour off)",
-		 snap->zone_file, snap->zone_line, name, a);
+		 snap->zone_file, snap->zone_line, snap->zone_name, a);
 	return PRIO_OK;
 }
 

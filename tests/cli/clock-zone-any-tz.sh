@@ -100,4 +100,24 @@ same now America/New_York prio-calc --snapshot "$tmp/ny" -l --now 2026-11-26T05:
 cmp -s "$tmp/now" "$tmp/calc" || { echo "--now in New York's time is not NOW"; status=1; }
 same nowz America/New_York prio-calc --snapshot "$tmp/ny" -l --now 2026-11-26T10:04:49Z
 cmp -s "$tmp/nowz" "$tmp/calc" || { echo "--now with Z is not NOW"; status=1; }
+
+# Slurm's own numbers: the 22.05 fairtree-basic capture (ages weigh), as a
+# New York cluster prints it, read in Tokyo, gives Slurm's sprio -l exactly
+# at its last calculation -- typed as Unix seconds, as New York's local
+# time, or with an offset.  Without the zone line the same folder does not.
+. tests/cli/calc-oracle.lib
+calc_snapshot fairtree-basic "$tmp/ft" || exit 2
+now=$(calc_last_calc fairtree-basic) || exit 2
+mkdir -p "$tmp/ft-ny" && for f in "$tmp/ft"/*; do moved America/New_York <"$f" >"$tmp/ft-ny/${f##*/}"; done
+printf 'zone\tAmerica/New_York\t%s\n' "$(TZ=America/New_York date -d "@$now" +%z)" >"$tmp/ft-ny/MANIFEST"
+local_now=$(TZ=America/New_York date -d "@$now" +%Y-%m-%dT%H:%M:%S)
+for n in "$now" "$local_now" "$(TZ=UTC date -d "@$now" +%Y-%m-%dT%H:%M:%S)Z"; do
+	same "ft-$n" America/New_York prio-calc --snapshot "$tmp/ft-ny" --now "$n" -l
+	cmp -s "$tmp/ft-$n" tests/oracle/fairtree-basic/sprio_l.txt ||
+		{ echo "fairtree-basic in New York, --now $n: not Slurm's sprio -l"; diff tests/oracle/fairtree-basic/sprio_l.txt "$tmp/ft-$n" | head -6; status=1; }
+done
+rm "$tmp/ft-ny/MANIFEST"
+TZ=Asia/Tokyo prio-calc --snapshot "$tmp/ft-ny" --now "$now" -l 2>/dev/null |
+	cmp -s - tests/oracle/fairtree-basic/sprio_l.txt &&
+	{ echo "fairtree-basic: the zone made no difference (the test proves nothing)"; status=1; }
 exit $status

@@ -267,3 +267,42 @@ Test(zone, offsets_are_absolute)
 	cr_assert_eq(prio_timestamp_parse("2026-11-22T03:55:30+25:00", 25, &t), -1);
 	cr_assert_eq(prio_timestamp_parse("2026-11-22T03:55:30+0", 21, &t), -1);
 }
+
+/* What prio-snap may have found in TZ: a POSIX rule is a zone (with its
+ * DST); a path under zoneinfo names its zone; /etc/localtime would be the
+ * reading machine's own zone, so only the offset is kept. */
+Test(zone, names_as_tz_gives_them)
+{
+	static const struct {
+		const char *line;
+		enum prio_zone_use use;
+		time_t july; /* 2026-07-15T12:00:00 in the zone */
+	} cases[] = {
+		{ "zone\tCET-1CEST,M3.5.0,M10.5.0/3\t+0100\n", PRIO_ZONE_NAMED,
+		  1784109600 },
+		{ "zone\t:Europe/Berlin\t+0100\n", PRIO_ZONE_NAMED, 1784109600 },
+		{ "zone\t/usr/share/zoneinfo/Europe/Berlin\t+0100\n",
+		  PRIO_ZONE_NAMED, 1784109600 },
+		{ "zone\t/etc/localtime\t+0100\n", PRIO_ZONE_FIXED,
+		  1784109600 + 3600 },
+		{ "zone\tJST\t+0100\n", PRIO_ZONE_FIXED, 1784109600 + 3600 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct prio_snapshot snap;
+		struct prio_error err;
+		struct folder f;
+
+		zone("Asia/Tokyo");
+		make_folder(&f, cases[i].line);
+		cr_assert_eq(load(&snap, &f, &err), PRIO_OK, "%s: %s",
+			     cases[i].line, err.message);
+		cr_assert_eq(snap.zone_use, cases[i].use, "%s", cases[i].line);
+		cr_assert_eq(snap.sacct[0].submit, cases[i].july, "%s",
+			     cases[i].line);
+		cr_assert_eq(snap.sacct[1].submit, CAPTURE, "%s", cases[i].line);
+		prio_snapshot_free(&snap);
+		prio_zone_restore();
+		remove_folder(&f);
+	}
+}
