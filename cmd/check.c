@@ -59,6 +59,8 @@ int cmd_check_report(const struct cmd_common *c,
 		 prio_timestamp_format(snap->now, when, sizeof(when)),
 		 (long long)snap->now);
 	row(w, "clock", "now", -1, buf);
+	row(w, "clock", "zone", -1,
+	    prio_snapshot_zone_describe(snap, buf, sizeof(buf)));
 	{
 		const struct prio_slurm_release *rel = prio_snapshot_slurm(snap);
 		char name[16];

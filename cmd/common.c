@@ -173,9 +173,62 @@ enum prio_output_mode cmd_writer_mode(enum cmd_output mode)
 	return PRIO_OUT_TEXT;
 }
 
+/*
+ * A local time the user types (--now, --at) means what the same text
+ * means in the snapshot's files and in what the tools print: the zone the
+ * snapshot records, when it records one, else the user's TZ.  Copying a
+ * time from the output or from squeue on the cluster gives the same
+ * instant wherever it is typed.  With an offset (Z, +01:00) it is
+ * absolute.  The zone is known only once MANIFEST is read, so each value
+ * is checked here and parsed again by cmd_load_snapshot_from().
+ */
+static struct {
+	const char *arg;
+	time_t *out;
+} user_times[4];
+static unsigned user_time_count;
+
 int cmd_parse_now(const char *arg, time_t *out)
 {
-	return prio_timestamp_parse(arg, strlen(arg), out) < 0 || *out == 0 ? -1 : 0;
+	int rc = prio_timestamp_parse(arg, strlen(arg), out);
+	unsigned i;
+
+	/* a time our zone skips may exist in the snapshot's */
+	if (rc == -2) {
+		*out = 1;
+		rc = 0;
+	}
+	if (rc < 0 || *out == 0)
+		return -1;
+	for (i = 0; i < user_time_count && user_times[i].out != out; i++)
+		;
+	if (i < sizeof(user_times) / sizeof(user_times[0])) {
+		user_times[i].arg = arg;
+		user_times[i].out = out;
+		if (i == user_time_count)
+			user_time_count++;
+	}
+	return 0;
+}
+
+static int reparse_user_times(const struct prio_snapshot *snap,
+			      struct prio_error *err)
+{
+	for (unsigned i = 0; i < user_time_count; i++) {
+		const char *arg = user_times[i].arg;
+		char zone[128];
+
+		if (prio_timestamp_parse(arg, strlen(arg), user_times[i].out) == 0)
+			continue;
+		prio_snapshot_zone_describe(snap, zone, sizeof(zone));
+		*strchr(zone, ' ') = '\0';
+		return prio_error_set(err, PRIO_ERR_USAGE, "", 0, "",
+				      "\"%s\": no such local time in %s (the "
+				      "clocks skipped it at a DST change): "
+				      "give another, or an offset (+HH:MM)",
+				      arg, zone);
+	}
+	return PRIO_OK;
 }
 
 const char *cmd_config_path(void)
@@ -630,6 +683,9 @@ int cmd_load_snapshot_from(struct cmd_common *c, const char *dir,
 		snap->now_known = true;
 	}
 	rc = prio_snapshot_load_sources(snap, dir, paths, err);
+	/* the snapshot's zone is in force now: --now and --at mean it */
+	if (rc >= 0 && (rc = reparse_user_times(snap, err)) >= 0 && c->now_set)
+		snap->now = c->now;
 	for (unsigned i = 0; rc >= 0 && i < c->set_count; i++)
 		rc = prio_snapshot_set(snap, c->sets[i], c->set_origins[i], err);
 	if (rc >= 0)

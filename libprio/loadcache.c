@@ -20,36 +20,6 @@ void lc_time_cache_init(struct lc_time_cache *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar; a day
- * past the end of its month runs into the next one, as mktime does. */
-static int64_t days_from_civil(int64_t y, unsigned m, unsigned d)
-{
-	int64_t era;
-	unsigned yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = (unsigned)(y - era * 400);
-	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + (int64_t)doe - 719468;
-}
-
-static time_t local_time(int y, int mon, int d, int h, int mi, int s)
-{
-	struct tm tm;
-
-	memset(&tm, 0, sizeof(tm));
-	tm.tm_year = y - 1900;
-	tm.tm_mon = mon - 1;
-	tm.tm_mday = d;
-	tm.tm_hour = h;
-	tm.tm_min = mi;
-	tm.tm_sec = s;
-	tm.tm_isdst = -1;
-	return mktime(&tm);
-}
-
 static inline int two(const char *s)
 {
 	unsigned a = (unsigned char)s[0] - (unsigned)'0';
@@ -81,15 +51,18 @@ int lc_timestamp(struct lc_time_cache *c, const char *s, size_t n, time_t *t)
 		slot = c->last_slot;
 		goto have_day;
 	}
-	days = days_from_civil(y1 * 100 + y2, (unsigned)mon, (unsigned)day);
+	days = prio_civil_days(y1 * 100 + y2, (unsigned)mon, (unsigned)day);
 	slot = (unsigned)((uint64_t)days % LC_DAY_SLOTS);
 	if (c->day[slot] != days + 1) {
-		time_t t0 = local_time(y1 * 100 + y2, mon, day, 0, 0, 0);
-		time_t t1 = local_time(y1 * 100 + y2, mon, day, 23, 59, 59);
+		time_t t0 = 0, t1 = 0;
+		/* a day whose midnight or last second the clocks skip or
+		 * repeat is not uniform: each time is converted alone */
+		bool ok = prio_local_time(y1 * 100 + y2, mon, day, 0, 0, 0, &t0) == 0 &&
+			  prio_local_time(y1 * 100 + y2, mon, day, 23, 59, 59, &t1) == 0;
 
 		c->day[slot] = days + 1;
 		c->midnight[slot] = t0;
-		c->uniform[slot] = t0 != (time_t)-1 && t1 - t0 == 86399;
+		c->uniform[slot] = ok && t1 - t0 == 86399;
 	}
 	memcpy(c->last_day, s, 10);
 	c->last_slot = slot;

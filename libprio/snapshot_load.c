@@ -507,22 +507,33 @@ static int read_manifest_version(struct prio_snapshot *snap, const char *path,
 		uint16_t release;
 		const char *tab;
 
-		if (line.len > 5 && memcmp(line.text, "zone\t", 5) == 0 &&
-		    (tab = memchr(line.text + 5, '\t', line.len - 5))) {
-			size_t nlen = (size_t)(tab - (line.text + 5));
+		if (line.len >= 5 && memcmp(line.text, "zone\t", 5) == 0) {
+			const char *name = line.text + 5;
+			size_t rest = line.len - 5, nlen;
 			long off;
 
-			/* an unknown zone or offset is no zone: no warning
-			 * rather than a wrong one */
-			if (prio_parse_utc_offset(tab + 1,
-						  line.len - nlen - 6,
-						  &off) == 0 &&
-			    nlen && nlen < sizeof(snap->zone_name)) {
-				memcpy(snap->zone_name, line.text + 5, nlen);
-				snap->zone_name[nlen] = '\0';
-				snap->zone_offset = off;
-				snap->zone_known = true;
+			/* every local time hangs on this line: one that does
+			 * not read is refused, not skipped */
+			tab = memchr(name, '\t', rest);
+			nlen = tab ? (size_t)(tab - name) : 0;
+			if (!tab || !nlen || nlen >= sizeof(snap->zone_name) ||
+			    prio_parse_utc_offset(tab + 1, rest - nlen - 1,
+						  &off) < 0) {
+				rc = prio_error_set(
+				    err, PRIO_ERR_PARSE, src.name, line.number,
+				    "zone",
+				    "expected NAME<TAB>+HHMM (the TZ name and "
+				    "date +%%z at capture), got \"%.*s\"",
+				    (int)(rest > 60 ? 60 : rest), name);
+				break;
 			}
+			memcpy(snap->zone_name, name, nlen);
+			snap->zone_name[nlen] = '\0';
+			snap->zone_offset = off;
+			snap->zone_known = true;
+			snprintf(snap->zone_file, sizeof(snap->zone_file), "%s",
+				 src.name);
+			snap->zone_line = (unsigned)line.number;
 			continue;
 		}
 		if (line.len < 8 || memcmp(line.text, "version\t", 8) != 0)
@@ -533,6 +544,8 @@ static int read_manifest_version(struct prio_snapshot *snap, const char *path,
 						   PRIO_VERSION_MANIFEST);
 	}
 	prio_source_close(&src);
+	if (rc < 0)
+		return rc;
 	return got < 0 ? got : PRIO_OK;
 }
 
@@ -579,6 +592,7 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 			       struct prio_error *err)
 {
 	char buf[4096];
+	bool now_file = false;
 	int rc;
 
 	if (dir && (rc = check_folder(dir, err)) < 0)
@@ -587,15 +601,22 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 		snprintf(buf, sizeof(buf), "%s/NOW", dir);
 		if ((rc = folder_file(buf, err)) < 0)
 			return rc;
-		if (!snap->now_known && rc &&
-		    (rc = read_now_file(snap, buf, err)) < 0)
-			return rc;
+		if (!snap->now_known && rc) {
+			if ((rc = read_now_file(snap, buf, err)) < 0)
+				return rc;
+			now_file = true;
+		}
 		snprintf(buf, sizeof(buf), "%s/MANIFEST", dir);
 		if ((rc = folder_file(buf, err)) < 0)
 			return rc;
 		if (rc && (rc = read_manifest_version(snap, buf, err)) < 0)
 			return rc;
 	}
+	/* Before any file with local times: they are read in this zone.
+	 * The NOW file is the capture's clock, where the recorded offset
+	 * must hold; a --now may be any other day. */
+	if ((rc = prio_snapshot_use_zone(snap, snap->now, now_file, err)) < 0)
+		return rc;
 	/* Configuration first: later loaders need its TRES list. */
 	for (int role = 0; role < PRIO_ROLE_COUNT; role++) {
 		const char *path = paths ? paths[role] : NULL;

@@ -143,11 +143,95 @@ bool prio_timestamp_valid(int year, int mon, int day, int hour, int min,
 	return day <= mdays[mon - 1] + (mon == 2 && leap ? 1 : 0);
 }
 
+int64_t prio_civil_days(int64_t y, unsigned m, unsigned d)
+{
+	int64_t era;
+	unsigned yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = (unsigned)(y - era * 400);
+	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + (int64_t)doe - 719468;
+}
+
+/* mktime() with a definite answer at the two DST edges.  A reading in the
+ * hour the clocks repeat names two instants; mktime(tm_isdst = -1) picks
+ * either, depending on what it converted before (glibc guesses from its
+ * last call), so the same file could load two ways.  Both candidates are
+ * tried and each kept only if it converts back to the same reading; of
+ * two, the earlier wins (the first pass through the hour, still on summer
+ * time).  A reading in the hour the clocks skip converts back to nothing:
+ * no clock of that zone ever showed it, and -2 says so. */
+int prio_local_time(int year, int mon, int day, int hour, int min, int sec,
+		    time_t *out)
+{
+	bool found = false;
+	time_t best = 0;
+
+	for (int isdst = 1; isdst >= -1; isdst--) {
+		struct tm tm, back;
+		time_t t;
+
+		memset(&tm, 0, sizeof(tm));
+		tm.tm_year = year - 1900;
+		tm.tm_mon = mon - 1;
+		tm.tm_mday = day;
+		tm.tm_hour = hour;
+		tm.tm_min = min;
+		tm.tm_sec = sec;
+		tm.tm_isdst = isdst;
+		t = mktime(&tm);
+		if (t == (time_t)-1)
+			continue;
+		if (!localtime_r(&t, &back) || back.tm_year != year - 1900 ||
+		    back.tm_mon != mon - 1 || back.tm_mday != day ||
+		    back.tm_hour != hour || back.tm_min != min ||
+		    back.tm_sec != sec)
+			continue;
+		if (!found || t < best)
+			best = t;
+		found = true;
+	}
+	if (!found)
+		return -2;
+	*out = best;
+	return 0;
+}
+
+/* A trailing "Z", "+HH:MM", "+HHMM" or "+HH" (ISO 8601): the offset in
+ * seconds east, and how many bytes it took; 0 bytes when there is none. */
+static size_t utc_suffix(const char *s, size_t n, long *off)
+{
+	int h, m = 0;
+
+	if (n >= 17 && s[n - 1] == 'Z') {
+		*off = 0;
+		return 1;
+	}
+	for (size_t len = 6; len >= 3; len--) {
+		const char *p = s + n - len;
+
+		if (n < 16 + len || (p[0] != '+' && p[0] != '-'))
+			continue;
+		if (digits(p + 1, 2, &h) ||
+		    (len == 6 && (p[3] != ':' || digits(p + 4, 2, &m))) ||
+		    (len == 5 && digits(p + 3, 2, &m)) || len == 4 || h > 23 ||
+		    m > 59)
+			return 0;
+		*off = (p[0] == '-' ? -1L : 1L) * (h * 3600L + m * 60L);
+		return len;
+	}
+	return 0;
+}
+
 int prio_timestamp_parse(const char *s, size_t n, time_t *t)
 {
-	struct tm tm;
 	int year, mon, day, hour = 0, min = 0, sec = 0;
 	int64_t epoch;
+	size_t suffix;
+	long off = 0;
 
 	if (n == 0 || prio_word_eq(s, n, "Unknown") || prio_word_eq(s, n, "None") ||
 	    prio_word_eq(s, n, "N/A") || prio_word_eq(s, n, "(null)")) {
@@ -160,6 +244,9 @@ int prio_timestamp_parse(const char *s, size_t n, time_t *t)
 		*t = (time_t)epoch;
 		return 0;
 	}
+	/* an offset makes the reading absolute: no zone is consulted */
+	suffix = utc_suffix(s, n, &off);
+	n -= suffix;
 	/* YYYY-MM-DD[(T| )HH:MM[:SS]] */
 	if (n < 10 || s[4] != '-' || s[7] != '-' || digits(s, 4, &year) ||
 	    digits(s + 5, 2, &mon) || digits(s + 8, 2, &day))
@@ -171,24 +258,26 @@ int prio_timestamp_parse(const char *s, size_t n, time_t *t)
 			return -1;
 		if (n == 19 && (s[16] != ':' || digits(s + 17, 2, &sec)))
 			return -1;
+	} else if (suffix) {
+		return -1; /* "2026-11-22Z": a day has no offset */
 	}
 	if (!prio_timestamp_valid(year, mon, day, hour, min, sec))
 		return -1;
-	memset(&tm, 0, sizeof(tm));
-	tm.tm_year = year - 1900;
-	tm.tm_mon = mon - 1;
-	tm.tm_mday = day;
-	tm.tm_hour = hour;
-	tm.tm_min = min;
-	tm.tm_sec = sec;
-	tm.tm_isdst = -1;
-	*t = mktime(&tm);
-	return *t == (time_t)-1 ? -1 : 0;
+	if (suffix) {
+		epoch = ((prio_civil_days(year, (unsigned)mon, (unsigned)day) * 24 + hour) * 60 + min) * 60 +
+			sec - off;
+		if (epoch <= 0)
+			return -1;
+		*t = (time_t)epoch;
+		return 0;
+	}
+	return prio_local_time(year, mon, day, hour, min, sec, t);
 }
 
 const char *prio_timestamp_expected(const char *s, size_t n)
 {
 	int year, mon, day, hour = 0, min = 0, sec = 0;
+	time_t t;
 
 	if (n < 10 || s[4] != '-' || s[7] != '-' || digits(s, 4, &year) ||
 	    digits(s + 5, 2, &mon) || digits(s + 8, 2, &day))
@@ -202,6 +291,9 @@ const char *prio_timestamp_expected(const char *s, size_t n)
 		return "a real calendar day";
 	if (!prio_timestamp_valid(year, mon, day, hour, min, sec))
 		return "a real time of day (00:00:00 to 23:59:59)";
+	if (prio_local_time(year, mon, day, hour, min, sec, &t) == -2)
+		return "a local time that exists in the zone (the clocks "
+		       "skipped this one at a DST change)";
 	return NULL;
 }
 

@@ -70,6 +70,19 @@ struct prio_snapshot {
 	bool zone_known;
 	char zone_name[64];
 	long zone_offset;
+	/* How local times are read and printed (prio_snapshot_use_zone):
+	 * the process's TZ (no zone recorded), the recorded name, or the
+	 * recorded offset when the name is not in the time zone database
+	 * (zone_note then holds the warning).  zone_file:zone_line is the
+	 * MANIFEST line, for messages. */
+	enum prio_zone_use {
+		PRIO_ZONE_PROCESS = 0,
+		PRIO_ZONE_NAMED,
+		PRIO_ZONE_FIXED,
+	} zone_use;
+	char zone_file[256];
+	unsigned zone_line;
+	char zone_note[768];
 	bool keep_going;      /* malformed records become warnings */
 
 	/* The Slurm release the artefacts came from (YYMM, 2411) and where
@@ -229,15 +242,31 @@ const char *const *prio_snapshot_dir_names(enum prio_role role);
 int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 			       const char *const paths[PRIO_ROLE_COUNT],
 			       struct prio_error *err);
+/* Make the recorded zone (zone_known) the process's local time, so that
+ * every local time of the text sources is read in it and every local time
+ * printed is in it (clock.c says why the process's TZ and not a zone
+ * argument); without one, go back to the TZ the process started with.
+ * The name is used when this machine's time zone database has it (or it
+ * is a POSIX TZ rule), else the recorded offset, with zone_note set.  When
+ * capture_known, the name must have the recorded offset at capture: else
+ * an error "MANIFEST:N: zone: ...".  prio_snapshot_load_sources() calls
+ * it after reading MANIFEST and NOW, before any other file. */
+int prio_snapshot_use_zone(struct prio_snapshot *snap, time_t capture,
+			   bool capture_known, struct prio_error *err);
+/* Back to the TZ the process started with (no-op if never switched). */
+void prio_zone_restore(void);
+/* For --check: the zone local times are in and where it came from. */
+const char *prio_snapshot_zone_describe(const struct prio_snapshot *snap,
+					char *buf, size_t size);
 /* Clock and zone checks of a loaded snapshot (clock.c), each a one-line
  * message or "" when all is well:
- * zone: MANIFEST's capture zone differs in offset at NOW from the zone this
- *   process converts local times in (every command warns);
+ * zone: MANIFEST's zone name is not in the time zone database, the fixed
+ *   offset recorded at capture is used (every command warns);
  * future: pending jobs submitted after NOW (times read in another zone,
  *   or --now too early); all_future tells whether none is left;
  * wall: NOW came from the wall clock (no NOW file, no --now). */
 struct prio_clock_notes {
-	char zone[320];
+	char zone[768];
 	char future[320];
 	char wall[160];
 	bool all_future;

@@ -1,0 +1,1 @@
+d=$(mktemp -d) && cp -r tests/cli/readers-data/slurm-24.11 "$d/s" && printf 'zone\tUTC\t+0000\n' >>"$d/s/MANIFEST" && cd "$d" && TZ=Asia/Tokyo prio-calc --snapshot s -o '%.7i' --now 2026-11-26T09:00:00; s=$?; rm -rf "$d"; exit $s

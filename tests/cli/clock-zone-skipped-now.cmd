@@ -1,0 +1,1 @@
+d=$(mktemp -d) && cp -r tests/cli/readers-data/slurm-24.11 "$d/s" && printf 'zone\tAmerica/New_York\t-0500\n' >>"$d/s/MANIFEST" && cd "$d" && TZ=Asia/Tokyo prio-calc --snapshot s -l --now 2026-03-08T02:30:00; s=$?; rm -rf "$d"; exit $s
