@@ -8,7 +8,9 @@
 # second captures Slurm's own sprio/sshare/sacct and runs our tools with
 # --live, and compares.  Prints "live: N passed, N failed" last.
 #
-# Environment: PRIO_LIVE_SEED (default: from the clock), PRIO_LIVE_KEEP=1
+# Environment: PRIO_LIVE_SEED (default: from the clock), PRIO_LIVE_FLAGS
+# (PriorityFlags instead of the drawn ones; the rest of the draw is the
+# seed's), PRIO_LIVE_KEEP=1
 # keeps the folder with every capture and log, top_builddir/top_srcdir as
 # for the other tests.  Needs root.  Bounded: every wait has a timeout, the
 # whole run takes about 6 minutes; traffic stays on 127.0.0.1.
@@ -75,6 +77,7 @@ echo "live: seed $seed on slurm $(dpkg-query -W -f '${Version}' slurm-client 2>/
 # leaves at 0 (FairShare 1.0) while its RawUsage is not is a behaviour we
 # do not model yet (seen with seed 11; see the project's issues).
 flags=$(pick "" "" "NO_FAIR_TREE" "MAX_TRES" "SMALL_RELATIVE_TO_TIME")
+flags=${PRIO_LIVE_FLAGS:-$flags}
 favor=$(pick NO NO YES)
 w_age=$(pick 0 500 1000 3000)
 w_fs=$(pick 5000 10000 20000)
