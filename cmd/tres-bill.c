@@ -240,6 +240,26 @@ static void add_count(struct prio_snapshot *snap, struct prio_tres_list *l,
 	l->count++;
 }
 
+/* The shape's options that exclude each other, and the sizes: usage
+ * errors before any source is read. */
+static void check_shape(const struct cmd_common *c, const struct shape *s)
+{
+	uint64_t per;
+
+	if (s->tres && (s->nodes_set || s->ntasks_set || s->cpt_set || s->mem ||
+			s->mem_per_cpu || s->gres))
+		cmd_usage_error(c, NULL,
+				"--tres and -N/-n/-c/--mem/--gres are mutually exclusive");
+	if (s->mem && s->mem_per_cpu)
+		cmd_usage_error(c, NULL, "--mem and --mem-per-cpu are mutually exclusive");
+	if (s->mem && parse_mem(s->mem, &per) < 0)
+		cmd_usage_error(c, NULL, "--mem: expected a size such as 4000, 60G or 1T, "
+				"got \"%s\"", s->mem);
+	if (s->mem_per_cpu && parse_mem(s->mem_per_cpu, &per) < 0)
+		cmd_usage_error(c, NULL, "--mem-per-cpu: expected a size such as 1000 or 4G, "
+				"got \"%s\"", s->mem_per_cpu);
+}
+
 /* The TRES counts of an sbatch-like request. */
 static void shape_counts(const struct cmd_common *c, struct prio_snapshot *snap,
 			 const struct shape *s, struct prio_tres_list *l)
@@ -260,17 +280,10 @@ static void shape_counts(const struct cmd_common *c, struct prio_snapshot *snap,
 		cmd_die(c, "out of memory");
 	l->count = 0;
 	add_count(snap, l, "cpu", cpus);
-	if (s->mem && s->mem_per_cpu)
-		cmd_usage_error(c, NULL, "--mem and --mem-per-cpu are mutually exclusive");
-	if (s->mem) {
-		if (parse_mem(s->mem, &per) < 0)
-			cmd_usage_error(c, NULL, "--mem: expected a size such as 4000, 60G or 1T, "
-					"got \"%s\"", s->mem);
+	/* the sizes were checked with the command line (check_shape) */
+	if (s->mem && parse_mem(s->mem, &per) == 0) {
 		mem = per * nodes;
-	} else if (s->mem_per_cpu) {
-		if (parse_mem(s->mem_per_cpu, &per) < 0)
-			cmd_usage_error(c, NULL, "--mem-per-cpu: expected a size such as 1000 or 4G, "
-					"got \"%s\"", s->mem_per_cpu);
+	} else if (s->mem_per_cpu && parse_mem(s->mem_per_cpu, &per) == 0) {
 		mem = per * cpus;
 	} else if (snap->conf.def_mem_per_cpu) {
 		mem = (uint64_t)snap->conf.def_mem_per_cpu * cpus;
@@ -369,10 +382,6 @@ static int calculator(struct cmd_common *c, struct prio_snapshot *snap,
 			cmd_die(c, "no default partition: name one with -p");
 	}
 	if (s->tres) {
-		if (s->nodes_set || s->ntasks_set || s->cpt_set || s->mem || s->mem_per_cpu ||
-		    s->gres)
-			cmd_usage_error(c, NULL,
-					"--tres and -N/-n/-c/--mem/--gres are mutually exclusive");
 		known = snap->tres.count; /* the parser adds what it has not seen */
 		if (prio_tres_list_parse(&snap->arena, &snap->tres, s->tres, strlen(s->tres),
 					 &list, &why) < 0)
@@ -1126,6 +1135,13 @@ int main(int argc, char **argv)
 		cmd_usage_error(&c, USAGE, "--verify takes no job shape");
 	if (optind >= argc && (tres_names || decayed || by != PRIO_BY_NONE || up_since))
 		cmd_usage_error(&c, USAGE, "-T NAMES, --decayed, --by and --up-since go with a report");
+	/* the whole command line is checked before any source is read */
+	check_shape(&c, &shape);
+	if (optind < argc) {
+		struct report_args ra;
+
+		parse_report(&c, argc - optind, argv + optind, &ra);
+	}
 	/* only what the mode reads */
 	if (shape_given(&shape))
 		c.folder_roles = (1u << PRIO_ROLE_CONF) | (1u << PRIO_ROLE_PARTITIONS) |
