@@ -143,6 +143,6 @@ int cmd_check_report(const struct cmd_common *c,
 			row(w, "warning", "NOW", -1, notes.wall);
 	}
 	if (prio_writer_finish(w) < 0)
-		cmd_die(c, "write error on standard output");
+		cmd_die_write(c);
 	return snap->warning_count ? EXIT_ERROR : EXIT_OK;
 }

@@ -8,6 +8,7 @@
 
 #include <confuse.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,10 @@ long cmd_live_min_interval(void)
 	return live_min_interval;
 }
 
+/* An error line was printed on the way out: the exit handler must not add
+ * a second one about standard output (issue 13: one line). */
+static bool error_reported;
+
 void cmd_warn(const struct cmd_common *c, const char *fmt, ...)
 {
 	va_list ap;
@@ -120,6 +125,7 @@ void cmd_die(const struct cmd_common *c, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	error_reported = true;
 	exit(EXIT_ERROR);
 }
 
@@ -128,7 +134,72 @@ void cmd_die_error(const struct cmd_common *c, const struct prio_error *err)
 	char buf[1024];
 
 	fprintf(stderr, "%s: %s\n", c->prog, prio_error_format(err, buf, sizeof(buf)));
+	error_reported = true;
 	exit(EXIT_ERROR);
+}
+
+/* Why standard output failed: glibc drops the buffer of a failed flush,
+ * so the reason is the errno of the write that failed (`e`, 0 when it is
+ * not known); a flush of what is still buffered may tell it again. */
+static const char *stdout_failure(int e)
+{
+	errno = 0;
+	if (fflush(stdout) != 0 && errno)
+		e = errno;
+	return e ? strerror(e) : "write error";
+}
+
+void cmd_die_write(const struct cmd_common *c)
+{
+	const char *why = stdout_failure(errno);
+
+	fprintf(stderr, "%s: standard output: %s\n", c->prog, why);
+	error_reported = true;
+	exit(EXIT_ERROR);
+}
+
+static const char *exit_prog = "prio-tools";
+
+/* Every output path, --help and --version included, ends here: output
+ * that could not be written is an error (exit 2, one line), never a
+ * silent exit 0.  _exit because exit() may not be called again from an
+ * exit handler. */
+static void close_stdout(void)
+{
+	const char *why = NULL;
+
+	errno = 0;
+	/* the flush tells why when it fails; an earlier failure that nobody
+	 * reported has lost its errno */
+	if (fflush(stdout) != 0 || ferror(stdout))
+		why = stdout_failure(errno);
+	if (fclose(stdout) != 0 && !why)
+		why = errno ? strerror(errno) : "write error";
+	if (!why)
+		return;
+	if (!error_reported)
+		fprintf(stderr, "%s: standard output: %s\n", exit_prog, why);
+	_exit(EXIT_ERROR);
+}
+
+/* A closed 0, 1 or 2 would be handed to the next open(), pipe() or
+ * inotify_init() (prio-top would read its inotify descriptor as standard
+ * input).  Each one closed is held by /dev/null opened the wrong way round,
+ * so that reading standard input or writing standard output then fails
+ * with EBADF and is reported, instead of reading nothing or printing into
+ * the void. */
+static void hold_standard_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int held;
+
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		/* open() takes the lowest free descriptor: fd itself */
+		held = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+		if (held != fd)
+			_exit(EXIT_ERROR); /* nowhere to say it */
+	}
 }
 
 void cmd_usage_error(const struct cmd_common *c, const char *usage,
@@ -140,8 +211,11 @@ void cmd_usage_error(const struct cmd_common *c, const char *usage,
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nusage: %s\nTry '%s --help' for more information.\n",
-		usage, c->prog);
+	/* One line (issue 13): the usage line is what --usage or --help are
+	 * for; `usage` stays in the signature so that callers need not change. */
+	(void)usage;
+	fprintf(stderr, " (try '%s --help')\n", c->prog);
+	error_reported = true;
 	exit(EXIT_ERROR);
 }
 
@@ -156,8 +230,9 @@ void cmd_output(struct cmd_common *c, enum cmd_output mode)
 	/* the last one winning would print a format the user did not ask
 	 * for, exit 0 (issue 13); the same option twice is harmless */
 	if (c->mode != CMD_OUT_TEXT && c->mode != mode)
-		cmd_die(c, "%s and %s conflict: give one output format",
-			names[c->mode], names[mode]);
+		cmd_usage_error(c, NULL,
+				"%s and %s conflict: give one output format",
+				names[c->mode], names[mode]);
 	c->mode = mode;
 }
 
@@ -418,7 +493,8 @@ static void read_config_file(const struct cmd_common *c)
 	}
 	if (rc != CFG_SUCCESS) {
 		cfg_free(cfg);
-		exit(EXIT_ERROR); /* confuse_error printed file:line */
+		error_reported = true; /* confuse_error printed file:line */
+		exit(EXIT_ERROR);
 	}
 	whatif_count = cfg_size(cfg, "what-if");
 	whatif_sets = calloc(whatif_count ? whatif_count : 1, sizeof(*whatif_sets));
@@ -469,6 +545,12 @@ static void read_config_file(const struct cmd_common *c)
 
 void cmd_common_init(struct cmd_common *c, const char *prog)
 {
+	hold_standard_fds();
+	exit_prog = prog;
+	if (atexit(close_stdout) != 0) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		exit(EXIT_ERROR);
+	}
 	memset(c, 0, sizeof(*c));
 	c->prog = prog;
 	c->mode = CMD_OUT_TEXT;
@@ -525,7 +607,8 @@ static void add_what_if(struct cmd_common *c, const char *name)
 static void set_path(struct cmd_common *c, enum prio_role role, const char *arg)
 {
 	if (!*arg)
-		cmd_die(c, "%s: expected a file name or -", prio_role_option(role));
+		cmd_usage_error(c, NULL, "%s: expected a file name or -",
+				prio_role_option(role));
 	c->paths[role] = arg;
 }
 
@@ -534,7 +617,7 @@ int cmd_common_option(struct cmd_common *c, int opt, const char *arg)
 	switch (opt) {
 	case OPT_SNAPSHOT:
 		if (!*arg)
-			cmd_die(c, "--snapshot: expected a folder");
+			cmd_usage_error(c, NULL, "--snapshot: expected a folder");
 		c->snapshot_dir = arg;
 		return 1;
 	case OPT_CONF: set_path(c, PRIO_ROLE_CONF, arg); return 1;
@@ -546,32 +629,41 @@ int cmd_common_option(struct cmd_common *c, int opt, const char *arg)
 	case OPT_PARTITIONS: set_path(c, PRIO_ROLE_PARTITIONS, arg); return 1;
 	case OPT_NOW:
 		if (cmd_parse_now(arg, &c->now) < 0)
-			cmd_die(c, "--now: expected Unix seconds or YYYY-MM-DDTHH:MM:SS, got \"%s\"",
-				arg);
+			cmd_usage_error(c, NULL,
+					"--now: expected Unix seconds or "
+					"YYYY-MM-DDTHH:MM:SS, got \"%s\"",
+					arg);
 		c->now_set = true;
 		return 1;
 	case OPT_KEEP_GOING: c->keep_going = true; return 1;
 	case OPT_SET:
 		if (!strchr(arg, '='))
-			cmd_die(c, "--set: expected Key=Value or kind:NAME.Key=Value, got \"%s\"", arg);
+			cmd_usage_error(c, NULL,
+					"--set: expected Key=Value or "
+					"kind:NAME.Key=Value, got \"%s\"",
+					arg);
 		add_set(c, arg, "--set");
 		return 1;
 	case OPT_WHAT_IF: add_what_if(c, arg); return 1;
 	case OPT_LIVE: c->live = true; return 1;
 	case OPT_CLUSTER:
 		if (!*arg)
-			cmd_die(c, "--cluster: expected a cluster name");
+			cmd_usage_error(c, NULL, "--cluster: expected a cluster name");
 		c->cluster = arg;
 		return 1;
 	case OPT_SLURM_VERSION: {
 		uint16_t release;
 
 		if (prio_slurm_version_parse(arg, strlen(arg), &release) < 0)
-			cmd_die(c, "--slurm-version: expected a release such as 24.11, got \"%s\"",
-				arg);
+			cmd_usage_error(c, NULL,
+					"--slurm-version: expected a release "
+					"such as 24.11, got \"%s\"",
+					arg);
 		if (release < PRIO_SLURM_OLDEST)
-			cmd_die(c, "--slurm-version: %s: releases before 22.05 are not supported",
-				arg);
+			cmd_usage_error(c, NULL,
+					"--slurm-version: %s: releases before "
+					"22.05 are not supported",
+					arg);
 		c->slurm_release = release;
 		return 1;
 	}

@@ -84,7 +84,9 @@ extern const struct option cmd_common_long_options[CMD_COMMON_LONG_OPTION_COUNT]
  * a zero entry, for getopt_long; the array lives until exit. */
 const struct option *cmd_merge_options(const struct option *own, size_t n);
 
-/* Initialise from the environment and the config file. */
+/* Initialise from the environment and the config file; first, hold any
+ * closed descriptor 0, 1 or 2 on /dev/null and arrange for a failed write
+ * of standard output to be reported at exit (exit 2). */
 void cmd_common_init(struct cmd_common *c, const char *prog);
 /* Handle option `opt` (from getopt_long).  Returns 1 if it was a common
  * option, 0 if not, and exits 2 with a message on a bad value. */
@@ -121,10 +123,14 @@ void cmd_die(const struct cmd_common *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 void cmd_die_error(const struct cmd_common *c, const struct prio_error *err)
 	__attribute__((noreturn));
-/* Usage error: message, a short usage line, exit 2. */
+/* Usage error, one line: "prog: message (try 'prog --help')", exit 2.
+ * `usage` is not printed (NULL is fine): --usage and --help show it. */
 void cmd_usage_error(const struct cmd_common *c, const char *usage,
 		     const char *fmt, ...)
 	__attribute__((format(printf, 3, 4), noreturn));
+/* Standard output could not be written: "prog: standard output: why",
+ * exit 2.  cmd_common_init also checks it at exit, for every path. */
+void cmd_die_write(const struct cmd_common *c) __attribute__((noreturn));
 
 /* Select the output format from an option; a second, different one is
  * refused (one line, exit 2). */

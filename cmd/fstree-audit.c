@@ -275,10 +275,8 @@ int fstree_audit(struct fstree *f, const char *file)
 		}
 		check_row(&au, k, map[k], &bounds[map[k]]);
 	}
-	if (prio_writer_finish(au.w) < 0) {
-		cmd_warn(&f->c, "write error: %s", strerror(errno));
-		rc = EXIT_ERROR;
-	}
+	if (prio_writer_finish(au.w) < 0)
+		cmd_die_write(&f->c);
 	if (rc == EXIT_OK && f->c.mode == CMD_OUT_TEXT)
 		printf("%s: %lu of %lu cells in %lu rows disagree (%s, %s)\n",
 		       file, au.bad, au.cells, au.rows,

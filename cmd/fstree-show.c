@@ -348,10 +348,8 @@ static int show_table(struct fstree *f, const struct table_opts *o)
 		if (prio_writer_row(w, cells) < 0)
 			break;
 	}
-	if (prio_writer_finish(w) < 0) {
-		cmd_warn(&f->c, "write error: %s", strerror(errno));
-		rc = EXIT_ERROR;
-	}
+	if (prio_writer_finish(w) < 0)
+		cmd_die_write(&f->c);
 	prio_sshare_rows_free(&rows);
 	free(run_mins);
 	return rc;

@@ -198,6 +198,6 @@ int fstree_tree(struct fstree *f)
 	       prio_timestamp_format(f->at, (char[32]){0}, 32));
 	walk(&d, 0, 0);
 	if (fflush(stdout) != 0 || ferror(stdout))
-		return EXIT_ERROR;
+		cmd_die_write(&f->c);
 	return EXIT_OK;
 }

@@ -480,7 +480,7 @@ static void print_jobs(const struct cmd_common *c,
 	}
 	free(order);
 	if (prio_writer_finish(w) < 0)
-		cmd_die(c, "write error: %s", strerror(errno));
+		cmd_die_write(c);
 }
 
 /* Print the job ids of victims[from..to) of p, comma-separated. */
@@ -636,7 +636,7 @@ static void print_queue(const struct cmd_common *c,
 			break;
 	}
 	if (prio_writer_finish(w) < 0)
-		cmd_die(c, "write error: %s", strerror(errno));
+		cmd_die_write(c);
 	free(cells);
 	free(bufs);
 	prio_preempt_queue_free(&q);
@@ -678,10 +678,6 @@ static void print_text(const struct cmd_common *c,
 						      : "select/cons_tres",
 	       ctx->entry_count, ctx->entry_count == 1 ? "" : "s",
 	       ctx->cand_count);
-	/* Licenses are not simulated: say so rather than plan without them. */
-	if (conf->preempt.reclaim_licenses)
-		printf("Note: PreemptParameters=reclaim_licenses is set; "
-		       "preemption to free licenses is not modelled\n");
 	printf("\n");
 	print_summary(ctx, first);
 	if (second) {
@@ -731,7 +727,7 @@ static void print_machine(const struct cmd_common *c,
 			break;
 	}
 	if (prio_writer_finish(w) < 0)
-		cmd_die(c, "write error: %s", strerror(errno));
+		cmd_die_write(c);
 }
 
 static bool is_node_count(const char *s)
@@ -888,6 +884,16 @@ static void parse_args(int argc, char **argv, struct cmd_common *c,
 		cmd_usage_error(c, USAGE,
 				"which job? give --job JOBID or describe it "
 				"(-p, -N, -n, ...)");
+	/* a bad -o is a usage error before any output, not after the plan
+	 * was printed (print_queue checks it again where it is used) */
+	if (a->format) {
+		struct prio_squeue_table t;
+		char why[256];
+
+		if (prio_squeue_table_init(&t, a->format, why, sizeof(why)) < 0)
+			cmd_usage_error(c, USAGE, "--format: %s", why);
+		prio_squeue_table_free(&t);
+	}
 }
 
 int main(int argc, char **argv)
@@ -911,6 +917,21 @@ int main(int argc, char **argv)
 			 1u << PRIO_ROLE_PARTITIONS;
 	parse_args(argc, argv, &c, &a);
 	cmd_load_snapshot(&c, &snap);
+	/* Which running jobs end first, and so what a plan frees, follows
+	 * from NOW: the wall clock is seldom when the queue was read
+	 * (issue 13), so say it was used, as --check does. */
+	if (snap.now_wall) {
+		struct prio_clock_notes notes;
+
+		prio_snapshot_clock_notes(&snap, &notes);
+		cmd_warn(&c, "warning: %s", notes.wall);
+	}
+	/* Licenses are not simulated: say so rather than plan without them,
+	 * on stderr and in every output mode (a warning, issue 13). */
+	if (snap.conf.preempt.reclaim_licenses)
+		cmd_warn(&c, "warning: PreemptParameters=reclaim_licenses is "
+			     "set: preemption to free licenses is not "
+			     "modelled");
 	if (!snap.partition_count)
 		cmd_die(
 		    &c,
@@ -951,7 +972,7 @@ int main(int argc, char **argv)
 		print_machine(&c, &ctx, first, second);
 	rc = first->can_start ? EXIT_OK : EXIT_NO;
 	if (fflush(stdout) != 0)
-		cmd_die(&c, "write error: %s", strerror(errno));
+		cmd_die_write(&c);
 	if (have_slurm)
 		prio_preempt_plan_free(&slurm);
 	if (have_minimal)

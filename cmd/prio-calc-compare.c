@@ -166,10 +166,10 @@ int calc_compare(struct calc_opts *o)
 		cells[6] = b ? prio_cell_uint(b->priority) : prio_cell_blank();
 		cells[7] = a ? prio_cell_uint(a->priority) : prio_cell_blank();
 		if (prio_writer_row(w, cells) < 0)
-			cmd_die(c, "write error: %s", strerror(errno));
+			cmd_die_write(c);
 	}
 	if (prio_writer_finish(w) < 0)
-		cmd_die(c, "write error: %s", strerror(errno));
+		cmd_die_write(c);
 	free(ch);
 	free(k0);
 	free(k1);

@@ -40,7 +40,12 @@ static int say(void *ctx, const struct prio_explain_line *l)
 	const char *detail = l->text;
 
 	if (!out->w) {
-		puts(l->text);
+		/* warnings go to stderr, one line each (issue 13); the
+		 * machine modes keep them as rows of their own section */
+		if (!strcmp(l->section, "warning"))
+			cmd_warn(&out->o->c, "%s", l->text);
+		else
+			puts(l->text);
 		return 0;
 	}
 	while (*detail == ' ')
@@ -62,7 +67,7 @@ static int say(void *ctx, const struct prio_explain_line *l)
 	    *detail ? prio_cell_str(detail) : prio_cell_blank(),
 	};
 	if (prio_writer_row(out->w, cells) < 0)
-		cmd_die(&out->o->c, "write error: %s", strerror(errno));
+		cmd_die_write(&out->o->c);
 	return 0;
 }
 
@@ -93,9 +98,9 @@ int calc_explain(struct calc_opts *o)
 	}
 	prio_explain_render(&e, &x, say, &out);
 	if (out.w && prio_writer_finish(out.w) < 0)
-		cmd_die(c, "write error: %s", strerror(errno));
+		cmd_die_write(c);
 	if (!out.w && (fflush(stdout) != 0 || ferror(stdout)))
-		cmd_die(c, "write error: %s", strerror(errno));
+		cmd_die_write(c);
 	prio_explain_free(&x);
 	prio_queue_free(&q);
 	prio_engine_free(&e);

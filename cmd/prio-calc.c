@@ -390,7 +390,7 @@ static void emit(struct table_out *to, const struct prio_job *job,
 	if (prio_sprio_row_cells_qos(&to->t, to->e, job, jf, row, qos) < 0)
 		cmd_die(&to->o->c, "out of memory");
 	if (prio_writer_row(to->w, to->t.cells) < 0)
-		cmd_die(&to->o->c, "write error: %s", strerror(errno));
+		cmd_die_write(&to->o->c);
 	to->rows++;
 }
 
@@ -537,7 +537,7 @@ static int print_table(struct calc_opts *o)
 	if (o->weights) {
 		prio_sprio_weights_cells(&to.t, &snap.conf);
 		if (prio_writer_row(to.w, to.t.cells) < 0)
-			cmd_die(c, "write error: %s", strerror(errno));
+			cmd_die_write(c);
 	} else {
 		for (uint32_t k = 0; k < snap.job_count; k++) {
 			uint32_t i = order ? order[k] : k;
@@ -552,7 +552,7 @@ static int print_table(struct calc_opts *o)
 		}
 	}
 	if (prio_writer_finish(to.w) < 0)
-		cmd_die(c, "write error: %s", strerror(errno));
+		cmd_die_write(c);
 	free(recs);
 	free(order);
 	free(parts);
@@ -620,10 +620,10 @@ static int print_rank(struct calc_opts *o)
 		cells[7] = prio_cell_str(
 		    prio_timestamp_format(job->submit_time, when, sizeof(when)));
 		if (prio_writer_row(w, cells) < 0)
-			cmd_die(c, "write error: %s", strerror(errno));
+			cmd_die_write(c);
 	}
 	if (prio_writer_finish(w) < 0)
-		cmd_die(c, "write error: %s", strerror(errno));
+		cmd_die_write(c);
 	prio_queue_free(&q);
 	calc_filter_free(&f);
 	prio_engine_free(&e);

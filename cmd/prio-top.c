@@ -1390,6 +1390,36 @@ static enum top_view parse_view(struct top_app *a, const char *v)
 	    "--view: expected queue, tree, detail or help, got \"%s\"", v);
 }
 
+static enum prio_top_col parse_sort(struct top_app *a, const char *sort,
+				     int *dir)
+{
+	const char *name = sort;
+	enum prio_top_col col;
+
+	*dir = 0;
+	if (*name == '-' || *name == '+')
+		*dir = *name++ == '-' ? -1 : 1;
+	if (prio_top_col_parse(name, &col) < 0)
+		cmd_usage_error(&a->c, USAGE,
+				"--sort: expected rank, moved, jobid, "
+				"user, account, "
+				"partition, qos, priority, factors or "
+				"reason, got \"%s\"",
+				sort);
+	return col;
+}
+
+/* A bad --view or --sort is a usage error before any source is read. */
+static void check_start(struct top_app *a, const struct start *st)
+{
+	int dir;
+
+	if (st->view)
+		parse_view(a, st->view);
+	if (st->sort)
+		parse_sort(a, st->sort, &dir);
+}
+
 /* What the options ask for before the first frame. */
 static void start_state(struct top_app *a, const struct start *st)
 {
@@ -1409,19 +1439,9 @@ static void start_state(struct top_app *a, const struct start *st)
 		}
 	}
 	if (st->sort) {
-		const char *name = st->sort;
-		int dir = 0; /* -1 desc, 1 asc, 0 the column's own */
-		enum prio_top_col col;
+		int dir; /* -1 desc, 1 asc, 0 the column's own */
+		enum prio_top_col col = parse_sort(a, st->sort, &dir);
 
-		if (*name == '-' || *name == '+')
-			dir = *name++ == '-' ? -1 : 1;
-		if (prio_top_col_parse(name, &col) < 0)
-			cmd_usage_error(&a->c, USAGE,
-					"--sort: expected rank, moved, jobid, "
-					"user, account, "
-					"partition, qos, priority, factors or "
-					"reason, got \"%s\"",
-					st->sort);
 		prio_top_sort(&a->model, col,
 			      dir ? dir < 0
 				  : prio_top_col_info(col)->desc_first);
@@ -1497,7 +1517,7 @@ static int batch(struct top_app *a)
 		}
 		top_draw(a);
 		if (scr_write_text(&a->scr, stdout) < 0 || fflush(stdout) != 0)
-			cmd_die(&a->c, "write error: %s", strerror(errno));
+			cmd_die_write(&a->c);
 	}
 	return EXIT_OK;
 }
@@ -1610,6 +1630,7 @@ int main(int argc, char **argv)
 	a->no_color = !cmd_top_config()->color || (nc && *nc);
 	top_keymap_init(&a->keys);
 	parse_options(a, &st, argc, argv);
+	check_start(a, &st);
 	apply_config(a); /* the key bindings; colours are checked here */
 	if (st.list_keys) {
 		top_keys_list(&a->keys, print_key_line, NULL);

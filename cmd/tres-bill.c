@@ -131,7 +131,7 @@ static int parse_mem(const char *s, uint64_t *mb)
 
 static void die_io(const struct cmd_common *c)
 {
-	cmd_die(c, "write error: %s", strerror(errno));
+	cmd_die_write(c);
 }
 
 static struct prio_writer *writer(const struct cmd_common *c,
@@ -240,6 +240,26 @@ static void add_count(struct prio_snapshot *snap, struct prio_tres_list *l,
 	l->count++;
 }
 
+/* The shape's options that exclude each other, and the sizes: usage
+ * errors before any source is read. */
+static void check_shape(const struct cmd_common *c, const struct shape *s)
+{
+	uint64_t per;
+
+	if (s->tres && (s->nodes_set || s->ntasks_set || s->cpt_set || s->mem ||
+			s->mem_per_cpu || s->gres))
+		cmd_usage_error(c, NULL,
+				"--tres and -N/-n/-c/--mem/--gres are mutually exclusive");
+	if (s->mem && s->mem_per_cpu)
+		cmd_usage_error(c, NULL, "--mem and --mem-per-cpu are mutually exclusive");
+	if (s->mem && parse_mem(s->mem, &per) < 0)
+		cmd_usage_error(c, NULL, "--mem: expected a size such as 4000, 60G or 1T, "
+				"got \"%s\"", s->mem);
+	if (s->mem_per_cpu && parse_mem(s->mem_per_cpu, &per) < 0)
+		cmd_usage_error(c, NULL, "--mem-per-cpu: expected a size such as 1000 or 4G, "
+				"got \"%s\"", s->mem_per_cpu);
+}
+
 /* The TRES counts of an sbatch-like request. */
 static void shape_counts(const struct cmd_common *c, struct prio_snapshot *snap,
 			 const struct shape *s, struct prio_tres_list *l)
@@ -260,16 +280,10 @@ static void shape_counts(const struct cmd_common *c, struct prio_snapshot *snap,
 		cmd_die(c, "out of memory");
 	l->count = 0;
 	add_count(snap, l, "cpu", cpus);
-	if (s->mem && s->mem_per_cpu)
-		cmd_die(c, "--mem and --mem-per-cpu are mutually exclusive");
-	if (s->mem) {
-		if (parse_mem(s->mem, &per) < 0)
-			cmd_die(c, "--mem: expected a size such as 4000, 60G or 1T, got \"%s\"", s->mem);
+	/* the sizes were checked with the command line (check_shape) */
+	if (s->mem && parse_mem(s->mem, &per) == 0) {
 		mem = per * nodes;
-	} else if (s->mem_per_cpu) {
-		if (parse_mem(s->mem_per_cpu, &per) < 0)
-			cmd_die(c, "--mem-per-cpu: expected a size such as 1000 or 4G, got \"%s\"",
-				s->mem_per_cpu);
+	} else if (s->mem_per_cpu && parse_mem(s->mem_per_cpu, &per) == 0) {
 		mem = per * cpus;
 	} else if (snap->conf.def_mem_per_cpu) {
 		mem = (uint64_t)snap->conf.def_mem_per_cpu * cpus;
@@ -289,7 +303,7 @@ static void shape_counts(const struct cmd_common *c, struct prio_snapshot *snap,
 			if (colon && parse_u32(colon + 1, &count) == 0)
 				*colon = '\0';
 			else if (colon && !colon[1])
-				cmd_die(c, "--gres: bad item \"%s\"", g);
+				cmd_usage_error(c, NULL, "--gres: bad item \"%s\"", g);
 			snprintf(name, sizeof(name), "gres/%s", g);
 			if (strchr(g, ':')) {
 				char base[256];
@@ -368,13 +382,10 @@ static int calculator(struct cmd_common *c, struct prio_snapshot *snap,
 			cmd_die(c, "no default partition: name one with -p");
 	}
 	if (s->tres) {
-		if (s->nodes_set || s->ntasks_set || s->cpt_set || s->mem || s->mem_per_cpu ||
-		    s->gres)
-			cmd_die(c, "--tres and -N/-n/-c/--mem/--gres are mutually exclusive");
 		known = snap->tres.count; /* the parser adds what it has not seen */
 		if (prio_tres_list_parse(&snap->arena, &snap->tres, s->tres, strlen(s->tres),
 					 &list, &why) < 0)
-			cmd_die(c, "--tres: %s: \"%s\"", why, s->tres);
+			cmd_usage_error(c, NULL, "--tres: %s: \"%s\"", why, s->tres);
 		check_tres_list(c, snap, &list, known);
 	} else {
 		shape_counts(c, snap, s, &list);
@@ -878,8 +889,8 @@ static void report_window(struct cmd_common *c, const struct prio_snapshot *snap
 	if (prio_window_from_args_in(a->start, a->end, snap->now,
 				     !unknown && rel->sreport_round_outward, w,
 				     &bad) < 0)
-		cmd_die(c, "'%s': not a time (YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], HH:MM, "
-			"now-2days ...)", bad);
+		cmd_usage_error(c, NULL, "'%s': not a time (YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], "
+				"HH:MM, now-2days ...)", bad);
 	if (!unknown || prio_window_from_args_in(a->start, a->end, snap->now,
 						 true, &other, &bad) < 0 ||
 	    (other.start == w->start && other.end == w->end))
@@ -929,13 +940,14 @@ static int report(struct cmd_common *c, struct prio_snapshot *snap, int argc,
 	}
 	if (up_since) {
 		if (prio_slurm_time_parse(up_since, snap->now, &so.up_since) < 0)
-			cmd_die(c, "--up-since: '%s' is not a time", up_since);
+			cmd_usage_error(c, NULL, "--up-since: '%s' is not a time", up_since);
 	}
 	if (tres_names) {
 		const char *p = tres_names;
 
 		if (a.kind == PRIO_SREPORT_JOB_SIZES)
-			cmd_die(c, "-T: the job report takes no TRES list (CPU time only)");
+			cmd_usage_error(c, NULL,
+					"-T: the job report takes no TRES list (CPU time only)");
 		while (*p && ntres < PRIO_TRES_MAX) {
 			size_t len = strcspn(p, ",");
 			int id;
@@ -959,7 +971,7 @@ static int report(struct cmd_common *c, struct prio_snapshot *snap, int argc,
 				p++;
 		}
 		if (!ntres)
-			cmd_die(c, "-T: no TRES named");
+			cmd_usage_error(c, NULL, "-T: no TRES named");
 		so.tres = tres;
 		so.tres_count = ntres;
 	}
@@ -974,8 +986,8 @@ static int report(struct cmd_common *c, struct prio_snapshot *snap, int argc,
 			for (char *g = strtok_r(copy, ",", &save); g; g = strtok_r(NULL, ",", &save)) {
 				if (ngrouping == 62 || parse_u32(g, &grouping[ngrouping]) < 0 ||
 				    !grouping[ngrouping])
-					cmd_die(c, "Grouping: expected positive CPU counts, got \"%s\"",
-						a.grouping);
+					cmd_usage_error(c, NULL, "Grouping: expected positive "
+							"CPU counts, got \"%s\"", a.grouping);
 				ngrouping++;
 			}
 			free(copy);
@@ -1123,6 +1135,13 @@ int main(int argc, char **argv)
 		cmd_usage_error(&c, USAGE, "--verify takes no job shape");
 	if (optind >= argc && (tres_names || decayed || by != PRIO_BY_NONE || up_since))
 		cmd_usage_error(&c, USAGE, "-T NAMES, --decayed, --by and --up-since go with a report");
+	/* the whole command line is checked before any source is read */
+	check_shape(&c, &shape);
+	if (optind < argc) {
+		struct report_args ra;
+
+		parse_report(&c, argc - optind, argv + optind, &ra);
+	}
 	/* only what the mode reads */
 	if (shape_given(&shape))
 		c.folder_roles = (1u << PRIO_ROLE_CONF) | (1u << PRIO_ROLE_PARTITIONS) |
