@@ -450,6 +450,10 @@ void fs_first_pending_job(const struct prio_snapshot *snap, uint32_t *first)
  *    job id order; at the first sshare call for users without one): the
  *    accounts one cycle back, user siblings computed before it (an earlier
  *    first job) current, the others still one cycle back.
+ * A user's cached value changes only when that user itself is computed, so
+ * one not computed since slurmctld started holds the "no value" marker
+ * (in->unset; tests/oracle/depth-oblivious-unset-sibling), which swamps
+ * the sum of every sibling computed before it.
  */
 struct user_key_ctx {
 	const struct fs_sib_inputs *in;
@@ -467,6 +471,14 @@ static int cmp_user_key(const void *pa, const void *pb, void *ctx)
 	return c->t->pos[a] < c->t->pos[b] ? -1 : c->t->pos[a] > c->t->pos[b];
 }
 
+/* A user sibling not yet computed in this pass contributes its value of
+ * the cycle before, or the unset marker (counted apart, so that adding and
+ * taking away 2^32 costs the small values no precision). */
+static bool user_unset(const struct fs_sib_inputs *in, uint32_t c)
+{
+	return in->unset && in->unset[c];
+}
+
 int fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
 		    const struct fs_sib_inputs *in, long double *sib)
 {
@@ -480,7 +492,7 @@ int fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
 	for (uint32_t p = 0; p < t->n; p++) {
 		long double now = 0, user_prev = 0, before = 0, after = 0,
 			    done_now = 0;
-		uint32_t nu = 0;
+		uint32_t nu = 0, n_unset = 0;
 
 		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE;
 		     c = t->fs_next[c]) {
@@ -490,7 +502,10 @@ int fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
 			if (!in->un_prev)
 				continue;
 			if (as[c].is_user) {
-				user_prev += in->un_prev[c];
+				if (user_unset(in, c))
+					n_unset++;
+				else
+					user_prev += in->un_prev[c];
 				users[nu++] = c;
 			} else {
 				after += in->un_prev2[c];
@@ -508,7 +523,8 @@ int fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
 			 * to one. */
 			after -= in->un_prev2[c];
 			before += in->un_prev[c];
-			sib[c] = user_prev + before + after;
+			sib[c] = user_prev + before + after +
+				 n_unset * FS_UNSET_USAGE_NORM;
 		}
 		if (!nu)
 			continue;
@@ -519,17 +535,24 @@ int fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
 			uint32_t c = users[k];
 
 			done_now += in->un_now[c];
-			user_prev -= in->un_prev[c];
-			sib[c] = before + done_now + user_prev;
+			if (user_unset(in, c))
+				n_unset--;
+			else
+				user_prev -= in->un_prev[c];
+			sib[c] = before + done_now + user_prev +
+				 n_unset * FS_UNSET_USAGE_NORM;
 		}
 	}
 	free(users);
 	return PRIO_OK;
 }
 
-/* The inputs of fs_sibling_sums from the results (and the lag). */
+/* The inputs of fs_sibling_sums from the results (and the lag); with
+ * sib_unset, also the sums if every user not computed by a pending job's
+ * priority was still unset in Slurm (a slurmctld started since, and no
+ * sshare before the one captured). */
 static int sibling_sums(struct fs_work *w, const struct prio_fs_lag *lag,
-			long double *sib)
+			long double *sib, long double *sib_unset)
 {
 	const struct fs_tree *t = w->t;
 	struct fs_sib_inputs in = {0};
@@ -559,9 +582,90 @@ static int sibling_sums(struct fs_work *w, const struct prio_fs_lag *lag,
 		in.first = first;
 	}
 	rc = fs_sibling_sums(w->snap, t, &in, sib);
+	if (rc == PRIO_OK && lag && sib_unset) {
+		bool *unset = calloc(t->n, sizeof(*unset));
+
+		if (!unset) {
+			rc = PRIO_ERR_NOMEM;
+		} else {
+			for (uint32_t i = 1; i < t->n; i++)
+				unset[i] = w->snap->assocs[i].is_user &&
+					   first[i] == UINT32_MAX;
+			in.unset = unset;
+			rc = fs_sibling_sums(w->snap, t, &in, sib_unset);
+			free(unset);
+		}
+	}
 	free(buf);
 	free(first);
 	return rc;
+}
+
+/* SN: this level's share times the direct parent's SN, a "parent" level
+ * contributing nothing, so that a "parent" association has its
+ * fs-parent's SN.  The direct parent's must be known. */
+static double classic_norm_shares(const struct fs_work *w, uint32_t i)
+{
+	const struct prio_assoc *a = &w->snap->assocs[i];
+	double f = 1.0;
+
+	if (!fs_is_parent_shares(a))
+		f = w->out[i].level_shares == 0
+			? 0.0
+			: (double)fs_shares_of(a) /
+			      (double)w->out[i].level_shares;
+	return f * w->out[a->parent].norm_shares;
+}
+
+/* DEPTH_OBLIVIOUS's UE of i, its fs-parent p final, with sibling sum sib. */
+static long double depth_oblivious_of(const struct fs_work *w, uint32_t i,
+				      uint32_t p, double sn, long double sib)
+{
+	long double un = w->out[i].usage_norm;
+
+	return sn != 0 && w->out[p].norm_shares != 0 &&
+		       w->out[p].usage_efctv != 0 && un != 0
+		   ? depth_oblivious_ue(w->out[p].usage_efctv,
+					w->out[p].norm_shares, sn, un, sib)
+		   : un;
+}
+
+/*
+ * Whether Slurm held some of p's users unset when it computed p's
+ * children: which of the two sums explains the EffectvUsage the input's
+ * sshare printed for them.  Nothing in a snapshot says when slurmctld
+ * started or who ran sshare before; the printed values do (a user computed
+ * against an unset sibling prints 0.000000).  No printed value, or none
+ * that tells the two apart: evaluated, the steady state of a controller
+ * that has run a while.
+ */
+static bool family_unset(const struct fs_work *w, uint32_t p,
+			 const long double *sib, const long double *sib_unset)
+{
+	const struct prio_assoc *as = w->snap->assocs;
+	long double err_e = 0, err_u = 0;
+	bool differ = false;
+
+	for (uint32_t c = w->t->fs_first[p]; c != PRIO_ASSOC_NONE;
+	     c = w->t->fs_next[c]) {
+		const struct prio_sshare_values *v = &as[c].slurm;
+		long double ue_e, ue_u;
+		double sn;
+
+		if (fs_is_parent_shares(&as[c]) || as[c].parent != p ||
+		    !(v->present & PRIO_SSHARE_EFFECTV_USAGE) ||
+		    (v->blank & PRIO_SSHARE_EFFECTV_USAGE))
+			continue;
+		sn = classic_norm_shares(w, c);
+		ue_e = depth_oblivious_of(w, c, p, sn, sib[c]);
+		ue_u = depth_oblivious_of(w, c, p, sn, sib_unset[c]);
+		err_e += fabsl(ue_e - v->effectv_usage);
+		err_u += fabsl(ue_u - v->effectv_usage);
+		/* sshare prints six decimals */
+		if (fabsl(ue_e - ue_u) > 1e-6L)
+			differ = true;
+	}
+	return differ && err_u < err_e;
 }
 
 static int classic_values(struct fs_work *w, bool depth_oblivious,
@@ -571,13 +675,20 @@ static int classic_values(struct fs_work *w, bool depth_oblivious,
 	const struct fs_tree *t = w->t;
 	uint16_t damp =
 	    w->snap->conf.dampening_factor ? w->snap->conf.dampening_factor : 1;
-	long double *sib = NULL;
+	long double *sib = NULL, *sib_unset = NULL;
+	/* per fs-parent: 0 not decided yet, 1 evaluated, 2 unset users */
+	uint8_t *family = NULL;
 
 	if (depth_oblivious) {
+		bool lagged = lag && lag->prev_usage;
+
 		if (!(sib = calloc(t->n, sizeof(*sib))) ||
-		    sibling_sums(w, lag && lag->prev_usage ? lag : NULL, sib) <
-			0) {
+		    (lagged && (!(sib_unset = calloc(t->n, sizeof(*sib))) ||
+				!(family = calloc(t->n, 1)))) ||
+		    sibling_sums(w, lagged ? lag : NULL, sib, sib_unset) < 0) {
 			free(sib);
+			free(sib_unset);
+			free(family);
 			return PRIO_ERR_NOMEM;
 		}
 	}
@@ -590,33 +701,27 @@ static int classic_values(struct fs_work *w, bool depth_oblivious,
 			r->norm_shares = 1.0;
 			r->usage_efctv = 1.0L;
 		} else {
-			/* SN: this level's share times the direct parent's SN,
-			 * a "parent" level contributing nothing, so that a
-			 * "parent" association has its fs-parent's SN. */
-			double f = 1.0;
-
-			if (!fs_is_parent_shares(&as[i]))
-				f = r->level_shares == 0
-					? 0.0
-					: (double)fs_shares_of(&as[i]) /
-					      (double)r->level_shares;
-			r->norm_shares = f * w->out[as[i].parent].norm_shares;
-			if (p == 0)
+			r->norm_shares = classic_norm_shares(w, i);
+			if (p == 0) {
 				r->usage_efctv = un;
-			else if (fs_is_parent_shares(&as[i]))
+			} else if (fs_is_parent_shares(&as[i])) {
 				r->usage_efctv = w->out[p].usage_efctv;
-			else if (depth_oblivious)
-				r->usage_efctv =
-				    r->norm_shares != 0 &&
-					    w->out[p].norm_shares != 0 &&
-					    w->out[p].usage_efctv != 0 &&
-					    un != 0
-					? depth_oblivious_ue(
-					      w->out[p].usage_efctv,
-					      w->out[p].norm_shares,
-					      r->norm_shares, un, sib[i])
-					: un;
-			else if (r->level_shares == 0)
+			} else if (depth_oblivious) {
+				const long double *s = sib;
+
+				if (family && !family[p])
+					family[p] = family_unset(w, p, sib,
+								 sib_unset)
+							? 2
+							: 1;
+				if (family && family[p] == 2 &&
+				    sib_unset[i] != sib[i]) {
+					s = sib_unset;
+					r->sibling_unset = true;
+				}
+				r->usage_efctv = depth_oblivious_of(
+				    w, i, p, r->norm_shares, s[i]);
+			} else if (r->level_shares == 0)
 				r->usage_efctv = w->out[p].usage_efctv;
 			else
 				r->usage_efctv =
@@ -631,6 +736,8 @@ static int classic_values(struct fs_work *w, bool depth_oblivious,
 				       (double)damp);
 	}
 	free(sib);
+	free(sib_unset);
+	free(family);
 	return PRIO_OK;
 }
 

@@ -99,7 +99,7 @@ static int sibling_bounds(const struct prio_snapshot *snap,
 		long double *now = buf + (size_t)(3 * end) * t->n,
 			    *p1 = now + t->n, *p2 = p1 + t->n;
 		struct fs_sib_inputs in = {now, lag ? p1 : NULL,
-					   lag ? p2 : NULL, first};
+					   lag ? p2 : NULL, first, NULL};
 		const long double *prev2 =
 		    lag && lag->prev2_usage ? lag->prev2_usage : NULL;
 
@@ -195,6 +195,14 @@ int prio_fairshare_bounds(const struct prio_snapshot *snap,
 				   r->level_shares == 0) {
 				memcpy(b->usage_efctv, out[p].usage_efctv,
 				       sizeof(b->usage_efctv));
+			} else if (algorithm == PRIO_FS_DEPTH_OBLIVIOUS &&
+				   r->sibling_unset) {
+				/* An unset sibling (2^32) swamps the sum: UE
+				 * is ~1e-10 of SN, and the truncated usages
+				 * move it by a relative 1/u + 1/R at most,
+				 * far inside these ends. */
+				b->usage_efctv[0] = 0.5 * (double)r->usage_efctv;
+				b->usage_efctv[1] = 2.0 * (double)r->usage_efctv;
 			} else if (algorithm == PRIO_FS_DEPTH_OBLIVIOUS) {
 				double sn_p = res[p].norm_shares, lo, hi;
 				const double *ue_p = out[p].usage_efctv,

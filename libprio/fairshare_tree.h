@@ -55,7 +55,14 @@ struct fs_sib_inputs {
 	const long double *un_prev; /* NULL: no lag */
 	const long double *un_prev2;
 	const uint32_t *first;
+	/* DEPTH_OBLIVIOUS (with the lag): user associations whose cached
+	 * usage_norm Slurm still holds unset (its "no value" marker, never
+	 * evaluated since slurmctld started) until their own row is computed;
+	 * NULL: every one was evaluated before. */
+	const bool *unset;
 };
+/* The value Slurm holds for a usage_norm never computed: NO_VAL. */
+#define FS_UNSET_USAGE_NORM 4294967294.0L
 int fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
 		    const struct fs_sib_inputs *in, long double *sib);
 

@@ -50,6 +50,10 @@ struct prio_fs_result {
 	/* ticket-based only (false / 0 otherwise) */
 	bool active;	/* a pending job at or below it */
 	double tickets; /* tickets received; 0 when inactive */
+	/* DEPTH_OBLIVIOUS: computed against a sibling user whose usage Slurm
+	 * held unset (not computed since slurmctld started), inferred from
+	 * the EffectvUsage sshare printed */
+	bool sibling_unset;
 };
 
 /* The algorithm PriorityFlags selects. */
