@@ -598,6 +598,11 @@ int main(int argc, char **argv)
 	if (!replay && !at_set)
 		f.c.folder_roles &= ~(1u << PRIO_ROLE_SACCT);
 	cmd_load_snapshot(&f.c, &f.snap);
+	/* every column past the shares depends on every user's usage */
+	cmd_partial(&f.c, &f.snap, PRIO_NEEDS_FAIRSHARE,
+		    "fair-share (NormUsage, EffectvUsage, FairShare, Level FS, "
+		    "ranks)",
+		    true);
 	f.at = at_set ? at : f.snap.now;
 	if (!algorithm)
 		f.algorithm = prio_fs_algorithm_of(f.snap.conf.priority_flags);

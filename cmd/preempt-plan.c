@@ -911,6 +911,8 @@ int main(int argc, char **argv)
 			 1u << PRIO_ROLE_PARTITIONS;
 	parse_args(argc, argv, &c, &a);
 	cmd_load_snapshot(&c, &snap);
+	/* the candidates are other users' running jobs */
+	cmd_partial(&c, &snap, PRIO_NEEDS_PREEMPT, "the preemption plan", true);
 	if (!snap.partition_count)
 		cmd_die(
 		    &c,
