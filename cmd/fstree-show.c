@@ -230,6 +230,8 @@ static void set_usage(struct fstree *f, bool replay)
 		if (!s->sacct_count && !s->job_count)
 			cmd_die(&f->c, "--replay: no job records (give --sacct "
 				       "and --jobs)");
+		cmd_partial(&f->c, s, PRIO_NEEDS_REPLAY,
+			    "usage replayed from job records", true);
 		if (prio_usage_replay(s, f->at, f->no_run, NULL, &err) < 0)
 			cmd_die_error(&f->c, &err);
 		f->replayed = true;
@@ -239,6 +241,9 @@ static void set_usage(struct fstree *f, bool replay)
 		    "no usage: give sshare output (--assoc sshare.txt) or job "
 		    "records to replay (--sacct, --jobs)");
 	} else if (f->at != s->now) {
+		if (!f->no_run)
+			cmd_partial(&f->c, s, PRIO_NEEDS_ADVANCE,
+				    "--at: usage charged by running jobs", true);
 		if (prio_usage_advance(s, f->at, f->no_run, &err) < 0)
 			cmd_die_error(&f->c, &err);
 		f->replayed = true;

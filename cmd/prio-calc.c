@@ -466,7 +466,14 @@ static void partial_letters(struct table_out *to, const struct prio_snapshot *sn
 			    const struct prio_sprio_sort *sort)
 {
 	char why[8], what[64] = "";
-	bool fs = prio_privacy_blocked(snap, PRIO_NEEDS_FAIRSHARE, why, 1);
+	/* --at charges usage with every running job */
+	enum prio_needs fs_need =
+	    !prio_privacy_blocked(snap, PRIO_NEEDS_FAIRSHARE, why, 1) &&
+		    to->o->at_set &&
+		    prio_privacy_blocked(snap, PRIO_NEEDS_ADVANCE, why, 1)
+		? PRIO_NEEDS_ADVANCE
+		: PRIO_NEEDS_FAIRSHARE;
+	bool fs = prio_privacy_blocked(snap, fs_need, why, 1);
 	bool as = prio_privacy_blocked(snap, PRIO_NEEDS_ASSOC, why, 1);
 	bool pr = (fs && snap->conf.weight_fairshare) ||
 		  (as && snap->conf.weight_assoc);
@@ -479,7 +486,7 @@ static void partial_letters(struct table_out *to, const struct prio_snapshot *sn
 		return;
 	for (size_t k = 0; k < sort->nkeys; k++)
 		if (strchr(to->blank, sort->keys[k]))
-			cmd_partial(&to->o->c, snap, PRIO_NEEDS_FAIRSHARE,
+			cmd_partial(&to->o->c, snap, fs_need,
 				    "-S: sorting by FAIRSHARE, ASSOC or "
 				    "PRIORITY",
 				    true);
@@ -497,7 +504,7 @@ static void partial_letters(struct table_out *to, const struct prio_snapshot *sn
 						       : ", ",
 					  names[k]);
 	if (n)
-		cmd_partial(&to->o->c, snap, PRIO_NEEDS_FAIRSHARE, what, false);
+		cmd_partial(&to->o->c, snap, fs_need, what, false);
 }
 
 static int print_table(struct calc_opts *o)

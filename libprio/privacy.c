@@ -330,6 +330,17 @@ const char *prio_privacy_blocked(const struct prio_snapshot *snap,
 	case PRIO_NEEDS_ROLLUP:
 		return prio_privacy_view_partial(snap, PRIO_VIEW_HISTORY, buf,
 						 size);
+	case PRIO_NEEDS_ADVANCE:
+		return prio_privacy_view_partial(snap, PRIO_VIEW_JOBS, buf,
+						 size);
+	case PRIO_NEEDS_REPLAY: {
+		const char *why = prio_privacy_view_partial(
+		    snap, PRIO_VIEW_HISTORY, buf, size);
+
+		return why ? why
+			   : prio_privacy_view_partial(snap, PRIO_VIEW_JOBS,
+						       buf, size);
+	}
 	default:
 		return NULL;
 	}

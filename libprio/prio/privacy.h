@@ -76,6 +76,10 @@ enum prio_needs {
 	PRIO_NEEDS_PREEMPT,
 	/* sums over every user's job records (sreport's roll-ups) */
 	PRIO_NEEDS_ROLLUP,
+	/* usage carried to a later moment: every running job charges it */
+	PRIO_NEEDS_ADVANCE,
+	/* usage rebuilt from every user's job records, running jobs too */
+	PRIO_NEEDS_REPLAY,
 	PRIO_NEEDS_COUNT
 };
 

@@ -103,6 +103,13 @@ Test(privacy, an_ordinary_capturer_gets_no_fairshare_nor_ranks)
 	/* no sacct loaded: nothing to sum, nothing partial */
 	cr_assert_null(
 	    prio_privacy_blocked(&snap, PRIO_NEEDS_ROLLUP, why, sizeof(why)));
+	/* later usage and a replay are charged by every running job */
+	cr_assert_not_null(
+	    prio_privacy_blocked(&snap, PRIO_NEEDS_ADVANCE, why, sizeof(why)));
+	cr_assert_str_eq(prio_privacy_blocked(&snap, PRIO_NEEDS_REPLAY, why,
+					      sizeof(why)),
+			 "PrivateData=jobs hides other users' jobs from alice "
+			 "(AdminLevel None)");
 	prio_snapshot_free(&snap);
 }
 
