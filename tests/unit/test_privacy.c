@@ -83,33 +83,34 @@ Test(privacy, an_ordinary_capturer_gets_no_fairshare_nor_ranks)
 {
 	char why[512];
 
+	char usage[512];
+	const char *jobs = "PrivateData=jobs hides other users' jobs from "
+			   "alice (AdminLevel None)";
+	/* what each output waits for; no sacct was loaded: nothing to sum,
+	 * nothing partial; later usage and a replay are charged by every
+	 * running job */
+	const char *want[PRIO_NEEDS_COUNT] = {
+		[PRIO_NEEDS_FAIRSHARE] = usage, [PRIO_NEEDS_ASSOC] = usage,
+		[PRIO_NEEDS_RANK] = jobs,	[PRIO_NEEDS_PREEMPT] = jobs,
+		[PRIO_NEEDS_ROLLUP] = NULL,	[PRIO_NEEDS_ADVANCE] = jobs,
+		[PRIO_NEEDS_REPLAY] = jobs,
+	};
+
+	snprintf(usage, sizeof(usage),
+		 "%s not read: PrivateData=usage hides other users' usage "
+		 "from alice (AdminLevel None)",
+		 test_path("samples/site/sshare.txt"));
 	load_private("user\talice\tNone", false);
 	/* sshare was left unread: no association at all */
 	cr_assert_eq(snap.assoc_count, 0);
-	cr_assert_str_eq(prio_privacy_blocked(&snap, PRIO_NEEDS_FAIRSHARE, why,
-					      sizeof(why)) +
-			     strlen(TOP_SRCDIR) + 1,
-			 "samples/site/sshare.txt not read: PrivateData=usage "
-			 "hides other users' usage from alice (AdminLevel "
-			 "None)");
-	cr_assert_not_null(
-	    prio_privacy_blocked(&snap, PRIO_NEEDS_ASSOC, why, sizeof(why)));
-	cr_assert_str_eq(prio_privacy_blocked(&snap, PRIO_NEEDS_RANK, why,
-					      sizeof(why)),
-			 "PrivateData=jobs hides other users' jobs from alice "
-			 "(AdminLevel None)");
-	cr_assert_not_null(
-	    prio_privacy_blocked(&snap, PRIO_NEEDS_PREEMPT, why, sizeof(why)));
-	/* no sacct loaded: nothing to sum, nothing partial */
-	cr_assert_null(
-	    prio_privacy_blocked(&snap, PRIO_NEEDS_ROLLUP, why, sizeof(why)));
-	/* later usage and a replay are charged by every running job */
-	cr_assert_not_null(
-	    prio_privacy_blocked(&snap, PRIO_NEEDS_ADVANCE, why, sizeof(why)));
-	cr_assert_str_eq(prio_privacy_blocked(&snap, PRIO_NEEDS_REPLAY, why,
-					      sizeof(why)),
-			 "PrivateData=jobs hides other users' jobs from alice "
-			 "(AdminLevel None)");
+	for (int n = 0; n < PRIO_NEEDS_COUNT; n++) {
+		const char *got = prio_privacy_blocked(&snap, n, why, sizeof(why));
+
+		if (want[n])
+			cr_assert_str_eq(got, want[n], "need %d", n);
+		else
+			cr_assert_null(got, "need %d: %s", n, got);
+	}
 	prio_snapshot_free(&snap);
 }
 
