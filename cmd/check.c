@@ -142,6 +142,19 @@ int cmd_check_report(const struct cmd_common *c,
 		if (*notes.wall)
 			row(w, "warning", "NOW", -1, notes.wall);
 	}
+	/* What PrivateData hid from the capturer (privacy.c): the outputs
+	 * that depend on it are blank or refused, not wrong. */
+	{
+		static const char *const view_item[PRIO_VIEW_COUNT] = {
+			[PRIO_VIEW_USAGE] = "partial usage",
+			[PRIO_VIEW_JOBS] = "partial jobs",
+			[PRIO_VIEW_HISTORY] = "partial sacct",
+		};
+
+		for (int v = 0; v < PRIO_VIEW_COUNT; v++)
+			if (prio_privacy_view_partial(snap, v, buf, sizeof(buf)))
+				row(w, "warning", view_item[v], -1, buf);
+	}
 	if (prio_writer_finish(w) < 0)
 		cmd_die_write(c);
 	return snap->warning_count ? EXIT_ERROR : EXIT_OK;

@@ -38,6 +38,7 @@ const struct option cmd_common_long_options[] = {
 	{ "live", no_argument, NULL, OPT_LIVE },
 	{ "cluster", required_argument, NULL, OPT_CLUSTER },
 	{ "slurm-version", required_argument, NULL, OPT_SLURM_VERSION },
+	{ "assume-complete", no_argument, NULL, OPT_ASSUME_COMPLETE },
 };
 
 static struct option *merged_options;
@@ -667,6 +668,7 @@ int cmd_common_option(struct cmd_common *c, int opt, const char *arg)
 		c->slurm_release = release;
 		return 1;
 	}
+	case OPT_ASSUME_COMPLETE: c->assume_complete = true; return 1;
 	case OPT_CSV: cmd_output(c, CMD_OUT_CSV); return 1;
 	case OPT_JSON: cmd_output(c, CMD_OUT_JSON); return 1;
 	}
@@ -690,6 +692,9 @@ void cmd_common_help_sources(FILE *out)
 	      "      --keep-going       report malformed records as warnings and go on\n"
 	      "      --slurm-version=X.Y  the Slurm release that printed the sources\n"
 	      "                         (default: SLURM_VERSION, MANIFEST, the formats)\n"
+	      "      --assume-complete  the sources are whole even where PrivateData\n"
+	      "                         hides other users' usage or jobs from the\n"
+	      "                         user who captured them\n"
 	      "What if:\n"
 	      "      --set=KEY=VALUE    change one value before computing (repeatable):\n"
 	      "                         a slurm.conf Key=Value, partition:NAME.Key=V,\n"
@@ -767,6 +772,7 @@ int cmd_load_snapshot_from(struct cmd_common *c, const char *dir,
 				      "out of memory");
 	snap->keep_going = c->keep_going;
 	snap->folder_roles = c->folder_roles;
+	snap->assume_complete = c->assume_complete;
 	if (c->slurm_release)
 		prio_snapshot_note_version(snap, c->slurm_release,
 					   PRIO_VERSION_OPTION);

@@ -51,6 +51,7 @@ enum cmd_common_opt {
 	OPT_LIVE,
 	OPT_CLUSTER,
 	OPT_SLURM_VERSION,
+	OPT_ASSUME_COMPLETE,
 	OPT_COMMON_LAST,
 };
 
@@ -64,6 +65,7 @@ struct cmd_common {
 	time_t now;
 	bool keep_going;
 	uint16_t slurm_release;   /* --slurm-version (YYMM), 0 unset */
+	bool assume_complete;     /* --assume-complete: PrivateData hid nothing */
 	enum cmd_output mode;
 	bool noheader;
 	/* Roles a command reads from a snapshot folder (1 << enum prio_role);
@@ -77,7 +79,7 @@ struct cmd_common {
 };
 
 /* The long options above, to be appended to a command's own table. */
-#define CMD_COMMON_LONG_OPTION_COUNT 19
+#define CMD_COMMON_LONG_OPTION_COUNT 20
 extern const struct option cmd_common_long_options[CMD_COMMON_LONG_OPTION_COUNT];
 
 /* The common long options followed by a command's own n options, ended by
@@ -114,6 +116,14 @@ int cmd_load_snapshot_from(struct cmd_common *c, const char *dir,
 int cmd_sources(const struct cmd_common *c, const char *dir,
 		const char **dir_out, const char *paths[PRIO_ROLE_COUNT],
 		struct prio_error *err);
+
+/* Outputs a partial snapshot cannot give (PrivateData, privacy.h): when
+ * `need` is blocked, print one line naming `what` and why -- with refuse
+ * "prog: WHAT: cannot be computed: WHY; ..." and exit 2, otherwise
+ * "prog: warning: WHAT left blank: WHY; ..." -- and return true
+ * (partial.c). */
+bool cmd_partial(const struct cmd_common *c, const struct prio_snapshot *snap,
+		 enum prio_needs need, const char *what, bool refuse);
 
 /* Print "prog: message" (printf-style) to stderr. */
 void cmd_warn(const struct cmd_common *c, const char *fmt, ...)

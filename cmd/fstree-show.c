@@ -230,6 +230,8 @@ static void set_usage(struct fstree *f, bool replay)
 		if (!s->sacct_count && !s->job_count)
 			cmd_die(&f->c, "--replay: no job records (give --sacct "
 				       "and --jobs)");
+		cmd_partial(&f->c, s, PRIO_NEEDS_REPLAY,
+			    "usage replayed from job records", true);
 		if (prio_usage_replay(s, f->at, f->no_run, NULL, &err) < 0)
 			cmd_die_error(&f->c, &err);
 		f->replayed = true;
@@ -239,6 +241,9 @@ static void set_usage(struct fstree *f, bool replay)
 		    "no usage: give sshare output (--assoc sshare.txt) or job "
 		    "records to replay (--sacct, --jobs)");
 	} else if (f->at != s->now) {
+		if (!f->no_run)
+			cmd_partial(&f->c, s, PRIO_NEEDS_ADVANCE,
+				    "--at: usage charged by running jobs", true);
 		if (prio_usage_advance(s, f->at, f->no_run, &err) < 0)
 			cmd_die_error(&f->c, &err);
 		f->replayed = true;
@@ -596,6 +601,11 @@ int main(int argc, char **argv)
 	if (!replay && !at_set)
 		f.c.folder_roles &= ~(1u << PRIO_ROLE_SACCT);
 	cmd_load_snapshot(&f.c, &f.snap);
+	/* every column past the shares depends on every user's usage */
+	cmd_partial(&f.c, &f.snap, PRIO_NEEDS_FAIRSHARE,
+		    "fair-share (NormUsage, EffectvUsage, FairShare, Level FS, "
+		    "ranks)",
+		    true);
 	f.at = at_set ? at : f.snap.now;
 	if (!algorithm)
 		f.algorithm = prio_fs_algorithm_of(f.snap.conf.priority_flags);

@@ -932,6 +932,8 @@ int main(int argc, char **argv)
 		cmd_warn(&c, "warning: PreemptParameters=reclaim_licenses is "
 			     "set: preemption to free licenses is not "
 			     "modelled");
+	/* the candidates are other users' running jobs */
+	cmd_partial(&c, &snap, PRIO_NEEDS_PREEMPT, "the preemption plan", true);
 	if (!snap.partition_count)
 		cmd_die(
 		    &c,

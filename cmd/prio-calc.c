@@ -318,6 +318,13 @@ void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 	if (prio_engine_init(e, snap, now, &err) < 0)
 		cmd_die_error(&o->c, &err);
 	check_inputs(o, e);
+	/* ranks, the jobs ahead and what moves depend on every job and,
+	 * through FAIRSHARE, on every user's usage */
+	if (o->rank || o->compare || o->explain)
+		cmd_partial(&o->c, snap, PRIO_NEEDS_RANK,
+			    o->rank ? "--rank" : o->compare ? "--compare"
+							    : "--explain",
+			    true);
 }
 
 /* ---- the sprio table ----------------------------------------------------- */
@@ -377,6 +384,7 @@ static int cmp_job_id(const void *a, const void *b, void *ctx)
 
 struct table_out {
 	struct calc_opts *o;
+	char blank[8]; /* letters a partial snapshot cannot give */
 	struct prio_sprio_table t;
 	struct prio_writer *w;
 	const struct prio_engine *e;
@@ -389,6 +397,9 @@ static void emit(struct table_out *to, const struct prio_job *job,
 {
 	if (prio_sprio_row_cells_qos(&to->t, to->e, job, jf, row, qos) < 0)
 		cmd_die(&to->o->c, "out of memory");
+	for (size_t i = 0; *to->blank && i < to->t.ncols; i++)
+		if (to->t.letters[i] && strchr(to->blank, to->t.letters[i]))
+			to->t.cells[i] = prio_cell_blank();
 	if (prio_writer_row(to->w, to->t.cells) < 0)
 		cmd_die_write(&to->o->c);
 	to->rows++;
@@ -436,6 +447,66 @@ static int job_rows(struct table_out *to, const struct calc_filter *f,
 	return 0;
 }
 
+/*
+ * The sprio letters a partial snapshot cannot give (privacy.h): FAIRSHARE
+ * when other users' usage is hidden, ASSOC when the tree went with it,
+ * and PRIORITY when it adds either.  One warning names those the table
+ * shows; sorting by them would leak the rank they hide: refused.
+ */
+/* Does the table have a column of one of `letters`? */
+static bool table_shows(const struct prio_sprio_table *t, const char *letters)
+{
+	for (size_t i = 0; i < t->ncols; i++)
+		if (t->letters[i] && strchr(letters, t->letters[i]))
+			return true;
+	return false;
+}
+
+static void partial_letters(struct table_out *to, const struct prio_snapshot *snap,
+			    const struct prio_sprio_sort *sort)
+{
+	char why[8], what[64] = "";
+	/* --at charges usage with every running job */
+	enum prio_needs fs_need =
+	    !prio_privacy_blocked(snap, PRIO_NEEDS_FAIRSHARE, why, 1) &&
+		    to->o->at_set &&
+		    prio_privacy_blocked(snap, PRIO_NEEDS_ADVANCE, why, 1)
+		? PRIO_NEEDS_ADVANCE
+		: PRIO_NEEDS_FAIRSHARE;
+	bool fs = prio_privacy_blocked(snap, fs_need, why, 1);
+	bool as = prio_privacy_blocked(snap, PRIO_NEEDS_ASSOC, why, 1);
+	bool pr = (fs && snap->conf.weight_fairshare) ||
+		  (as && snap->conf.weight_assoc);
+	const char *names[3];
+	size_t n = 0, shown = 0;
+
+	snprintf(to->blank, sizeof(to->blank), "%s%s%s", fs ? "fF" : "",
+		 as ? "bB" : "", pr ? "yY" : "");
+	if (!*to->blank || to->o->weights)
+		return;
+	for (size_t k = 0; k < sort->nkeys; k++)
+		if (strchr(to->blank, sort->keys[k]))
+			cmd_partial(&to->o->c, snap, fs_need,
+				    "-S: sorting by FAIRSHARE, ASSOC or "
+				    "PRIORITY",
+				    true);
+	if (fs && table_shows(&to->t, "fF"))
+		names[n++] = "FAIRSHARE";
+	if (as && table_shows(&to->t, "bB"))
+		names[n++] = "ASSOC";
+	if (pr && table_shows(&to->t, "yY"))
+		names[n++] = "PRIORITY";
+	for (size_t k = 0; k < n; k++)
+		shown += (size_t)snprintf(what + shown, sizeof(what) - shown,
+					  "%s%s",
+					  k == 0	   ? ""
+					  : k == n - 1 ? " and "
+						       : ", ",
+					  names[k]);
+	if (n)
+		cmd_partial(&to->o->c, snap, fs_need, what, false);
+}
+
 static int print_table(struct calc_opts *o)
 {
 	struct cmd_common *c = &o->c;
@@ -475,6 +546,7 @@ static int print_table(struct calc_opts *o)
 				     sizeof(why)) < 0)
 		cmd_usage_error(c, USAGE, "-o: %s", why);
 	to.t.exact = c->mode == CMD_OUT_JSON;
+	partial_letters(&to, &snap, &sort);
 
 	parts = malloc((size_t)e.max_job_partitions * sizeof(*parts));
 	if (!parts)

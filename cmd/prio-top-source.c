@@ -197,6 +197,22 @@ int top_source_reload(struct top_source *s, struct prio_snapshot *snap,
 		prio_snapshot_free(snap);
 		return -1;
 	}
+	/* a partial snapshot (PrivateData) has no ranks to show: refused
+	 * like a failed reload, so the last good data stays */
+	{
+		char why[768];
+
+		if (prio_privacy_blocked(snap, PRIO_NEEDS_RANK, why,
+					 sizeof(why))) {
+			prio_snapshot_free(snap);
+			return prio_error_set(
+			    err, PRIO_ERR_MISSING, "", 0, "",
+			    "the ranked queue: cannot be computed from a "
+			    "partial snapshot: %s; --assume-complete if it is "
+			    "whole",
+			    why);
+		}
+	}
 	for (size_t i = 0; i < s->nwatch; i++)
 		s->watch[i].was_read = s->watch[i].exists;
 	return 0;

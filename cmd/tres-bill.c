@@ -1149,6 +1149,9 @@ int main(int argc, char **argv)
 	else if (optind < argc)
 		c.folder_roles &= ~(1u << PRIO_ROLE_JOBS);
 	cmd_load_snapshot(&c, &snap);
+	/* a report sums every user's records; a job's own bill does not */
+	if (optind < argc)
+		cmd_partial(&c, &snap, PRIO_NEEDS_ROLLUP, "the report", true);
 	if (optind < argc)
 		rc = report(&c, &snap, argc - optind, argv + optind, tres_names, unit, decayed,
 			    by, up_since, c.cluster);

@@ -649,8 +649,10 @@ static int take_row(struct sshare *s, struct row *r, struct prio_error *err)
 		    strcmp(prio_snapshot_str(s->snap, r->account), "root") != 0)
 			return BAD("Account",
 				   "the first row is not the root "
-				   "account (captured with -A or -u?): "
-				   "load sshare -a output");
+				   "account (captured with -A or -u, or "
+				   "by an ordinary user under "
+				   "PrivateData=usage?): load sshare -a "
+				   "output");
 		depth = 0;
 	} else if (s->depth_known || !s->b.merging) {
 		if (s->depth_known) {

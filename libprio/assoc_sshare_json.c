@@ -361,8 +361,9 @@ static int take_row(struct sj *s, const struct sj_row *r)
 		if (r->is_user || strcmp(r->name, "root") != 0 || *r->parent)
 			return bad(s, "name",
 				   "the first row is not the root account "
-				   "(captured with -A or -u?): load sshare -a "
-				   "--json output");
+				   "(captured with -A or -u, or by an "
+				   "ordinary user under PrivateData=usage?): "
+				   "load sshare -a --json output");
 	} else {
 		if (!*r->parent)
 			return bad(s, "parent", "%s %s without a parent",

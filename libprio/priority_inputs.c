@@ -21,12 +21,14 @@ int prio_engine_check_inputs(const struct prio_engine *e,
 		any = prio_job_listed(e, &snap->jobs[i]);
 	if (!any)
 		return PRIO_OK;
-	if (!snap->assoc_count && e->weight[PRIO_FACTOR_FAIRSHARE])
+	if (!snap->assoc_count && e->weight[PRIO_FACTOR_FAIRSHARE] &&
+	    !*snap->usage_withheld)
 		return prio_error_set(err, PRIO_ERR_MISSING, "", 0, "",
 				      "PriorityWeightFairshare is %u but no "
 				      "associations were loaded: give --assoc",
 				      e->weight[PRIO_FACTOR_FAIRSHARE]);
-	if (!snap->assoc_count && e->weight[PRIO_FACTOR_ASSOC])
+	if (!snap->assoc_count && e->weight[PRIO_FACTOR_ASSOC] &&
+	    !*snap->usage_withheld)
 		return prio_error_set(err, PRIO_ERR_MISSING, "", 0, "",
 				      "PriorityWeightAssoc is %u but no "
 				      "associations were loaded: give --assoc",
@@ -43,7 +45,7 @@ int prio_engine_check_inputs(const struct prio_engine *e,
 		    "job size and TRES factors need the nodes: "
 		    "give --conf with NodeName lines or --nodes");
 	if (no_usage)
-		*no_usage = snap->assoc_count &&
+		*no_usage = snap->assoc_count && !*snap->usage_withheld &&
 			    e->weight[PRIO_FACTOR_FAIRSHARE] &&
 			    !snap->assocs[0].usage_known;
 	return PRIO_OK;

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "prio/privacy.h"
 #include "prio/snapshot.h"
 #include "prio/value.h"
 
@@ -403,10 +404,16 @@ int prio_load_role(struct prio_snapshot *snap, enum prio_role role,
 		rc = prio_load_assoc_dump(snap, &src, err);
 		break;
 	case PRIO_INPUT_SSHARE:
-		rc = prio_load_sshare(snap, &src, err);
-		break;
 	case PRIO_INPUT_SSHARE_JSON:
-		rc = prio_load_sshare_json(snap, &src, err);
+		/* other users' usage hidden from the capturer: the rows are
+		 * theirs alone, and fair-share is left uncomputed */
+		if (prio_privacy_withhold_usage(snap, src.name)) {
+			prio_source_close(&src);
+			return PRIO_OK;
+		}
+		rc = kind == PRIO_INPUT_SSHARE
+			 ? prio_load_sshare(snap, &src, err)
+			 : prio_load_sshare_json(snap, &src, err);
 		break;
 	case PRIO_INPUT_QOS:
 		rc = prio_load_qos(snap, &src, err);
@@ -536,6 +543,8 @@ static int read_manifest_version(struct prio_snapshot *snap, const char *path,
 			snap->zone_line = (unsigned)line.number;
 			continue;
 		}
+		if (prio_privacy_manifest_line(snap, line.text, line.len))
+			continue;
 		if (line.len < 8 || memcmp(line.text, "version\t", 8) != 0)
 			continue;
 		if (prio_slurm_version_parse(line.text + 8, line.len - 8,

@@ -21,6 +21,7 @@
 #include "preempt.h"
 #include "priority.h"
 #include "priority_inputs.h"
+#include "privacy.h"
 #include "qos.h"
 #include "resources.h"
 #include "report_preempt.h"

@@ -84,6 +84,15 @@ struct prio_snapshot {
 	unsigned zone_line;
 	char zone_note[768];
 	bool keep_going;      /* malformed records become warnings */
+	/* Who captured the snapshot (MANIFEST "user" line, privacy.c):
+	 * capturer "" when unknown, capturer_role an enum
+	 * prio_capturer_role.  assume_complete (--assume-complete) says every
+	 * view is whole whatever PrivateData hides; usage_withheld names the
+	 * sshare input left unread because it is partial. */
+	char capturer[64];
+	uint8_t capturer_role;
+	bool assume_complete;
+	char usage_withheld[256];
 
 	/* The Slurm release the artefacts came from (YYMM, 2411) and where
 	 * that was learnt; see prio_snapshot_note_version().  Readers and

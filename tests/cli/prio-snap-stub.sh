@@ -18,6 +18,33 @@ for want in 'count|jobs|44|' 'count|partitions|3|' 'count|nodes|5|' 'count|qos|7
 	'count|user associations|15|' 'config|cluster||ft' 'jobs|PENDING|20|'; do
 	grep -qF "$want" "$tmp/out" || { echo "missing row: $want"; cat "$tmp/out"; exit 1; }
 done
+# Who captured, with the rights PrivateData looks at: the stub id says
+# alice, the stub sacctmgr her AdminLevel.
+grep -q "^user	alice	None$" "$tmp/snap/MANIFEST" || { echo "no capturing user in MANIFEST"; cat "$tmp/snap/MANIFEST"; exit 1; }
+PRIO_STUB_ADMINLEVEL=Operator PRIO_SNAP_QUIET=1 prio-snap --no-sacct --no-squeue-json "$tmp/op" 2>/dev/null &&
+	grep -q "^user	alice	Operator$" "$tmp/op/MANIFEST" || { echo "Operator not recorded"; exit 1; }
+PRIO_STUB_UID=0 PRIO_STUB_USER=root PRIO_SNAP_QUIET=1 prio-snap --no-sacct --no-squeue-json "$tmp/root" 2>/dev/null &&
+	grep -q "^user	root	root$" "$tmp/root/MANIFEST" || { echo "root not recorded"; exit 1; }
+# SlurmUser: fairtree-basic's controller runs as root(0); a uid other than 0
+# named root is that user, not root itself
+PRIO_STUB_UID=64 PRIO_STUB_USER=root PRIO_SNAP_QUIET=1 prio-snap --no-sacct --no-squeue-json "$tmp/su" 2>/dev/null &&
+	grep -q "^user	root	SlurmUser$" "$tmp/su/MANIFEST" || { echo "SlurmUser not recorded"; exit 1; }
+PRIO_STUB_ADMINLEVEL=Bogus PRIO_SNAP_QUIET=1 prio-snap --no-sacct --no-squeue-json "$tmp/unk" 2>/dev/null &&
+	grep -q "^user	alice	unknown$" "$tmp/unk/MANIFEST" || { echo "unknown level not recorded as unknown"; exit 1; }
+# The same captures under PrivateData=usage,jobs: alice's is partial (her
+# sshare is left unread, FAIRSHARE and PRIORITY blank, no ranks); the
+# operator's is whole and ranks as before.
+for d in snap op; do
+	sed -i 's/^PrivateData *=.*/PrivateData             = jobs,usage/' "$tmp/$d/config.txt"
+done
+prio-calc --snapshot "$tmp/snap" -l >"$tmp/pout" 2>"$tmp/perr" || { cat "$tmp/perr"; exit 1; }
+grep -qxF "prio-calc: warning: FAIRSHARE and PRIORITY left blank: $tmp/snap/sshare.txt not read: PrivateData=usage hides other users' usage from alice (AdminLevel None); --assume-complete if the snapshot is whole" "$tmp/perr" ||
+	{ echo "no blank warning:"; cat "$tmp/perr"; exit 1; }
+prio-calc --snapshot "$tmp/snap" --rank >/dev/null 2>"$tmp/perr"
+[ $? = 2 ] && grep -qxF "prio-calc: --rank: cannot be computed from a partial snapshot: PrivateData=jobs hides other users' jobs from alice (AdminLevel None); --assume-complete if it is whole" "$tmp/perr" ||
+	{ echo "--rank not refused:"; cat "$tmp/perr"; exit 1; }
+prio-calc --snapshot "$tmp/op" --rank >/dev/null 2>"$tmp/perr" && [ ! -s "$tmp/perr" ] ||
+	{ echo "the operator's capture refused:"; cat "$tmp/perr"; exit 1; }
 # A failing required command: exit 2, one line naming it and its error.
 PRIO_STUB_FAIL_SSHARE=1 prio-snap "$tmp/bad" 2>"$tmp/err2"
 rc=$?

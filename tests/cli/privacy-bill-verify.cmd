@@ -1,0 +1,1 @@
+tres-bill --snapshot tests/cli/privacy-data/alice --verify

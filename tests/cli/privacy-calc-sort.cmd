@@ -1,0 +1,1 @@
+prio-calc --snapshot tests/cli/privacy-data/alice -l -S -y --now 2026-11-22T03:55:13

@@ -1,0 +1,1 @@
+fstree-show --snapshot tests/cli/privacy-data/alice -a -l

@@ -1,0 +1,1 @@
+preempt-plan --snapshot tests/cli/privacy-data/alice --job 25

@@ -1,0 +1,1 @@
+prio-top --snapshot tests/cli/privacy-data/alice --once

@@ -1,0 +1,1 @@
+tres-bill --snapshot tests/cli/privacy-data/visible --jobs samples/site/jobs.txt cluster Utilization
