@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "prio-top.h"
+#include "prio/calc_time.h"
 
 #define USAGE                                                                  \
 	"prio-top [SOURCES | --live [--refresh S]] [--once | -b [-n COUNT]] "  \
@@ -263,10 +264,12 @@ static const char *clock_text(const struct top_app *a, char *buf, size_t size)
 	if (a->speed == 0)
 		snprintf(buf, size, "%s (stopped)", t);
 	else if (a->speed != 1)
-		snprintf(buf, size, "%s (+%s, x%g)", t,
+		snprintf(buf, size, "%s (%s%s, x%g)", t, d < 0 ? "" : "+",
 			 span(d, (char[32]){0}, 32), a->speed);
 	else
-		snprintf(buf, size, "%s (+%s)", t, span(d, (char[32]){0}, 32));
+		/* before the snapshot: Slurm's last calculation */
+		snprintf(buf, size, "%s (%s%s)", t, d < 0 ? "" : "+",
+			 span(d, (char[32]){0}, 32));
 	return buf;
 }
 
@@ -541,6 +544,45 @@ static void reload_failed(struct top_app *a, const char *what,
 		   prio_error_format(err, buf, sizeof(buf)));
 }
 
+/* The clock a snapshot starts at: --now's, else Slurm's last priority
+ * calculation found from the stored priorities (what sprio shows), else
+ * NOW, said on stderr at the start and in the status line on a reload. */
+static time_t start_clock(struct top_app *a, const struct prio_snapshot *snap,
+			  bool first)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+	char buf[512], when[32];
+	time_t at = snap->now;
+
+	if (a->c.now_set)
+		return at;
+	prio_error_clear(&err);
+	if (prio_calc_time_find_snapshot(snap, &ct, &err) < 0) {
+		/* the model's own computation will say what is wrong */
+		return at;
+	}
+	at = ct.at;
+	if (ct.status == PRIO_CALC_TIME_NO_JOBS ||
+	    ct.status == PRIO_CALC_TIME_NO_MATCH) {
+		prio_calc_time_describe(&ct, buf, sizeof(buf));
+		prio_timestamp_format(snap->now, when, sizeof(when));
+		if (first)
+			cmd_warn(&a->c,
+				 "warning: Slurm's last priority calculation "
+				 "%s: computing at NOW %s (--now sets the "
+				 "clock)",
+				 buf, when);
+		else
+			top_status(a, false,
+				   "Slurm's last priority calculation %s: "
+				   "clock at NOW %s",
+				   buf, when);
+	}
+	prio_calc_time_free(&ct);
+	return at;
+}
+
 /* A new snapshot (heap-allocated: a snapshot cannot move, its strings
  * point into it) replaces the model's, which keeps its data on an error.
  * The clock starts again from a new snapshot time. */
@@ -553,7 +595,7 @@ static void take_snapshot(struct top_app *a, struct prio_snapshot *snap,
 	uint32_t warnings = snap->warning_count;
 
 	if (snap->now != old) {
-		a->clock0 = snap->now;
+		a->clock0 = start_clock(a, snap, false);
 		a->t0 = a->elapsed;
 	}
 	prio_error_clear(&err);
@@ -1643,7 +1685,8 @@ int main(int argc, char **argv)
 			snap->conf.priority_type ? snap->conf.priority_type
 						 : "(not set)");
 	prio_error_clear(&err);
-	if (prio_top_init(&a->model, snap, 0, &err) < 0)
+	if (prio_top_init(&a->model, snap, start_clock(a, snap, true), &err) <
+	    0)
 		cmd_die_error(&a->c, &err);
 	{
 		bool no_usage;
@@ -1657,7 +1700,7 @@ int main(int argc, char **argv)
 			    "warning: no RawUsage in the association input: "
 			    "fairshare assumes no usage at all");
 	}
-	a->clock0 = a->model.snap->now;
+	a->clock0 = a->model.now;
 
 	if (a->batch) {
 		const char *env_c = getenv("COLUMNS"), *env_l = getenv("LINES");
