@@ -344,7 +344,11 @@ int prio_calc_time_find(const struct prio_engine *e, struct prio_calc_time *ct,
 			ct->last = s.from + (time_t)k;
 		}
 	}
-	if ((uint32_t)best * 2 <= ct->jobs) {
+	/* Nine in ten at least: a few jobs may carry a priority set by hand
+	 * or a nice changed since, but an offset common to many (a site
+	 * factor, a weight changed) moves the aging jobs' best instant by
+	 * seconds and leaves the others out: that is not Slurm's clock. */
+	if ((uint64_t)best * 10 < (uint64_t)ct->jobs * 9) {
 		ct->status = PRIO_CALC_TIME_NO_MATCH;
 		ct->first = ct->last = 0;
 	} else if (ct->first == s.from && ct->last == s.to) {
@@ -431,8 +435,8 @@ const char *prio_calc_time_describe(const struct prio_calc_time *ct,
 		prio_timestamp_format(ct->from, a, sizeof(a));
 		prio_timestamp_format(ct->to, b, sizeof(b));
 		snprintf(buf, size,
-			 "not found: between %s and %s no instant where more "
-			 "than half of %u pending jobs' stored priorities "
+			 "not found: between %s and %s no instant where nine "
+			 "in ten of %u pending jobs' stored priorities "
 			 "agree with ours (changed configuration, site "
 			 "factor, priorities set by hand?)",
 			 a, b, ct->jobs);

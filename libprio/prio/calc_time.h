@@ -21,8 +21,9 @@
  * Jobs left out: not pending, held (priority 0), in no partition.  Jobs
  * whose priority the data cannot explain (set by an administrator, a site
  * factor, a nice or a configuration changed since) disagree everywhere:
- * they are listed, and the instant still stands when more than half of
- * the jobs agree there.
+ * they are listed, and the instant still stands when nine in ten of the
+ * jobs agree there (an offset common to many jobs would otherwise pass
+ * for a shifted clock: age moves every aging job alike).
  */
 #ifndef PRIO_CALC_TIME_H
 #define PRIO_CALC_TIME_H
@@ -43,7 +44,7 @@ enum prio_calc_time_status {
 	PRIO_CALC_TIME_ANY,
 	/* no pending job with a stored priority: `at` is NOW */
 	PRIO_CALC_TIME_NO_JOBS,
-	/* no instant where more than half of them agree: `at` is NOW */
+	/* no instant where nine in ten of them agree: `at` is NOW */
 	PRIO_CALC_TIME_NO_MATCH,
 };
 
