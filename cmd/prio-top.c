@@ -552,16 +552,37 @@ static time_t start_clock(struct top_app *a, const struct prio_snapshot *snap,
 {
 	struct prio_calc_time ct;
 	struct prio_error err;
+	struct prio_snapshot plain;
+	const struct prio_snapshot *from = snap;
 	char buf[512], when[32];
 	time_t at = snap->now;
+	int rc;
 
 	if (a->c.now_set)
 		return at;
 	prio_error_clear(&err);
-	if (prio_calc_time_find_snapshot(snap, &ct, &err) < 0) {
-		/* the model's own computation will say what is wrong */
-		return at;
+	/* --set changes what the stored priorities are compared with: the
+	 * files as they are, read again without it (not a --live capture,
+	 * which is gone) */
+	if (a->c.set_count && !a->src.live) {
+		unsigned saved = a->c.set_count;
+
+		a->c.set_count = 0;
+		/* (a failed load leaves nothing to free) */
+		if (cmd_load_snapshot_from(&a->c, NULL, &plain, &err) == 0) {
+			if (plain.now == snap->now)
+				from = &plain;
+			else
+				prio_snapshot_free(&plain);
+		}
+		a->c.set_count = saved;
+		prio_error_clear(&err);
 	}
+	rc = prio_calc_time_find_snapshot(from, &ct, &err);
+	if (from != snap)
+		prio_snapshot_free(&plain);
+	if (rc < 0)
+		return at; /* the model's own computation will say why */
 	at = ct.at;
 	if (ct.status == PRIO_CALC_TIME_NO_JOBS ||
 	    ct.status == PRIO_CALC_TIME_NO_MATCH) {

@@ -19,7 +19,7 @@
 #    it is found, it must be the logged one;
 #  - a job whose stored priority was changed is listed by --check with
 #    sprio's value as ours; all changed: not found, the warning, NOW;
-#  - --now: no search, no warning;
+#  - --now: no search, no warning; --set: the search on the data as loaded;
 #  - --explain without --now: at the calculation, then the next one
 #    (PriorityCalcPeriod later), whose priority --at gives too;
 #  - prio-top --once without --now: the frame of --now at the calculation.
@@ -125,6 +125,14 @@ fallback "$d" "priorities off by 7"
 d=$tmp/fairtree-basic
 prio-calc --snapshot "$d" --now "$(cat "$d/NOW")" -l >/dev/null 2>"$tmp/err"
 [ -s "$tmp/err" ] && fail "--now: stderr: $(cat "$tmp/err")"
+
+# --set: the stored priorities are compared with the data as loaded; the
+# what-if is computed at the instant found (job 25 aged 255 s of 1200 at
+# the calculation: 0.2125 x 2000)
+got=$(prio-calc --snapshot "$d" --set PriorityWeightAge=2000 -j 25 -h -o '%A' 2>"$tmp/err" | tr -d ' ')
+[ "$got" = 425 ] && [ ! -s "$tmp/err" ] || fail "--set PriorityWeightAge=2000: AGE $got $(cat "$tmp/err")"
+got=$(prio-top --snapshot "$d" --set PriorityWeightAge=2000 --once --size 80x8 2>&1 | head -1)
+case $got in *"clock 03:55:13 (-17s)"*) ;; *) fail "prio-top --set: $got" ;; esac
 
 # --explain: at the calculation, then the next one, which --at confirms
 next=$((log + 60))
