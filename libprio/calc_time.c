@@ -175,6 +175,7 @@ struct collect {
 	struct span *spans;
 	uint32_t n, cap;
 	bool nomem;
+	bool moving; /* some row's value moves in the window */
 };
 
 static bool collect_row(void *ctx, const struct prio_job_factors *jf,
@@ -183,6 +184,7 @@ static bool collect_row(void *ctx, const struct prio_job_factors *jf,
 	struct collect *c = ctx;
 	struct span sp;
 
+	c->moving = c->moving || !row_constant(c->s, jf);
 	if (!row_span(c->s, c->job, jf, part, &sp))
 		return false;
 	if (c->n == c->cap) {
@@ -278,6 +280,14 @@ static int list_disagreeing(const struct search *s, struct prio_calc_time *ct,
 	return PRIO_OK;
 }
 
+/* Do most of the jobs that do not move with the clock disagree?  Two at
+ * least: one job set by hand does not outvote the clock of the others. */
+static bool fixed_disagree(const struct prio_calc_time *ct)
+{
+	return ct->fixed >= 2 &&
+	       (uint64_t)(ct->fixed - ct->fixed_agree) * 2 > ct->fixed;
+}
+
 int prio_calc_time_find(const struct prio_engine *e, struct prio_calc_time *ct,
 			struct prio_error *err)
 {
@@ -320,10 +330,15 @@ int prio_calc_time_find(const struct prio_engine *e, struct prio_calc_time *ct,
 		ct->jobs++;
 		c.job = job;
 		c.n = 0;
+		c.moving = false;
 		each_row(&s, job, collect_row, &c);
 		if (c.nomem) {
 			rc = nomem(err);
 			goto out;
+		}
+		if (!c.moving) {
+			ct->fixed++;
+			ct->fixed_agree += c.n > 0;
 		}
 		count_spans(&c, diff, s.from);
 	}
@@ -344,11 +359,13 @@ int prio_calc_time_find(const struct prio_engine *e, struct prio_calc_time *ct,
 			ct->last = s.from + (time_t)k;
 		}
 	}
-	/* Nine in ten at least: a few jobs may carry a priority set by hand
-	 * or a nice changed since, but an offset common to many (a site
-	 * factor, a weight changed) moves the aging jobs' best instant by
-	 * seconds and leaves the others out: that is not Slurm's clock. */
-	if ((uint64_t)best * 10 < (uint64_t)ct->jobs * 9) {
+	/* More than half: some jobs may carry a priority set by hand, a nice
+	 * changed since, or one Slurm computed outside its pass (issue 14:
+	 * a tenth of a large queue).  And more than half of the jobs that do
+	 * not move with the clock: an offset common to all (a site factor,
+	 * a weight changed) moves the aging jobs' best instant by seconds,
+	 * but leaves those out. */
+	if ((uint64_t)best * 2 <= ct->jobs || fixed_disagree(ct)) {
 		ct->status = PRIO_CALC_TIME_NO_MATCH;
 		ct->first = ct->last = 0;
 	} else if (ct->first == s.from && ct->last == s.to) {
@@ -434,12 +451,22 @@ const char *prio_calc_time_describe(const struct prio_calc_time *ct,
 	case PRIO_CALC_TIME_NO_MATCH:
 		prio_timestamp_format(ct->from, a, sizeof(a));
 		prio_timestamp_format(ct->to, b, sizeof(b));
-		snprintf(buf, size,
-			 "not found: between %s and %s no instant where nine "
-			 "in ten of %u pending jobs' stored priorities "
-			 "agree with ours (changed configuration, site "
-			 "factor, priorities set by hand?)",
-			 a, b, ct->jobs);
+		if (fixed_disagree(ct))
+			snprintf(buf, size,
+				 "not found: %u of %u pending jobs whose "
+				 "priority does not move with the clock "
+				 "disagree with ours at any instant (changed "
+				 "configuration, site factor, priorities set "
+				 "by hand?)",
+				 ct->fixed - ct->fixed_agree, ct->fixed);
+		else
+			snprintf(buf, size,
+				 "not found: between %s and %s no instant "
+				 "where more than half of %u pending jobs' "
+				 "stored priorities agree with ours (changed "
+				 "configuration, site factor, priorities set "
+				 "by hand?)",
+				 a, b, ct->jobs);
 		break;
 	}
 	return buf;

@@ -20,10 +20,14 @@
  *
  * Jobs left out: not pending, held (priority 0), in no partition.  Jobs
  * whose priority the data cannot explain (set by an administrator, a site
- * factor, a nice or a configuration changed since) disagree everywhere:
- * they are listed, and the instant still stands when nine in ten of the
- * jobs agree there (an offset common to many jobs would otherwise pass
- * for a shifted clock: age moves every aging job alike).
+ * factor, a nice or a configuration changed since, or computed by Slurm
+ * outside its periodic pass) disagree everywhere: they are listed, and the
+ * instant stands when more than half of the jobs agree there, and half
+ * at least of those (two or more) whose priority does not move with the
+ * clock (an
+ * offset common to every job would otherwise pass for a shifted clock:
+ * age moves every aging job alike, but not the jobs at PriorityMaxAge,
+ * dependent, or without an age weight).
  */
 #ifndef PRIO_CALC_TIME_H
 #define PRIO_CALC_TIME_H
@@ -44,7 +48,9 @@ enum prio_calc_time_status {
 	PRIO_CALC_TIME_ANY,
 	/* no pending job with a stored priority: `at` is NOW */
 	PRIO_CALC_TIME_NO_JOBS,
-	/* no instant where nine in ten of them agree: `at` is NOW */
+	/* no instant where more than half of them agree, or more than half
+	 * of the jobs (two or more) that do not move with the clock
+	 * disagree: `at` is NOW */
 	PRIO_CALC_TIME_NO_MATCH,
 };
 
@@ -62,6 +68,10 @@ struct prio_calc_time {
 	time_t first, last; /* FOUND: the seconds where the most agree */
 	uint32_t jobs;      /* pending jobs compared */
 	uint32_t agree;     /* of those, agreeing at `at` */
+	/* Jobs whose priority does not move in the window (no age weight,
+	 * age capped or not accruing), and of those the ones that agree:
+	 * they test the configuration whatever the clock. */
+	uint32_t fixed, fixed_agree;
 	uint32_t ndisagree; /* jobs - agree, listed in disagree */
 	struct prio_calc_time_job *disagree;
 };

@@ -115,3 +115,47 @@ Test(calc_time, no_pending_job_with_a_priority)
 	cr_expect_eq(ct.at, 1795319730);
 	prio_calc_time_free(&ct);
 }
+
+/* Some jobs computed by Slurm a few seconds after its pass (issue 14: a
+ * tenth of a large queue, AGE 2 points on): listed, the instant stands. */
+Test(calc_time, jobs_computed_outside_the_pass_disagree)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+	uint32_t bumped = 0;
+
+	for (uint32_t i = 0; i < snap.job_count; i++) {
+		struct prio_job *j = &snap.jobs[i];
+
+		if (j->job_id >= 25 && j->job_id <= 27) {
+			j->priority += 2;
+			bumped++;
+		}
+	}
+	cr_assert_eq(bumped, 3);
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_expect_eq(ct.status, PRIO_CALC_TIME_FOUND);
+	cr_expect_eq(ct.at, 1795319713);
+	cr_expect_eq(ct.agree, 16);
+	cr_expect_eq(ct.ndisagree, 3);
+	prio_calc_time_free(&ct);
+}
+
+/* Every stored priority 7 points up: the aging jobs would fit 8 s later,
+ * but the jobs whose priority does not move with the clock (dependent,
+ * not accruing) disagree everywhere: not Slurm's clock. */
+Test(calc_time, a_common_offset_is_not_a_clock)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+
+	for (uint32_t i = 0; i < snap.job_count; i++)
+		if (snap.jobs[i].priority)
+			snap.jobs[i].priority += 7;
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_expect_eq(ct.status, PRIO_CALC_TIME_NO_MATCH);
+	cr_expect_gt(ct.fixed, 1);
+	cr_expect_eq(ct.fixed_agree, 0);
+	cr_expect_eq(ct.at, 1795319730);
+	prio_calc_time_free(&ct);
+}
