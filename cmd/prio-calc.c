@@ -287,46 +287,70 @@ static void check_inputs(const struct calc_opts *o,
 				"fairshare assumes no usage at all");
 }
 
-/* Put the engine's clock at Slurm's last priority calculation, found from
- * the stored priorities of the snapshot as loaded: what-if assignments
- * change what they are compared with, so with --set the search runs on a
- * load without them.  Says once on stderr when the instant is not found
- * (the clock stays NOW) or when some jobs disagree there. */
+/* Say once on stderr when the instant was not found (the clock stays NOW)
+ * or when some jobs disagree there (--check lists them). */
+static void calc_clock_warn(struct calc_opts *o, time_t now)
+{
+	char buf[512], when[32];
+
+	prio_calc_time_describe(&o->calc, buf, sizeof(buf));
+	if (o->calc.status == PRIO_CALC_TIME_NO_JOBS ||
+	    o->calc.status == PRIO_CALC_TIME_NO_MATCH)
+		cmd_warn(&o->c,
+			 "warning: Slurm's last priority calculation %s: "
+			 "computing at NOW %s (--now sets the clock)",
+			 buf, prio_timestamp_format(now, when, sizeof(when)));
+	else if (o->calc.ndisagree && !o->check)
+		cmd_warn(&o->c,
+			 "warning: Slurm's last priority calculation %s; %u "
+			 "disagree (prio-calc --check lists them)",
+			 buf, o->calc.ndisagree);
+}
+
+/* With --set: the stored priorities against the files as loaded, read
+ * again quietly (their warnings were said); a --live capture is taken
+ * again by calc_load, which finds the instant itself. */
+static void calc_clock_plain(struct calc_opts *o)
+{
+	struct prio_snapshot plain;
+	struct prio_engine pe;
+	struct prio_error err;
+	unsigned saved = o->c.set_count;
+
+	prio_error_clear(&err);
+	if (o->c.live) {
+		calc_load(o, &plain, &pe, false);
+	} else {
+		o->c.set_count = 0;
+		if (cmd_load_snapshot_from(&o->c, NULL, &plain, &err) < 0)
+			cmd_die_error(&o->c, &err);
+		o->c.set_count = saved;
+		if (prio_engine_init(&pe, &plain, plain.now, &err) < 0 ||
+		    prio_calc_time_find(&pe, &o->calc, &err) < 0)
+			cmd_die_error(&o->c, &err);
+		o->calc_known = true;
+		calc_clock_warn(o, plain.now);
+	}
+	prio_engine_free(&pe);
+	prio_snapshot_free(&plain);
+}
+
+/* Put the engine's clock at Slurm's last priority calculation, found once
+ * from the stored priorities of the snapshot as loaded: what-if
+ * assignments change what they are compared with. */
 static void calc_clock(struct calc_opts *o, struct prio_engine *e,
 		       bool with_sets)
 {
 	struct prio_error err;
-	char buf[512], when[32];
 
-	if (!o->calc_known && with_sets && o->c.set_count) {
-		struct prio_snapshot plain;
-		struct prio_engine pe;
-
-		calc_load(o, &plain, &pe, false);
-		prio_engine_free(&pe);
-		prio_snapshot_free(&plain);
-	}
+	if (!o->calc_known && with_sets && o->c.set_count)
+		calc_clock_plain(o);
 	if (!o->calc_known) {
 		prio_error_clear(&err);
 		if (prio_calc_time_find(e, &o->calc, &err) < 0)
 			cmd_die_error(&o->c, &err);
 		o->calc_known = true;
-		prio_calc_time_describe(&o->calc, buf, sizeof(buf));
-		if (o->calc.status == PRIO_CALC_TIME_NO_JOBS ||
-		    o->calc.status == PRIO_CALC_TIME_NO_MATCH)
-			cmd_warn(&o->c,
-				 "warning: Slurm's last priority calculation "
-				 "%s: computing at NOW %s (--now sets the "
-				 "clock)",
-				 buf,
-				 prio_timestamp_format(e->captured, when,
-						       sizeof(when)));
-		else if (o->calc.ndisagree && !o->check)
-			cmd_warn(&o->c,
-				 "warning: Slurm's last priority calculation "
-				 "%s; %u disagree (prio-calc --check lists "
-				 "them)",
-				 buf, o->calc.ndisagree);
+		calc_clock_warn(o, e->captured);
 	}
 	prio_engine_at_calc_time(e, &o->calc);
 }
