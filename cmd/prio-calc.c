@@ -89,7 +89,11 @@ static void help(void)
 	    "      --usage            a short usage line, then exit\n",
 	    USAGE);
 	cmd_common_help(stdout);
-	printf("\nEnvironment: SPRIO_FORMAT, the format when neither -o nor -l "
+	printf("\nThe clock: without --now and --at, Slurm's last priority "
+	       "calculation before NOW,\nfound from the pending jobs' stored "
+	       "priorities (what sprio shows); NOW, with a\nwarning, when it "
+	       "is not found.\n"
+	       "\nEnvironment: SPRIO_FORMAT, the format when neither -o nor -l "
 	       "is given.\n"
 	       "Exit status: 0 success, 1 the answer is no (no job matches -j, "
 	       "no priority/multifactor), 2 usage or input error.\n"
