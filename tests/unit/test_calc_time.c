@@ -159,3 +159,21 @@ Test(calc_time, a_common_offset_is_not_a_clock)
 	cr_expect_eq(ct.at, 1795319730);
 	prio_calc_time_free(&ct);
 }
+
+/* INCR_ONLY: Slurm keeps a stored priority unless the new one is larger,
+ * so a value only bounds the clock from above; with every job's value
+ * from the same pass the last second where none exceeds it is the pass
+ * (seconds before it fit as well, and lie in the same run). */
+Test(calc_time, incr_only_bounds_from_above)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+
+	snap.conf.priority_flags |= PRIO_FLAG_INCR_ONLY;
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_expect_eq(ct.status, PRIO_CALC_TIME_FOUND);
+	cr_expect_eq(ct.at, 1795319713, "found %lld", (long long)ct.at);
+	cr_expect_eq(ct.first, 1795319730 - 60 - 30);
+	cr_expect_eq(ct.agree, 19);
+	prio_calc_time_free(&ct);
+}
