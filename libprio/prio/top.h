@@ -155,8 +155,9 @@ struct prio_top {
  * Take a finished snapshot (the model owns it from now on, error or not)
  * and compute everything at `now` (the snapshot's clock when 0; earlier
  * than it, Slurm's last priority calculation before the capture, with the
- * usage as loaded: it becomes the earliest clock).  Sorted by rank, unfiltered, the tree fully expanded.  Returns 0, or
- * a negative status with err filled and the model empty (free it).
+ * usage as loaded: it becomes the earliest clock).  Sorted by rank,
+ * unfiltered, the tree fully expanded.  Returns 0, or a negative status
+ * with err filled and the model empty (free it).
  */
 int prio_top_init(struct prio_top *t, struct prio_snapshot *snap, time_t now,
 		  struct prio_error *err);
