@@ -37,8 +37,21 @@ static void row(struct prio_writer *w, const char *what, const char *item,
 	prio_writer_row(w, cells);
 }
 
+void cmd_check_row(struct prio_writer *w, const char *what, const char *item,
+		   long long count, const char *detail)
+{
+	row(w, what, item, count, detail);
+}
+
 int cmd_check_report(const struct cmd_common *c,
 		     const struct prio_snapshot *snap)
+{
+	return cmd_check_report_with(c, snap, NULL, NULL);
+}
+
+int cmd_check_report_with(const struct cmd_common *c,
+			  const struct prio_snapshot *snap,
+			  cmd_check_more more, void *ctx)
 {
 	struct prio_writer *w;
 	uint32_t by_state[PRIO_JOB_STATE_COUNT] = { 0 };
@@ -61,6 +74,8 @@ int cmd_check_report(const struct cmd_common *c,
 	row(w, "clock", "now", -1, buf);
 	row(w, "clock", "zone", -1,
 	    prio_snapshot_zone_describe(snap, buf, sizeof(buf)));
+	if (more)
+		more(ctx, w, 0);
 	{
 		const struct prio_slurm_release *rel = prio_snapshot_slurm(snap);
 		char name[16];
@@ -155,6 +170,8 @@ int cmd_check_report(const struct cmd_common *c,
 			if (prio_privacy_view_partial(snap, v, buf, sizeof(buf)))
 				row(w, "warning", view_item[v], -1, buf);
 	}
+	if (more)
+		more(ctx, w, 1);
 	if (prio_writer_finish(w) < 0)
 		cmd_die_write(c);
 	return snap->warning_count ? EXIT_ERROR : EXIT_OK;

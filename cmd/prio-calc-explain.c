@@ -10,10 +10,12 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "prio-calc.h"
+#include "prio/advance.h"
 #include "prio/explain_text.h"
 
 /* The machine modes' table (text mode prints the detail lines only). */
@@ -71,6 +73,110 @@ static int say(void *ctx, const struct prio_explain_line *l)
 	return 0;
 }
 
+/* One line of our own, in the same form as the explanation's. */
+static void line(struct out *out, const char *section, const char *partition,
+		 const char *item, double value, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+static void line(struct out *out, const char *section, const char *partition,
+		 const char *item, double value, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	say(out, &(struct prio_explain_line){section, partition, item, value,
+					      NAN, NAN, text});
+}
+
+/* The job's entry in partition `part` of q, or NULL. */
+static const struct prio_queue_entry *entry_of(const struct prio_queue *q,
+					       uint32_t job, uint32_t part)
+{
+	for (uint32_t k = 0; k < q->count; k++)
+		if (q->entries[k].job == job && q->entries[k].partition == part)
+			return &q->entries[k];
+	return NULL;
+}
+
+/*
+ * Without --now and --at the explanation above is at Slurm's last priority
+ * calculation: what sprio shows until the next one.  Then what the next
+ * one gives, PriorityCalcPeriod later: ages grown, usage decayed and
+ * charged as --at computes it (the snapshot's usage is moved there).  When
+ * the last calculation was not found the explanation was at NOW: say so.
+ */
+static void explain_next(struct calc_opts *o, struct prio_snapshot *snap,
+			 const struct prio_queue *q, uint32_t job,
+			 struct out *out)
+{
+	const struct prio_calc_time *ct = &o->calc;
+	struct prio_engine e;
+	struct prio_queue q2;
+	struct prio_error err;
+	char b1[32], b2[32];
+	time_t next;
+	bool any = false;
+
+	/* the explanation ends with a blank line */
+	if (o->c.now_set || o->at_set || !o->calc_known)
+		return;
+	if (ct->status != PRIO_CALC_TIME_FOUND) {
+		line(out, "next", NULL, "clock", (double)snap->now,
+		     "Slurm's last calculation is not pinned by the stored "
+		     "priorities (prio-calc --check says why): the above is at "
+		     "NOW, %s.",
+		     prio_timestamp_format(snap->now, b1, sizeof(b1)));
+		return;
+	}
+	next = ct->at + (time_t)snap->conf.calc_period;
+	if (next < snap->now)
+		next = snap->now;
+	prio_error_clear(&err);
+	if (prio_snapshot_advance(snap, next, &err) < 0 ||
+	    prio_engine_init(&e, snap, next, &err) < 0)
+		cmd_die_error(&o->c, &err);
+	if (prio_queue_build(&e, &q2, &err) < 0)
+		cmd_die_error(&o->c, &err);
+	line(out, "next", NULL, "clock", (double)next,
+	     "Slurm keeps the numbers above (sprio shows them) until its next "
+	     "calculation, "
+	     "at %s (%s + PriorityCalcPeriod); then:",
+	     prio_timestamp_format(next, b1, sizeof(b1)),
+	     prio_timestamp_format(ct->at, b2, sizeof(b2)));
+	for (uint32_t p = 0; p < snap->partition_count; p++) {
+		const struct prio_queue_entry *now = entry_of(q, job, p);
+		const struct prio_queue_entry *then = entry_of(&q2, job, p);
+		const char *pname = prio_snapshot_str(snap,
+						      snap->partitions[p].name);
+
+		if (!then)
+			continue;
+		any = true;
+		line(out, "next", pname, "priority", then->priority,
+		     "  %s: priority %u%s, place %u of %u pending jobs in %s "
+		     "(now %u)",
+		     pname, then->priority,
+		     now ? (now->priority == then->priority ? " (unchanged)"
+							    : "")
+			 : "",
+		     then->part_rank, q2.part_count[p], pname,
+		     now ? now->part_rank : 0);
+		if (now && now->priority != then->priority)
+			line(out, "next", pname, "change",
+			     (double)then->priority - (double)now->priority,
+			     "    %+lld points since the last calculation",
+			     (long long)then->priority -
+				 (long long)now->priority);
+	}
+	if (!any)
+		line(out, "next", NULL, NULL, NAN,
+		     "  it is not in the queue then either");
+	prio_queue_free(&q2);
+	prio_engine_free(&e);
+}
+
 int calc_explain(struct calc_opts *o)
 {
 	struct cmd_common *c = &o->c;
@@ -97,6 +203,7 @@ int calc_explain(struct calc_opts *o)
 				strerror(errno));
 	}
 	prio_explain_render(&e, &x, say, &out);
+	explain_next(o, &snap, &q, x.job_index, &out);
 	if (out.w && prio_writer_finish(out.w) < 0)
 		cmd_die_write(c);
 	if (!out.w && (fflush(stdout) != 0 || ferror(stdout)))

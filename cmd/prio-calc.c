@@ -89,7 +89,11 @@ static void help(void)
 	    "      --usage            a short usage line, then exit\n",
 	    USAGE);
 	cmd_common_help(stdout);
-	printf("\nEnvironment: SPRIO_FORMAT, the format when neither -o nor -l "
+	printf("\nThe clock: without --now and --at, Slurm's last priority "
+	       "calculation before NOW,\nfound from the pending jobs' stored "
+	       "priorities (what sprio shows); NOW, with a\nwarning, when it "
+	       "is not found.\n"
+	       "\nEnvironment: SPRIO_FORMAT, the format when neither -o nor -l "
 	       "is given.\n"
 	       "Exit status: 0 success, 1 the answer is no (no job matches -j, "
 	       "no priority/multifactor), 2 usage or input error.\n"
@@ -287,6 +291,74 @@ static void check_inputs(const struct calc_opts *o,
 				"fairshare assumes no usage at all");
 }
 
+/* Say once on stderr when the instant was not found (the clock stays NOW)
+ * or when some jobs disagree there (--check lists them). */
+static void calc_clock_warn(struct calc_opts *o, time_t now)
+{
+	char buf[512], when[32];
+
+	prio_calc_time_describe(&o->calc, buf, sizeof(buf));
+	if (o->calc.status == PRIO_CALC_TIME_NO_JOBS ||
+	    o->calc.status == PRIO_CALC_TIME_NO_MATCH)
+		cmd_warn(&o->c,
+			 "warning: Slurm's last priority calculation %s: "
+			 "computing at NOW %s (--now sets the clock)",
+			 buf, prio_timestamp_format(now, when, sizeof(when)));
+	else if (o->calc.ndisagree && !o->check)
+		cmd_warn(&o->c,
+			 "warning: Slurm's last priority calculation %s; %u "
+			 "disagree (prio-calc --check lists them)",
+			 buf, o->calc.ndisagree);
+}
+
+/* With --set: the stored priorities against the files as loaded, read
+ * again quietly (their warnings were said); a --live capture is taken
+ * again by calc_load, which finds the instant itself. */
+static void calc_clock_plain(struct calc_opts *o)
+{
+	struct prio_snapshot plain;
+	struct prio_engine pe;
+	struct prio_error err;
+	unsigned saved = o->c.set_count;
+
+	prio_error_clear(&err);
+	if (o->c.live) {
+		calc_load(o, &plain, &pe, false);
+	} else {
+		o->c.set_count = 0;
+		if (cmd_load_snapshot_from(&o->c, NULL, &plain, &err) < 0)
+			cmd_die_error(&o->c, &err);
+		o->c.set_count = saved;
+		if (prio_engine_init(&pe, &plain, plain.now, &err) < 0 ||
+		    prio_calc_time_find(&pe, &o->calc, &err) < 0)
+			cmd_die_error(&o->c, &err);
+		o->calc_known = true;
+		calc_clock_warn(o, plain.now);
+	}
+	prio_engine_free(&pe);
+	prio_snapshot_free(&plain);
+}
+
+/* Put the engine's clock at Slurm's last priority calculation, found once
+ * from the stored priorities of the snapshot as loaded: what-if
+ * assignments change what they are compared with. */
+static void calc_clock(struct calc_opts *o, struct prio_engine *e,
+		       bool with_sets)
+{
+	struct prio_error err;
+
+	if (!o->calc_known && with_sets && o->c.set_count)
+		calc_clock_plain(o);
+	if (!o->calc_known) {
+		prio_error_clear(&err);
+		if (prio_calc_time_find(e, &o->calc, &err) < 0)
+			cmd_die_error(&o->c, &err);
+		o->calc_known = true;
+		calc_clock_warn(o, e->captured);
+	}
+	prio_engine_at_calc_time(e, &o->calc);
+}
+
 void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 	       struct prio_engine *e, bool with_sets)
 {
@@ -325,6 +397,8 @@ void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 			    o->rank ? "--rank" : o->compare ? "--compare"
 							    : "--explain",
 			    true);
+	if (!o->c.now_set && !o->at_set)
+		calc_clock(o, e, with_sets);
 }
 
 /* ---- the sprio table ----------------------------------------------------- */
@@ -703,6 +777,78 @@ static int print_rank(struct calc_opts *o)
 	return EXIT_OK;
 }
 
+/* ---- --check -------------------------------------------------------------- */
+
+/* --check's own rows: Slurm's last priority calculation as the stored
+ * priorities tell it (also with --now: the search is around that clock),
+ * then every job whose stored priority is not ours at that instant. */
+struct check_calc {
+	const struct prio_snapshot *snap;
+	bool searched;
+	char why[512];  /* not searched: why */
+	struct prio_calc_time ct;
+};
+
+static void check_calc_rows(void *ctx, struct prio_writer *w, int where)
+{
+	struct check_calc *k = ctx;
+	char buf[512], item[32];
+
+	if (where == 0) {
+		cmd_check_row(w, "clock", "last calculation", -1,
+			      k->searched ? prio_calc_time_describe(
+						&k->ct, buf, sizeof(buf))
+					  : k->why);
+		return;
+	}
+	/* no instant found: every job would be listed against NOW */
+	if (!k->searched || k->ct.status == PRIO_CALC_TIME_NO_MATCH)
+		return;
+	for (uint32_t i = 0; i < k->ct.ndisagree; i++) {
+		const struct prio_calc_time_job *d = &k->ct.disagree[i];
+
+		snprintf(item, sizeof(item), "job %u",
+			 k->snap->jobs[d->job].job_id);
+		snprintf(buf, sizeof(buf),
+			 "stored Priority=%u, ours %u at the last calculation",
+			 d->stored, d->ours);
+		cmd_check_row(w, "differs", item, d->stored, buf);
+	}
+}
+
+static int check_report(struct calc_opts *o)
+{
+	struct cmd_common *c = &o->c;
+	struct prio_snapshot snap;
+	struct prio_engine e;
+	struct prio_error err;
+	struct check_calc k;
+	int rc;
+
+	memset(&k, 0, sizeof(k));
+	cmd_load_snapshot(c, &snap);
+	k.snap = &snap;
+	prio_error_clear(&err);
+	if (!snap.conf.priority_type ||
+	    strcmp(snap.conf.priority_type, "priority/multifactor") != 0) {
+		snprintf(k.why, sizeof(k.why),
+			 "not searched: PriorityType is not "
+			 "priority/multifactor");
+	} else if (prio_engine_init(&e, &snap, snap.now, &err) < 0) {
+		snprintf(k.why, sizeof(k.why), "not searched: %s",
+			 prio_error_format(&err, (char[512]){0}, 512));
+	} else {
+		if (prio_calc_time_find(&e, &k.ct, &err) < 0)
+			cmd_die_error(c, &err);
+		k.searched = true;
+		prio_engine_free(&e);
+	}
+	rc = cmd_check_report_with(c, &snap, check_calc_rows, &k);
+	prio_calc_time_free(&k.ct);
+	prio_snapshot_free(&snap);
+	return rc;
+}
+
 /* ---- main ---------------------------------------------------------------- */
 
 static uint32_t parse_job_id(struct calc_opts *o, const char *s)
@@ -810,11 +956,7 @@ int main(int argc, char **argv)
 	if (!o.check)
 		c->folder_roles &= ~(1u << PRIO_ROLE_SACCT);
 	if (o.check) {
-		struct prio_snapshot snap;
-
-		cmd_load_snapshot(c, &snap);
-		rc = cmd_check_report(c, &snap);
-		prio_snapshot_free(&snap);
+		rc = check_report(&o);
 	} else if (o.explain) {
 		rc = calc_explain(&o);
 	} else if (o.compare) {
@@ -826,5 +968,6 @@ int main(int argc, char **argv)
 	}
 	if (rc == EXIT_OK && reported_invalid)
 		rc = EXIT_ERROR;
+	prio_calc_time_free(&o.calc);
 	return rc;
 }

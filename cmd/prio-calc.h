@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "common.h"
+#include "prio/calc_time.h"
 #include "prio/order.h"
 #include "prio/priority.h"
 #include "prio/report_sprio.h"
@@ -30,6 +31,11 @@ struct calc_opts {
 	uint32_t explain;      /* --explain JOBID, 0 none */
 	bool compare;
 	bool rank;             /* --rank: scheduling order */
+	/* The clock when neither --now nor --at sets one: Slurm's last
+	 * priority calculation, found once from the snapshot as loaded
+	 * (without --set) by calc_load. */
+	bool calc_known;
+	struct prio_calc_time calc;
 };
 
 /* The -j, -u and -p filters, parsed against a snapshot. */
@@ -52,7 +58,9 @@ bool calc_filter_job(const struct calc_filter *f, const struct prio_job *job);
 bool calc_filter_partition(const struct calc_filter *f, const char *name);
 
 /* Load the snapshot (with --at applied) and set the engine up; exits 2 on
- * error.  with_sets=false loads it without the what-if assignments. */
+ * error.  with_sets=false loads it without the what-if assignments.
+ * Without --now and --at the engine's clock is Slurm's last priority
+ * calculation (o->calc), else NOW with a warning when it is not found. */
 void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 	       struct prio_engine *e, bool with_sets);
 

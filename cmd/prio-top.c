@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "prio-top.h"
+#include "prio/calc_time.h"
 
 #define USAGE                                                                  \
 	"prio-top [SOURCES | --live [--refresh S]] [--once | -b [-n COUNT]] "  \
@@ -59,7 +60,9 @@ static void help(void)
 	    "top for Slurm priorities: the queue in scheduling order with each "
 	    "job's\npriority as a bar of its weighted factors, the fairshare "
 	    "tree, and why any\njob waits; refreshed when the sources change "
-	    "and as the clock runs.\n\n"
+	    "and as the clock runs.\nThe clock starts at Slurm's last "
+	    "priority calculation (what sprio shows),\nfound from the stored "
+	    "priorities, else at NOW; --now sets it.\n\n"
 	    "Display:\n"
 	    "      --once             one frame as text on standard output, "
 	    "then exit\n"
@@ -263,10 +266,12 @@ static const char *clock_text(const struct top_app *a, char *buf, size_t size)
 	if (a->speed == 0)
 		snprintf(buf, size, "%s (stopped)", t);
 	else if (a->speed != 1)
-		snprintf(buf, size, "%s (+%s, x%g)", t,
+		snprintf(buf, size, "%s (%s%s, x%g)", t, d < 0 ? "" : "+",
 			 span(d, (char[32]){0}, 32), a->speed);
 	else
-		snprintf(buf, size, "%s (+%s)", t, span(d, (char[32]){0}, 32));
+		/* before the snapshot: Slurm's last calculation */
+		snprintf(buf, size, "%s (%s%s)", t, d < 0 ? "" : "+",
+			 span(d, (char[32]){0}, 32));
 	return buf;
 }
 
@@ -541,6 +546,66 @@ static void reload_failed(struct top_app *a, const char *what,
 		   prio_error_format(err, buf, sizeof(buf)));
 }
 
+/* The clock a snapshot starts at: --now's, else Slurm's last priority
+ * calculation found from the stored priorities (what sprio shows), else
+ * NOW, said on stderr at the start and in the status line on a reload. */
+static time_t start_clock(struct top_app *a, const struct prio_snapshot *snap,
+			  bool first)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+	struct prio_snapshot plain;
+	const struct prio_snapshot *from = snap;
+	char buf[512], when[32];
+	time_t at = snap->now;
+	int rc;
+
+	if (a->c.now_set)
+		return at;
+	prio_error_clear(&err);
+	/* --set changes what the stored priorities are compared with: the
+	 * files as they are, read again without it (not a --live capture,
+	 * which is gone) */
+	if (a->c.set_count && !a->src.live) {
+		unsigned saved = a->c.set_count;
+
+		a->c.set_count = 0;
+		/* (a failed load leaves nothing to free) */
+		if (cmd_load_snapshot_from(&a->c, NULL, &plain, &err) == 0) {
+			if (plain.now == snap->now)
+				from = &plain;
+			else
+				prio_snapshot_free(&plain);
+		}
+		a->c.set_count = saved;
+		prio_error_clear(&err);
+	}
+	rc = prio_calc_time_find_snapshot(from, &ct, &err);
+	if (from != snap)
+		prio_snapshot_free(&plain);
+	if (rc < 0)
+		return at; /* the model's own computation will say why */
+	at = ct.at;
+	if (ct.status == PRIO_CALC_TIME_NO_JOBS ||
+	    ct.status == PRIO_CALC_TIME_NO_MATCH) {
+		prio_calc_time_describe(&ct, buf, sizeof(buf));
+		prio_timestamp_format(snap->now, when, sizeof(when));
+		if (first)
+			cmd_warn(&a->c,
+				 "warning: Slurm's last priority calculation "
+				 "%s: computing at NOW %s (--now sets the "
+				 "clock)",
+				 buf, when);
+		else
+			top_status(a, false,
+				   "Slurm's last priority calculation %s: "
+				   "clock at NOW %s",
+				   buf, when);
+	}
+	prio_calc_time_free(&ct);
+	return at;
+}
+
 /* A new snapshot (heap-allocated: a snapshot cannot move, its strings
  * point into it) replaces the model's, which keeps its data on an error.
  * The clock starts again from a new snapshot time. */
@@ -553,7 +618,7 @@ static void take_snapshot(struct top_app *a, struct prio_snapshot *snap,
 	uint32_t warnings = snap->warning_count;
 
 	if (snap->now != old) {
-		a->clock0 = snap->now;
+		a->clock0 = start_clock(a, snap, false);
 		a->t0 = a->elapsed;
 	}
 	prio_error_clear(&err);
@@ -1664,7 +1729,8 @@ int main(int argc, char **argv)
 			snap->conf.priority_type ? snap->conf.priority_type
 						 : "(not set)");
 	prio_error_clear(&err);
-	if (prio_top_init(&a->model, snap, 0, &err) < 0)
+	if (prio_top_init(&a->model, snap, start_clock(a, snap, true), &err) <
+	    0)
 		cmd_die_error(&a->c, &err);
 	{
 		bool no_usage;
@@ -1678,7 +1744,7 @@ int main(int argc, char **argv)
 			    "warning: no RawUsage in the association input: "
 			    "fairshare assumes no usage at all");
 	}
-	a->clock0 = a->model.snap->now;
+	a->clock0 = a->model.now;
 
 	if (a->batch) {
 		const char *env_c = getenv("COLUMNS"), *env_l = getenv("LINES");

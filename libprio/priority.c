@@ -278,7 +278,11 @@ const char *prio_job_unlisted_reason(const struct prio_engine *e,
 		return job->dependency != PRIO_NO_ID
 			   ? "not eligible yet (unsatisfied dependency)"
 			   : "not eligible yet (no begin time)";
-	if (since > e->now)
+	/* Which jobs exist is the capture's question even when the factors
+	 * are computed at Slurm's last calculation before it (calc_time.h):
+	 * sprio lists a job that became eligible since, with the factors
+	 * stored at its submission. */
+	if (since > (e->now > e->captured ? e->now : e->captured))
 		return "not eligible yet (begin time in the future)";
 	return NULL;
 }
@@ -337,7 +341,8 @@ static double clamp01(double v)
 	return v > 1.0 ? 1.0 : v;
 }
 
-static double age_factor(const struct prio_engine *e, time_t accrue)
+double prio_age_factor_at(const struct prio_engine *e, time_t accrue,
+			  time_t at)
 {
 	uint32_t max_age = e->snap->conf.max_age;
 	uint32_t diff;
@@ -345,10 +350,15 @@ static double age_factor(const struct prio_engine *e, time_t accrue)
 	if (!accrue)
 		return 0.0;
 	/* Slurm keeps the difference in an unsigned 32-bit value. */
-	diff = e->now > accrue ? (uint32_t)(e->now - accrue) : 0;
+	diff = at > accrue ? (uint32_t)(at - accrue) : 0;
 	if (diff < max_age)
 		return (double)diff / (double)max_age;
 	return 1.0;
+}
+
+static double age_factor(const struct prio_engine *e, time_t accrue)
+{
+	return prio_age_factor_at(e, accrue, e->now);
 }
 
 /* The CPU count job size uses: total_cpus for a job that has them, else the

@@ -134,8 +134,8 @@ static int compute(struct prio_top *t, time_t now, struct prio_error *err)
 	if (!r)
 		return nomem(err);
 	e = &r->engine;
-	if (now < snap->now)
-		now = snap->now;
+	if (now < t->earliest)
+		now = t->earliest;
 	if ((rc = usage_at(t, now, err)) < 0)
 		goto fail;
 	if ((rc = prio_engine_init(&r->engine, snap, now, err)) < 0)
@@ -251,6 +251,7 @@ int prio_top_init(struct prio_top *t, struct prio_snapshot *snap, time_t now,
 	memset(t, 0, sizeof(*t));
 	t->snap = snap;
 	t->sort = PRIO_TOP_COL_RANK;
+	t->earliest = now && now < snap->now ? now : snap->now;
 	if (!snap->finished)
 		return prio_error_set(err, PRIO_ERR_USAGE, "", 0, "",
 				      "the snapshot is not finished");

@@ -149,10 +149,17 @@ prio_id prio_job_factors_at(const struct prio_engine *e,
 time_t prio_job_accrue_time(const struct prio_engine *e,
 			    const struct prio_job *job);
 
+/* The unweighted age factor at `at` of a job accruing since `accrue` (0:
+ * not accruing): what prio_job_factors() gives when the engine's clock is
+ * `at`.  The calculation-time search (calc_time.h) asks it at many
+ * instants without a new engine. */
+double prio_age_factor_at(const struct prio_engine *e, time_t accrue,
+			  time_t at);
+
 /* Would sprio list the job (slurm-facts §6 "Which jobs")?  Pending (any
  * state with CALCULATE_RUNNING), not revoked, begin time (submit time with
- * ACCRUE_ALWAYS) set and not in the future, priority not 0 (held), and in a
- * partition. */
+ * ACCRUE_ALWAYS) set and not after the later of the engine's clock and the
+ * capture, priority not 0 (held), and in a partition. */
 bool prio_job_listed(const struct prio_engine *e, const struct prio_job *job);
 
 /* Why a job is not listed, as a short phrase ("held (priority 0)"), or

@@ -107,6 +107,9 @@ struct prio_top_before;	 /* internal: the queue before a what-if */
 struct prio_top {
 	struct prio_snapshot *snap; /* owned */
 	time_t now;		    /* the clock of the results */
+	/* The earliest clock: the snapshot's, or the earlier one the model
+	 * started at (Slurm's last priority calculation, calc_time.h). */
+	time_t earliest;
 	struct prio_top_results *r; /* engine, queue, rows, fairshare */
 
 	/* Read-only views of r, for front ends. */
@@ -150,9 +153,11 @@ struct prio_top {
 
 /*
  * Take a finished snapshot (the model owns it from now on, error or not)
- * and compute everything at `now` (>= snap->now; the snapshot's clock when
- * 0).  Sorted by rank, unfiltered, the tree fully expanded.  Returns 0, or
- * a negative status with err filled and the model empty (free it).
+ * and compute everything at `now` (the snapshot's clock when 0; earlier
+ * than it, Slurm's last priority calculation before the capture, with the
+ * usage as loaded: it becomes the earliest clock).  Sorted by rank,
+ * unfiltered, the tree fully expanded.  Returns 0, or a negative status
+ * with err filled and the model empty (free it).
  */
 int prio_top_init(struct prio_top *t, struct prio_snapshot *snap, time_t now,
 		  struct prio_error *err);
@@ -168,7 +173,7 @@ void prio_top_free(struct prio_top *t);
 int prio_top_replace(struct prio_top *t, struct prio_snapshot *snap, time_t now,
 		     struct prio_error *err);
 
-/* Compute at another clock (>= the snapshot's): usage as loaded moved to
+/* Compute at another clock (>= t->earliest): usage as loaded moved to
  * `now`, then every engine again.  On an error nothing changes. */
 int prio_top_advance(struct prio_top *t, time_t now, struct prio_error *err);
 

@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # prio-calc against real Slurm 22.05, the PriorityFlags scenarios
-# (PriorityFavorSmall, NO_NORMAL_ALL, MAX_TRES): at the clock of
-# Slurm's last priority calculation before the capture (found in
-# slurmctld.log), `prio-calc -l`, `prio-calc`, `-l -n`, `-w`, `-w -n` and the
-# scenario's two `-o` captures equal Slurm's output byte for byte.  Also:
+# (PriorityFavorSmall, NO_NORMAL_ALL, MAX_TRES): with no --now (prio-calc
+# finds Slurm's last priority calculation from the stored job priorities;
+# calc-oracle-clock.sh checks it is the one slurmctld.log shows),
+# `prio-calc -l`, `prio-calc`, `-l -n`, `-w`, `-w -n` and the scenario's two
+# `-o` captures equal Slurm's output byte for byte.  Also:
 # running jobs are not listed without CALCULATE_RUNNING (billing-max-tres).
 set -u
 . tests/cli/calc-oracle.lib

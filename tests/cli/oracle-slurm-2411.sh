@@ -6,7 +6,10 @@
 # SLURM_VERSION, partitions, drained nodes with their Reason= line, jobs
 # with ReqTRES=/AllocTRES=, sacctmgr's QOS with 24.11's columns, sshare's
 # raw columns and the dump).  At the clock of Slurm's last priority
-# calculation (last_calc):
+# calculation (last_calc), which prio-calc finds by itself from the stored
+# job priorities (no --now; calc-oracle-clock.sh checks the instant), but
+# for classic from the truncated sshare -P (its fairshare cannot give
+# Slurm's stored priorities: --now last_calc, and a tolerance):
 #  - prio-calc -l, the default layout, -l -n, -w and a format with every
 #    letter (23.02's %o ACCOUNT and %n QOSNAME included) equal sprio's
 #    captures byte for byte (classic: FAIRSHARE within RawUsage's
@@ -56,12 +59,16 @@ for s in fairtree classic max-tres multi-qos; do
 	# raw columns only: Slurm's computed ones must not reach the engine
 	cut -d'|' -f1,2,3,5 "$o/sshare_a_l_P.txt" >"$d/sshare.txt"
 	cp "$o/scontrol_show_job_d.txt" "$d/jobs.txt"
+	cp "$o/NOW" "$d/NOW"
 	now=$(TZ=UTC date -d "$(cat "$o/last_calc")" +%s)
 	tols=""
+	pc="prio-calc --snapshot $d"
 	case $(cat "$o/draw") in
-	*NO_FAIR_TREE*) tols="FAIRSHARE=$(fs_truncation_tolerance "$o/sshare_a_l_P.txt")" ;;
+	*NO_FAIR_TREE*)
+		tols="FAIRSHARE=$(fs_truncation_tolerance "$o/sshare_a_l_P.txt")"
+		pc="$pc --now $now"
+		;;
 	esac
-	pc="prio-calc --snapshot $d --now $now"
 
 	if run "$s: prio-calc --check" $pc --check -P; then
 		grep -qx 'slurm|version||24.11 (from scontrol show config)' "$tmp/out" ||
@@ -96,7 +103,7 @@ for s in fairtree classic max-tres multi-qos; do
 	cp "$d"/* "$d-json/"
 	rm "$d-json/sshare.txt"
 	cp "$o/sshare_a_json.txt" "$d-json/sshare.json"
-	if run "$s: prio-calc -l from sshare --json" prio-calc --snapshot "$d-json" --now "$now" -l; then
+	if run "$s: prio-calc -l from sshare --json" prio-calc --snapshot "$d-json" -l; then
 		cmp -s "$tmp/out" "$o/sprio_l.txt" ||
 			{ fail "$s: prio-calc -l from sshare --json is not 24.11's sprio -l"; diff "$o/sprio_l.txt" "$tmp/out" | head; }
 	fi
@@ -121,7 +128,7 @@ for s in fairtree classic max-tres multi-qos; do
 		grep -q '^It has several QOS (mid, normal, low; ' "$tmp/out" ||
 			fail "$s: --explain 23 does not name its QOS"
 	fi
-	if run "$s: prio-top --once" prio-top --snapshot "$d" --now "$now" --once; then
+	if run "$s: prio-top --once" prio-top --snapshot "$d" --once; then
 		got=$(awk '$2 == 23 { printf "%s/%s ", $6, $7 }' "$tmp/out")
 		[ "$got" = "mid/5315 normal/5235 low/5217 " ] ||
 			fail "$s: prio-top's entries of job 23: $got"

@@ -271,7 +271,8 @@ else
 	bad "pending jobs: squeue says $want, we say $(grep 'jobs|PENDING' "$cap/ours_check.txt")"
 fi
 
-# sprio -l: equal at the clock of Slurm's last calculation (every column:
+# sprio -l: equal at the clock of Slurm's last calculation, found by
+# prio-calc itself (every column:
 # with nothing running, even classic fairshare has no lag to allow for).
 # One stated tolerance: classic and DEPTH_OBLIVIOUS factors come from usage
 # ratios, and sshare prints RawUsage truncated to an integer while Slurm
@@ -289,7 +290,26 @@ tols=""
 if [ ! -s "$cap/snap/sshare.json" ]; then
 	case $flags in NO_FAIR_TREE | DEPTH_OBLIVIOUS) tols="FAIRSHARE=$(fs_truncation_tolerance "$cap/sshare_a_l_P.txt")" ;; esac
 fi
-pc="prio-calc --snapshot $cap/snap --now $last_calc"
+# No --now: prio-calc finds Slurm's last calculation from the stored job
+# priorities, and --check says which second it found.  Not where the
+# fairshare is known only to RawUsage's truncation (classic and
+# DEPTH_OBLIVIOUS without sshare --json): the stored priorities are then out
+# of reach, so the clock is given.
+pc="prio-calc --snapshot $cap/snap"
+[ -z "$tols" ] || pc="$pc --now $last_calc"
+found=$(prio-calc --snapshot "$cap/snap" --check -P 2>/dev/null |
+	awk -F'|' '$1 == "clock" && $2 == "last calculation" { print $4 }')
+case $found in
+"$(date -d "$last_calc" +%Y-%m-%dT%H:%M:%S) ("*)
+	ok "prio-calc finds Slurm's last calculation, $last_calc, in the stored priorities" ;;
+"not pinned: "*)
+	ok "no stored priority depends on the clock (prio-calc: $found)" ;;
+*)	if [ -n "$tols" ]; then
+		live_log "last calculation not found from truncated usage, as expected: $found"
+	else
+		bad "prio-calc's last calculation is not Slurm's $last_calc: $found"
+	fi ;;
+esac
 $pc -l >"$cap/ours_sprio_l.txt" 2>"$cap/ours_sprio.err"
 if [ $? != 0 ]; then
 	bad "prio-calc -l: $(head -2 "$cap/ours_sprio.err")"

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Slurm's last priority calculation found from the stored priorities
+ * (prio/calc_time.h), on samples/site: the fairtree-basic capture of a real
+ * Slurm 22.05 cluster, NOW 2026-11-22T03:55:30, whose slurmctld.log
+ * (DebugFlags=Priority, tests/oracle/fairtree-basic) logged its last
+ * calculation before the capture at 2026-11-22T03:55:13 (1795319713).
+ */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+
+#include "prio/calc_time.h"
+#include "testutil.h"
+
+static struct prio_snapshot snap;
+
+static void load_site(void)
+{
+	struct prio_error err;
+	const char *paths[PRIO_ROLE_COUNT] = {NULL};
+
+	setenv("TZ", "UTC", 1);
+	prio_snapshot_init(&snap);
+	/* the folder as prio-calc --snapshot reads it, NOW file included */
+	cr_assert_eq(prio_snapshot_load_sources(
+			 &snap, test_path("samples/site"), paths, &err),
+		     0, "%s", err.message);
+	cr_assert_eq(prio_snapshot_finish(&snap, &err), 0, "%s", err.message);
+	cr_assert_eq(snap.now, 1795319730);
+}
+
+static void unload_site(void)
+{
+	prio_snapshot_free(&snap);
+}
+
+TestSuite(calc_time, .init = load_site, .fini = unload_site);
+
+Test(calc_time, finds_the_logged_calculation)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+	char buf[512];
+
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_assert_eq(ct.status, PRIO_CALC_TIME_FOUND, "%s",
+		     prio_calc_time_describe(&ct, buf, sizeof(buf)));
+	cr_expect_eq(ct.at, 1795319713, "found %lld",
+		     (long long)ct.at);
+	/* one second only: the ages of 19 jobs at 1000 points per 20 min
+	 * pin it */
+	cr_expect_eq(ct.first, ct.last);
+	/* 20 pending jobs, one held (priority 0) left out; all agree */
+	cr_expect_eq(ct.jobs, 19);
+	cr_expect_eq(ct.agree, 19);
+	cr_expect_eq(ct.ndisagree, 0);
+	/* PriorityCalcPeriod=1 (minute): the minute and 30 s before NOW, 5
+	 * s after */
+	cr_expect_eq(ct.from, 1795319730 - 60 - 30);
+	cr_expect_eq(ct.to, 1795319730 + 5);
+	prio_calc_time_free(&ct);
+}
+
+/* A job whose stored priority the data cannot explain (as one an
+ * administrator set) is listed; the instant still stands. */
+Test(calc_time, a_job_set_by_hand_disagrees)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+	struct prio_job *job = NULL;
+
+	for (uint32_t i = 0; i < snap.job_count; i++)
+		if (snap.jobs[i].job_id == 35)
+			job = &snap.jobs[i];
+	cr_assert_not_null(job);
+	/* sprio showed 3358 for job 35 at the calculation */
+	cr_assert_eq(job->priority, 3358);
+	job->priority = 100000;
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_expect_eq(ct.status, PRIO_CALC_TIME_FOUND);
+	cr_expect_eq(ct.at, 1795319713);
+	cr_expect_eq(ct.agree, 18);
+	cr_assert_eq(ct.ndisagree, 1);
+	cr_expect_eq(snap.jobs[ct.disagree[0].job].job_id, 35);
+	cr_expect_eq(ct.disagree[0].stored, 100000);
+	cr_expect_eq(ct.disagree[0].ours, 3358);
+	prio_calc_time_free(&ct);
+}
+
+/* Priorities no instant explains (a weight changed since): not found, the
+ * clock stays NOW. */
+Test(calc_time, a_changed_weight_matches_no_instant)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+
+	snap.conf.weight_fairshare = 20000;
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_expect_eq(ct.status, PRIO_CALC_TIME_NO_MATCH);
+	cr_expect_eq(ct.at, 1795319730);
+	prio_calc_time_free(&ct);
+}
+
+/* Held jobs only: nothing to compare. */
+Test(calc_time, no_pending_job_with_a_priority)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+
+	for (uint32_t i = 0; i < snap.job_count; i++)
+		snap.jobs[i].priority = 0;
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_expect_eq(ct.status, PRIO_CALC_TIME_NO_JOBS);
+	cr_expect_eq(ct.jobs, 0);
+	cr_expect_eq(ct.at, 1795319730);
+	prio_calc_time_free(&ct);
+}
+
+/* Some jobs computed by Slurm a few seconds after its pass (issue 14: a
+ * tenth of a large queue, AGE 2 points on): listed, the instant stands. */
+Test(calc_time, jobs_computed_outside_the_pass_disagree)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+	uint32_t bumped = 0;
+
+	for (uint32_t i = 0; i < snap.job_count; i++) {
+		struct prio_job *j = &snap.jobs[i];
+
+		if (j->job_id >= 25 && j->job_id <= 27) {
+			j->priority += 2;
+			bumped++;
+		}
+	}
+	cr_assert_eq(bumped, 3);
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_expect_eq(ct.status, PRIO_CALC_TIME_FOUND);
+	cr_expect_eq(ct.at, 1795319713);
+	cr_expect_eq(ct.agree, 16);
+	cr_expect_eq(ct.ndisagree, 3);
+	prio_calc_time_free(&ct);
+}
+
+/* Every stored priority 7 points up: the aging jobs would fit 8 s later,
+ * but the jobs whose priority does not move with the clock (dependent,
+ * not accruing) disagree everywhere: not Slurm's clock. */
+Test(calc_time, a_common_offset_is_not_a_clock)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+
+	for (uint32_t i = 0; i < snap.job_count; i++)
+		if (snap.jobs[i].priority)
+			snap.jobs[i].priority += 7;
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_expect_eq(ct.status, PRIO_CALC_TIME_NO_MATCH);
+	cr_expect_gt(ct.fixed, 1);
+	cr_expect_eq(ct.fixed_agree, 0);
+	cr_expect_eq(ct.at, 1795319730);
+	prio_calc_time_free(&ct);
+}
+
+/* INCR_ONLY: Slurm keeps a stored priority unless the new one is larger,
+ * so a value only bounds the clock from above; with every job's value
+ * from the same pass the last second where none exceeds it is the pass
+ * (seconds before it fit as well, and lie in the same run). */
+Test(calc_time, incr_only_bounds_from_above)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+
+	snap.conf.priority_flags |= PRIO_FLAG_INCR_ONLY;
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_expect_eq(ct.status, PRIO_CALC_TIME_FOUND);
+	cr_expect_eq(ct.at, 1795319713, "found %lld", (long long)ct.at);
+	cr_expect_eq(ct.first, 1795319730 - 60 - 30);
+	cr_expect_eq(ct.agree, 19);
+	prio_calc_time_free(&ct);
+}
