@@ -30,6 +30,7 @@ struct calc_opts {
 	uint32_t explain;      /* --explain JOBID, 0 none */
 	bool compare;
 	bool rank;             /* --rank: scheduling order */
+	bool no_lag;           /* --no-lag: fairshare of the next cycle */
 };
 
 /* The -j, -u and -p filters, parsed against a snapshot. */

@@ -161,8 +161,8 @@ static int compute(struct prio_top *t, time_t now, struct prio_error *err)
 			rc = nomem(err);
 			goto fail;
 		}
-		if ((rc = prio_fairshare_compute(snap, e->fs_algorithm,
-						 r->own_fs, err)) < 0)
+		if ((rc = prio_fairshare_slurm(snap, &e->fs_setup, r->own_fs,
+					       NULL, err)) < 0)
 			goto fail;
 	}
 

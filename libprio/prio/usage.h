@@ -72,16 +72,17 @@ int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
 
 /*
  * The usage Slurm's calculation cycles started from, going `cycles` cycles
- * back from the one taken at snap->now: each step removes what the running
- * jobs of the job list added in that cycle (Δ·d^Δ·billing, Δ the period or
- * the time since the job started) and divides by that cycle's decay d^P.
- * One cycle back is what classic account rows show (Slurm's one-cycle lag,
- * prio_fairshare_compute_lagged).  *scale (may be NULL) receives
- * (1/d^P)^cycles: an uncertainty of x on the usage is one of x·scale here.
+ * back from the one taken at `at` (the loaded usage stands there; 0 means
+ * snap->now): each step removes what the running jobs of the job list
+ * added in that cycle (Δ·d^Δ·billing, Δ the period or the time since the
+ * job started) and divides by that cycle's decay d^P.  One cycle back is
+ * what classic account rows show (Slurm's one-cycle lag,
+ * prio_fairshare_slurm).  *scale (may be NULL) receives (1/d^P)^cycles: an
+ * uncertainty of x on the usage is one of x·scale here.
  */
-int prio_usage_previous_cycle(const struct prio_snapshot *snap, unsigned cycles,
-			      long double *prev, double *scale,
-			      struct prio_error *err);
+int prio_usage_previous_cycle(const struct prio_snapshot *snap, time_t at,
+			      unsigned cycles, long double *prev,
+			      double *scale, struct prio_error *err);
 
 /*
  * sshare's TRESRunMins at time t: per association (and its ancestors) the
