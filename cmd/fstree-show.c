@@ -215,7 +215,7 @@ static void set_usage(struct fstree *f, bool replay)
 	prio_error_clear(&err);
 	for (uint32_t i = 0; i < s->assoc_count && !usage; i++)
 		usage = s->assocs[i].usage_known;
-	if (!replay && !usage && s->sacct_count)
+	if (prio_usage_needs_replay(s))
 		replay = true;
 	if (replay) {
 		if (!s->sacct_count && !s->job_count)

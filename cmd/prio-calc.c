@@ -25,6 +25,7 @@
 #include "prio-calc.h"
 #include "prio/advance.h"
 #include "prio/priority_inputs.h"
+#include "prio/usage.h"
 
 #define USAGE                                                                  \
 	"prio-calc [SOURCES] [-l] [-n] [-w] [-o FORMAT] [-S SORT] [-u USERS] "  \
@@ -304,11 +305,15 @@ void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 		o->c.set_count = 0;
 	cmd_load_snapshot(&o->c, snap);
 	o->c.set_count = saved;
-	now = snap->now;
-	if (o->at_set) {
-		if (prio_snapshot_advance(snap, o->at, &err) < 0)
+	now = o->at_set ? o->at : snap->now;
+	if (prio_usage_needs_replay(snap)) {
+		/* No RawUsage but job records (--sacct): the usage Slurm
+		 * would hold, as fstree-show rebuilds it. */
+		if (prio_usage_replay(snap, now, false, NULL, &err) < 0)
 			cmd_die_error(&o->c, &err);
-		now = o->at;
+	} else if (o->at_set &&
+		   prio_snapshot_advance(snap, o->at, &err) < 0) {
+		cmd_die_error(&o->c, &err);
 	}
 	if (!snap->conf.priority_type ||
 	    strcmp(snap->conf.priority_type, "priority/multifactor") != 0) {

@@ -354,6 +354,16 @@ int prio_usage_replay(struct prio_snapshot *snap, time_t at, bool no_run,
 	return PRIO_OK;
 }
 
+bool prio_usage_needs_replay(const struct prio_snapshot *snap)
+{
+	if (!snap->sacct_count)
+		return false;
+	for (uint32_t i = 0; i < snap->assoc_count; i++)
+		if (snap->assocs[i].usage_known)
+			return false;
+	return true;
+}
+
 int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
 		       struct prio_error *err)
 {

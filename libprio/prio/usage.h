@@ -63,6 +63,14 @@ int prio_usage_replay(struct prio_snapshot *snap, time_t at, bool no_run,
 		      struct prio_error *err);
 
 /*
+ * Whether the usage must come from a replay: no association has RawUsage
+ * (no sshare output was given) and job records were (sacct).  Every tool
+ * decides it so (fstree-show, prio-calc), so that they start from the same
+ * usage.
+ */
+bool prio_usage_needs_replay(const struct prio_snapshot *snap);
+
+/*
  * Move loaded usage from snap->now to `at` (at >= now): decay everything by
  * d^(at-now) in cycles, and add what running jobs of the job list accrue
  * until their end time (or nothing with no_run).  at < now needs a replay.
