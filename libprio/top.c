@@ -21,6 +21,7 @@
 #include "prio/advance.h"
 #include "prio/explain_text.h"
 #include "prio/fairshare_explain.h"
+#include "prio/usage.h"
 #include "prio/whatif.h"
 #include "top_model.h"
 
@@ -254,6 +255,11 @@ int prio_top_init(struct prio_top *t, struct prio_snapshot *snap, time_t now,
 	if (!snap->finished)
 		return prio_error_set(err, PRIO_ERR_USAGE, "", 0, "",
 				      "the snapshot is not finished");
+	/* No RawUsage but job records: the usage Slurm would hold at the
+	 * snapshot's clock, as prio-calc and fstree-show rebuild it. */
+	if (prio_usage_needs_replay(snap) &&
+	    (rc = prio_usage_replay(snap, snap->now, false, NULL, err)) < 0)
+		return rc;
 	if ((rc = save_usage(t, err)) < 0)
 		return rc;
 	if (top_tree_build(t) < 0)
