@@ -28,8 +28,20 @@ for s in fairtree-basic fairtree-restart seed-hierarchy flags-favor-small \
 	cmp -s "$tmp/out" "$o/sprio_l.txt" ||
 		{ echo "$s: prio-calc -l from sacct is not sprio -l"; diff "$o/sprio_l.txt" "$tmp/out" | head -6; status=1; }
 done
-prio-calc --snapshot "$tmp/fairtree-basic" --now "$(calc_last_calc fairtree-basic)" -l \
-	>/dev/null 2>"$tmp/err"
+# prio-top starts from the same usage: its queue from the dump and the
+# records is the one it draws from sshare's RawUsage.
+now=$(calc_last_calc fairtree-basic)
+if command -v prio-top >/dev/null 2>&1; then
+	calc_snapshot fairtree-basic "$tmp/with-sshare" &&
+	prio-top --snapshot "$tmp/with-sshare" --now "$now" --once --size 200x40 |
+		sed 1d >"$tmp/top-sshare" &&
+	prio-top --snapshot "$tmp/fairtree-basic" --sacct tests/oracle/fairtree-basic/sacct_a_P_X.txt \
+		--now "$now" --once --size 200x40 | sed 1d >"$tmp/top-sacct" ||
+		{ echo "prio-top failed"; status=1; }
+	cmp -s "$tmp/top-sshare" "$tmp/top-sacct" ||
+		{ echo "prio-top from sacct differs"; diff "$tmp/top-sshare" "$tmp/top-sacct" | head -6; status=1; }
+fi
+prio-calc --snapshot "$tmp/fairtree-basic" --now "$now" -l >/dev/null 2>"$tmp/err"
 grep -q 'no RawUsage in the association input' "$tmp/err" ||
 	{ echo "no warning without usage or records: $(cat "$tmp/err")"; status=1; }
 exit $status
