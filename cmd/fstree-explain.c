@@ -80,8 +80,10 @@ int fstree_when(struct fstree *f, const char *user, bool level_fs,
 	uint32_t steps =
 	    f->snap.assoc_count > 10000 ? 20000000 / f->snap.assoc_count : 2000;
 
+	struct prio_fs_setup setup = fstree_setup(f);
+
 	if (prio_fairshare_when(
-		&f->snap, f->algorithm, u,
+		&f->snap, &setup, u,
 		level_fs ? PRIO_WHEN_LEVEL_FS : PRIO_WHEN_FAIRSHARE, target,
 		f->no_run, steps < 100 ? 100 : steps, &w, &err) < 0)
 		cmd_die_error(&f->c, &err);

@@ -117,35 +117,26 @@ bool fstree_color(void)
 	return isatty(STDOUT_FILENO) && !(nc && *nc);
 }
 
+struct prio_fs_setup fstree_setup(const struct fstree *f)
+{
+	struct prio_fs_setup setup = {f->algorithm, f->at,
+				      f->no_lag ? PRIO_FS_NO_LAG : 0u};
+
+	return setup;
+}
+
 void fstree_compute(struct fstree *f)
 {
 	struct prio_error err;
+	struct prio_fs_setup setup = fstree_setup(f);
 
 	prio_error_clear(&err);
 	if (!f->res &&
 	    !(f->res = calloc(f->snap.assoc_count ? f->snap.assoc_count : 1,
 			      sizeof(*f->res))))
 		cmd_die(&f->c, "out of memory");
-	f->lag.prev_usage = NULL;
-	if (f->algorithm != PRIO_FS_FAIR_TREE && !f->no_lag &&
-	    f->snap.assoc_count && f->at == f->snap.now &&
-	    (prio_snapshot_roles_loaded(&f->snap) & (1u << PRIO_ROLE_JOBS))) {
-		uint32_t n = f->snap.assoc_count;
-
-		if (!f->prev_usage &&
-		    !(f->prev_usage =
-			  calloc(2 * (size_t)n, sizeof(*f->prev_usage))))
-			cmd_die(&f->c, "out of memory");
-		if (prio_usage_previous_cycle(&f->snap, 1, f->prev_usage,
-					      &f->lag.prev_slack, &err) < 0 ||
-		    prio_usage_previous_cycle(&f->snap, 2, f->prev_usage + n,
-					      &f->lag.prev2_slack, &err) < 0)
-			cmd_die_error(&f->c, &err);
-		f->lag.prev_usage = f->prev_usage;
-		f->lag.prev2_usage = f->prev_usage + n;
-	}
-	if (prio_fairshare_compute_lagged(&f->snap, f->algorithm, &f->lag,
-					  f->res, &err) < 0)
+	prio_fs_lag_free(&f->lag);
+	if (prio_fairshare_slurm(&f->snap, &setup, f->res, &f->lag, &err) < 0)
 		cmd_die_error(&f->c, &err);
 }
 
@@ -224,7 +215,7 @@ static void set_usage(struct fstree *f, bool replay)
 	prio_error_clear(&err);
 	for (uint32_t i = 0; i < s->assoc_count && !usage; i++)
 		usage = s->assocs[i].usage_known;
-	if (!replay && !usage && s->sacct_count)
+	if (prio_usage_needs_replay(s))
 		replay = true;
 	if (replay) {
 		if (!s->sacct_count && !s->job_count)
@@ -625,7 +616,7 @@ int main(int argc, char **argv)
 			rc = show_table(&f, &t);
 	}
 	free(f.res);
-	free(f.prev_usage);
+	prio_fs_lag_free(&f.lag);
 	free(t.format);
 	free((void *)t.filter.users);
 	free((void *)t.filter.accounts);

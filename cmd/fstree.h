@@ -26,16 +26,18 @@ struct fstree {
 	bool replayed; /* usage rebuilt from job records */
 	bool ascii;    /* --tree without box characters */
 	bool no_lag;   /* --no-lag */
-	/* Slurm's classic one-cycle lag, modelled when the running jobs are
-	 * known (fstree_compute sets it up; prev_usage NULL otherwise). */
+	/* Slurm's classic one-cycle lag, as prio_fairshare_slurm modelled it
+	 * (fstree_compute; prev_usage NULL when it does not apply). */
 	struct prio_fs_lag lag;
-	long double *prev_usage;
 	const char *account; /* --account: which association of a user */
 };
 
-/* Compute res for the snapshot's current usage (exits 2 on error); under
- * classic and DEPTH_OBLIVIOUS, at the snapshot's time and with the running
- * jobs loaded, with Slurm's lag of account rows unless --no-lag. */
+/* The fairshare setup of the options: algorithm, evaluation time, --no-lag. */
+struct prio_fs_setup fstree_setup(const struct fstree *f);
+/* Compute res for the snapshot's current usage (exits 2 on error) as
+ * prio_fairshare_slurm does for every tool: under classic and
+ * DEPTH_OBLIVIOUS, with the running jobs loaded, with Slurm's lag of
+ * account rows unless --no-lag. */
 void fstree_compute(struct fstree *f);
 
 /* The user association of `user` (under `account` when given): its index,

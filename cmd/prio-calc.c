@@ -25,11 +25,13 @@
 #include "prio-calc.h"
 #include "prio/advance.h"
 #include "prio/priority_inputs.h"
+#include "prio/usage.h"
 
 #define USAGE                                                                  \
 	"prio-calc [SOURCES] [-l] [-n] [-w] [-o FORMAT] [-S SORT] [-u USERS] "  \
 	"[-j[JOBS]] [-p PARTITIONS] [-h] [-P|--csv|--json] [--now T] [--at T] " \
-	"[--set K=V] [--explain JOBID | --compare | --rank | --check]"
+	"[--no-lag] [--set K=V] [--explain JOBID | --compare | --rank | "      \
+	"--check]"
 
 enum {
 	OPT_CHECK = OPT_COMMON_LAST + 1,
@@ -38,6 +40,7 @@ enum {
 	OPT_COMPARE,
 	OPT_RANK,
 	OPT_USAGE,
+	OPT_NO_LAG,
 };
 
 static void help(void)
@@ -76,6 +79,9 @@ static void help(void)
 	    "      --at=TIME          compute at a later time: age grows, usage "
 	    "decays and\n"
 	    "                         running jobs keep charging usage\n"
+	    "      --no-lag           classic, DEPTH_OBLIVIOUS: fairshare from "
+	    "current usage,\n"
+	    "                         not one cycle behind as Slurm shows it\n"
 	    "      --explain=JOBID    why the job waits: rank, terms, the job "
 	    "ahead, what\n"
 	    "                         would change it\n"
@@ -371,11 +377,15 @@ void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 		o->c.set_count = 0;
 	cmd_load_snapshot(&o->c, snap);
 	o->c.set_count = saved;
-	now = snap->now;
-	if (o->at_set) {
-		if (prio_snapshot_advance(snap, o->at, &err) < 0)
+	now = o->at_set ? o->at : snap->now;
+	if (prio_usage_needs_replay(snap)) {
+		/* No RawUsage but job records (--sacct): the usage Slurm
+		 * would hold, as fstree-show rebuilds it. */
+		if (prio_usage_replay(snap, now, false, NULL, &err) < 0)
 			cmd_die_error(&o->c, &err);
-		now = o->at;
+	} else if (o->at_set &&
+		   prio_snapshot_advance(snap, o->at, &err) < 0) {
+		cmd_die_error(&o->c, &err);
 	}
 	if (!snap->conf.priority_type ||
 	    strcmp(snap->conf.priority_type, "priority/multifactor") != 0) {
@@ -387,7 +397,8 @@ void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 						 : "(null)");
 		exit(EXIT_NO);
 	}
-	if (prio_engine_init(e, snap, now, &err) < 0)
+	if (prio_engine_init_fs(e, snap, now, o->no_lag ? PRIO_FS_NO_LAG : 0,
+				&err) < 0)
 		cmd_die_error(&o->c, &err);
 	check_inputs(o, e);
 	/* ranks, the jobs ahead and what moves depend on every job and,
@@ -879,6 +890,7 @@ int main(int argc, char **argv)
 	    {"compare", no_argument, NULL, OPT_COMPARE},
 	    {"rank", no_argument, NULL, OPT_RANK},
 	    {"usage", no_argument, NULL, OPT_USAGE},
+	    {"no-lag", no_argument, NULL, OPT_NO_LAG},
 	};
 	enum { NOWN = sizeof(own) / sizeof(own[0]) };
 	const struct option *longopts = cmd_merge_options(own, NOWN);
@@ -919,6 +931,7 @@ int main(int argc, char **argv)
 		case OPT_EXPLAIN: o.explain = parse_job_id(&o, optarg); break;
 		case OPT_COMPARE: o.compare = true; break;
 		case OPT_RANK: o.rank = true; break;
+		case OPT_NO_LAG: o.no_lag = true; break;
 		case OPT_USAGE: printf("Usage: %s\n", USAGE); return EXIT_OK;
 		case OPT_HELP: help(); return EXIT_OK;
 		case 'V':

@@ -36,6 +36,7 @@ struct calc_opts {
 	 * (without --set) by calc_load. */
 	bool calc_known;
 	struct prio_calc_time calc;
+	bool no_lag;           /* --no-lag: fairshare of the next cycle */
 };
 
 /* The -j, -u and -p filters, parsed against a snapshot. */

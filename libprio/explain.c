@@ -292,7 +292,7 @@ static int fs_passes(struct fs_search *s, double x, bool *passes)
 		if (s->assocs[a].usage_raw < 0)
 			s->assocs[a].usage_raw = 0;
 	}
-	if (prio_fairshare_compute(&s->copy, e->fs_algorithm, s->fs, &err) < 0)
+	if (prio_fairshare_slurm(&s->copy, &e->fs_setup, s->fs, NULL, &err) < 0)
 		return err.status;
 	f_me = isnan(s->fs[s->assoc].fairshare) ? 0.0 : s->fs[s->assoc].fairshare;
 	f_ah = ah_assoc == PRIO_ASSOC_NONE || isnan(s->fs[ah_assoc].fairshare)

@@ -22,7 +22,7 @@
 
 struct when_run {
 	struct prio_snapshot *snap;
-	enum prio_fs_algorithm algorithm;
+	struct prio_fs_setup setup;
 	uint32_t user;
 	enum prio_when_target kind;
 	bool no_run;
@@ -41,7 +41,10 @@ static int value_at(struct when_run *w, time_t t, double *v,
 		snap->assocs[i].usage_raw = w->base[i];
 	if ((rc = prio_usage_advance(snap, t, w->no_run, err)) < 0)
 		return rc;
-	if ((rc = prio_fairshare_compute(snap, w->algorithm, w->res, err)) < 0)
+	/* As Slurm would show it at a calculation at t (its lag included). */
+	w->setup.cycle = t;
+	if ((rc = prio_fairshare_slurm(snap, &w->setup, w->res, NULL, err)) <
+	    0)
 		return rc;
 	*v = w->kind == PRIO_WHEN_FAIRSHARE ? w->res[w->user].fairshare
 					    : (double)w->res[w->user].level_fs;
@@ -94,12 +97,12 @@ static int scan(struct when_run *w, time_t from, time_t to, time_t step,
 }
 
 int prio_fairshare_when(struct prio_snapshot *snap,
-			enum prio_fs_algorithm algorithm, uint32_t user,
+			const struct prio_fs_setup *setup, uint32_t user,
 			enum prio_when_target kind, double target, bool no_run,
 			uint32_t max_steps, struct prio_when *out,
 			struct prio_error *err)
 {
-	struct when_run w = {snap, algorithm, user, kind, no_run, NULL, NULL};
+	struct when_run w = {snap, *setup, user, kind, no_run, NULL, NULL};
 	time_t period = snap->conf.calc_period ? snap->conf.calc_period : 300,
 	       step, span;
 	double v;
@@ -109,7 +112,7 @@ int prio_fairshare_when(struct prio_snapshot *snap,
 	if (user >= snap->assoc_count || !snap->assocs[user].is_user)
 		return prio_error_set(err, PRIO_ERR_USAGE, "", 0, "",
 				      "not a user association");
-	if (kind == PRIO_WHEN_LEVEL_FS && algorithm != PRIO_FS_FAIR_TREE)
+	if (kind == PRIO_WHEN_LEVEL_FS && setup->algorithm != PRIO_FS_FAIR_TREE)
 		return prio_error_set(err, PRIO_ERR_USAGE, "", 0, "--level-fs",
 				      "Level FS exists under Fair Tree only");
 	w.base = malloc((size_t)snap->assoc_count * sizeof(*w.base));

@@ -156,6 +156,12 @@ static uint32_t job_assoc_fast(const struct prio_engine *e,
 int prio_engine_init(struct prio_engine *e, const struct prio_snapshot *snap,
 		     time_t now, struct prio_error *err)
 {
+	return prio_engine_init_fs(e, snap, now, 0, err);
+}
+
+int prio_engine_init_fs(struct prio_engine *e, const struct prio_snapshot *snap,
+			time_t now, unsigned fs_flags, struct prio_error *err)
+{
 	const struct prio_config *conf = &snap->conf;
 	int rc;
 
@@ -201,6 +207,11 @@ int prio_engine_init(struct prio_engine *e, const struct prio_snapshot *snap,
 	if ((rc = setup_tres(e, err)) < 0)
 		goto fail;
 	e->fs_algorithm = prio_fs_algorithm_of(e->flags);
+	/* The factors sprio shows: at the calculation `now` stands for, with
+	 * Slurm's lag of classic account rows (prio_fairshare_slurm). */
+	e->fs_setup.algorithm = e->fs_algorithm;
+	e->fs_setup.cycle = now;
+	e->fs_setup.flags = fs_flags;
 	if (e->weight[PRIO_FACTOR_FAIRSHARE] && snap->assoc_count) {
 		e->fs = calloc(snap->assoc_count, sizeof(*e->fs));
 		if (!e->fs) {
@@ -208,7 +219,8 @@ int prio_engine_init(struct prio_engine *e, const struct prio_snapshot *snap,
 					    "out of memory");
 			goto fail;
 		}
-		rc = prio_fairshare_compute(snap, e->fs_algorithm, e->fs, err);
+		rc = prio_fairshare_slurm(snap, &e->fs_setup, e->fs, NULL,
+					  err);
 		if (rc < 0)
 			goto fail;
 	}

@@ -21,6 +21,7 @@
 #include "prio/advance.h"
 #include "prio/explain_text.h"
 #include "prio/fairshare_explain.h"
+#include "prio/usage.h"
 #include "prio/whatif.h"
 #include "top_model.h"
 
@@ -161,8 +162,8 @@ static int compute(struct prio_top *t, time_t now, struct prio_error *err)
 			rc = nomem(err);
 			goto fail;
 		}
-		if ((rc = prio_fairshare_compute(snap, e->fs_algorithm,
-						 r->own_fs, err)) < 0)
+		if ((rc = prio_fairshare_slurm(snap, &e->fs_setup, r->own_fs,
+					       NULL, err)) < 0)
 			goto fail;
 	}
 
@@ -255,6 +256,11 @@ int prio_top_init(struct prio_top *t, struct prio_snapshot *snap, time_t now,
 	if (!snap->finished)
 		return prio_error_set(err, PRIO_ERR_USAGE, "", 0, "",
 				      "the snapshot is not finished");
+	/* No RawUsage but job records: the usage Slurm would hold at the
+	 * snapshot's clock, as prio-calc and fstree-show rebuild it. */
+	if (prio_usage_needs_replay(snap) &&
+	    (rc = prio_usage_replay(snap, snap->now, false, NULL, err)) < 0)
+		return rc;
 	if ((rc = save_usage(t, err)) < 0)
 		return rc;
 	if (top_tree_build(t) < 0)

@@ -354,6 +354,16 @@ int prio_usage_replay(struct prio_snapshot *snap, time_t at, bool no_run,
 	return PRIO_OK;
 }
 
+bool prio_usage_needs_replay(const struct prio_snapshot *snap)
+{
+	if (!snap->sacct_count)
+		return false;
+	for (uint32_t i = 0; i < snap->assoc_count; i++)
+		if (snap->assocs[i].usage_known)
+			return false;
+	return true;
+}
+
 int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
 		       struct prio_error *err)
 {
@@ -394,9 +404,9 @@ int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
 	return PRIO_OK;
 }
 
-int prio_usage_previous_cycle(const struct prio_snapshot *snap, unsigned cycles,
-			      long double *prev, double *scale,
-			      struct prio_error *err)
+int prio_usage_previous_cycle(const struct prio_snapshot *snap, time_t at,
+			      unsigned cycles, long double *prev,
+			      double *scale, struct prio_error *err)
 {
 	struct grid g;
 	long double dp;
@@ -404,12 +414,14 @@ int prio_usage_previous_cycle(const struct prio_snapshot *snap, unsigned cycles,
 
 	if ((rc = need_tree(snap, err)) < 0)
 		return rc;
-	grid_init(&g, snap, snap->now);
+	if (!at)
+		at = snap->now;
+	grid_init(&g, snap, at);
 	dp = dpow(&g, (long double)g.period);
 	for (uint32_t i = 0; i < snap->assoc_count; i++)
 		prev[i] = snap->assocs[i].usage_raw;
 	for (unsigned k = 0; k < cycles; k++) {
-		time_t cycle = snap->now - (time_t)k * g.period;
+		time_t cycle = at - (time_t)k * g.period;
 
 		for (uint32_t j = 0; j < snap->job_count; j++) {
 			const struct prio_job *job = &snap->jobs[j];

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "error.h"
 #include "snapshot.h"
@@ -92,12 +93,50 @@ struct prio_fs_lag {
 	 * cycle's value for the siblings that come after it. */
 	const long double *prev2_usage;
 	double prev2_slack;
+	/* What prio_fairshare_slurm() allocated for the arrays above
+	 * (prio_fs_lag_free); NULL when the caller owns them. */
+	long double *owned;
 };
 int prio_fairshare_compute_lagged(const struct prio_snapshot *snap,
 				  enum prio_fs_algorithm algorithm,
 				  const struct prio_fs_lag *lag,
 				  struct prio_fs_result *out,
 				  struct prio_error *err);
+
+/*
+ * The fairshare factors Slurm shows, the one computation every tool uses
+ * (prio-calc, prio-top, --explain, --why, fstree-show): the algorithm's
+ * values from the loaded usage, and under classic, DEPTH_OBLIVIOUS and
+ * ticket-based Slurm's one-cycle lag of account rows, with the usage of
+ * one and two cycles back estimated by prio_usage_previous_cycle() from
+ * the running jobs.  The lag is modelled when the job list is loaded (the
+ * running jobs make it; with none running it changes no ratio) unless
+ * PRIO_FS_NO_LAG asks for the next cycle's values.
+ */
+#define PRIO_FS_NO_LAG 0x1u
+struct prio_fs_setup {
+	enum prio_fs_algorithm algorithm;
+	/* The calculation cycle the loaded usage stands at: the clock the
+	 * values are for (Slurm's last calculation, or --at after the usage
+	 * was moved there); 0 means snap->now. */
+	time_t cycle;
+	unsigned flags; /* PRIO_FS_NO_LAG */
+};
+/* The setup Slurm's configuration implies: the algorithm of
+ * PriorityFlags, the lag, the snapshot's clock. */
+struct prio_fs_setup prio_fs_setup_of(const struct prio_snapshot *snap);
+/* Does the setup model the lag for this snapshot? */
+bool prio_fs_lag_applies(const struct prio_snapshot *snap,
+			 const struct prio_fs_setup *setup);
+/* out: snap->assoc_count results.  lag (may be NULL) receives the
+ * previous cycles' usage when the lag applies (for bounds; free it with
+ * prio_fs_lag_free), else is zeroed.  Returns 0, or a negative status with
+ * err filled. */
+int prio_fairshare_slurm(const struct prio_snapshot *snap,
+			 const struct prio_fs_setup *setup,
+			 struct prio_fs_result *out, struct prio_fs_lag *lag,
+			 struct prio_error *err);
+void prio_fs_lag_free(struct prio_fs_lag *lag);
 
 /*
  * What Slurm may have printed, given that sshare truncates RawUsage: when

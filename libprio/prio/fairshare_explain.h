@@ -83,10 +83,12 @@ struct prio_when {
  * Step forward from snap->now in PriorityCalcPeriod steps (coarser beyond
  * max_steps) until the user association reaches the target or the last
  * running job has ended.  Usage evolves as prio_usage_advance() moves it
- * (no_run: running jobs stop now).  snap's usage is restored on return.
+ * (no_run: running jobs stop now); each step's values are
+ * prio_fairshare_slurm()'s with the setup given (its cycle is the step's
+ * time).  snap's usage is restored on return.
  */
 int prio_fairshare_when(struct prio_snapshot *snap,
-			enum prio_fs_algorithm algorithm, uint32_t user,
+			const struct prio_fs_setup *setup, uint32_t user,
 			enum prio_when_target kind, double target, bool no_run,
 			uint32_t max_steps, struct prio_when *out,
 			struct prio_error *err);

@@ -65,6 +65,9 @@ struct prio_engine {
 	/* Fairshare of every association (NULL when no tree is loaded). */
 	struct prio_fs_result *fs;
 	enum prio_fs_algorithm fs_algorithm;
+	/* How fs was computed (prio_fairshare_slurm): what-if searches and
+	 * the tree views recompute with the same setup. */
+	struct prio_fs_setup fs_setup;
 	/* Weighted TRES, by ascending TRES index: tres[k] with tres_weight[k]
 	 * (PriorityWeightTRES; a TRES listed twice keeps its last weight). */
 	uint32_t tres_count;
@@ -93,6 +96,10 @@ struct prio_engine {
  * Returns 0, or a negative status with err filled. */
 int prio_engine_init(struct prio_engine *e, const struct prio_snapshot *snap,
 		     time_t now, struct prio_error *err);
+/* The same with fairshare flags (PRIO_FS_NO_LAG: the values of the next
+ * calculation instead of the ones Slurm shows). */
+int prio_engine_init_fs(struct prio_engine *e, const struct prio_snapshot *snap,
+			time_t now, unsigned fs_flags, struct prio_error *err);
 void prio_engine_free(struct prio_engine *e);
 
 /* What Slurm computes once per job (factors are unweighted: in [0,1], or

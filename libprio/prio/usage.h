@@ -63,6 +63,14 @@ int prio_usage_replay(struct prio_snapshot *snap, time_t at, bool no_run,
 		      struct prio_error *err);
 
 /*
+ * Whether the usage must come from a replay: no association has RawUsage
+ * (no sshare output was given) and job records were (sacct).  Every tool
+ * decides it so (fstree-show, prio-calc), so that they start from the same
+ * usage.
+ */
+bool prio_usage_needs_replay(const struct prio_snapshot *snap);
+
+/*
  * Move loaded usage from snap->now to `at` (at >= now): decay everything by
  * d^(at-now) in cycles, and add what running jobs of the job list accrue
  * until their end time (or nothing with no_run).  at < now needs a replay.
@@ -72,16 +80,17 @@ int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
 
 /*
  * The usage Slurm's calculation cycles started from, going `cycles` cycles
- * back from the one taken at snap->now: each step removes what the running
- * jobs of the job list added in that cycle (Δ·d^Δ·billing, Δ the period or
- * the time since the job started) and divides by that cycle's decay d^P.
- * One cycle back is what classic account rows show (Slurm's one-cycle lag,
- * prio_fairshare_compute_lagged).  *scale (may be NULL) receives
- * (1/d^P)^cycles: an uncertainty of x on the usage is one of x·scale here.
+ * back from the one taken at `at` (the loaded usage stands there; 0 means
+ * snap->now): each step removes what the running jobs of the job list
+ * added in that cycle (Δ·d^Δ·billing, Δ the period or the time since the
+ * job started) and divides by that cycle's decay d^P.  One cycle back is
+ * what classic account rows show (Slurm's one-cycle lag,
+ * prio_fairshare_slurm).  *scale (may be NULL) receives (1/d^P)^cycles: an
+ * uncertainty of x on the usage is one of x·scale here.
  */
-int prio_usage_previous_cycle(const struct prio_snapshot *snap, unsigned cycles,
-			      long double *prev, double *scale,
-			      struct prio_error *err);
+int prio_usage_previous_cycle(const struct prio_snapshot *snap, time_t at,
+			      unsigned cycles, long double *prev,
+			      double *scale, struct prio_error *err);
 
 /*
  * sshare's TRESRunMins at time t: per association (and its ancestors) the

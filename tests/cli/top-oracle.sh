@@ -6,9 +6,9 @@
 #
 # Queue: every (JOBID, PARTITION) sprio -l listed is on screen once and
 # nothing else is; its PRIORITY is sprio's, exactly, except under classic
-# and DEPTH_OBLIVIOUS fairshare where Slurm's factor lags one cycle (the
-# tolerance of calc-oracle.lib: 0.02 of the fairshare weight, plus 1 for
-# rounding).  Each bar shows sprio's weighted terms: the bar's length is
+# and DEPTH_OBLIVIOUS fairshare where sshare's integer RawUsage leaves the
+# last digit open (the tolerance of calc-oracle.lib's calc_tolerances, as a
+# fraction of the fairshare weight, plus 1 for rounding).  Each bar shows sprio's weighted terms: the bar's length is
 # PRIORITY / the highest PRIORITY x its width, and each letter's count is
 # the term's share of it (AGE A, ASSOC B, FAIRSHARE F, JOBSIZE J, PARTITION
 # P, QOS Q, and T for TRES, what the others leave of PRIORITY as sprio cuts
@@ -33,8 +33,9 @@ for s in $CALC_SCENARIOS; do
 	tol=0
 	case $(calc_tolerances "$s") in
 	FAIRSHARE=*)
+		frac=$(calc_tolerances "$s" | sed 's/^FAIRSHARE=//')
 		w=$(calc_weights prio-calc --snapshot "$tmp/$s" --now "$now" | tr ',' '\n' | sed -n 's/^FAIRSHARE=//p')
-		tol=$(awk -v w="$w" 'BEGIN { print 0.02 * w + 1 }') ;;
+		tol=$(awk -v w="$w" -v f="$frac" 'BEGIN { print f * w + 1 }') ;;
 	esac
 	rows=$(($(wc -l <"$o/sprio_l.txt") + 12))
 	prio-top --snapshot "$tmp/$s" --now "$now" --once --size "200x$rows" \

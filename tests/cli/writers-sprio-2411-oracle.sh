@@ -53,7 +53,8 @@ for s in fairtree max-tres classic; do
 		{ echo "$s: does not read as Slurm 24.11"; status=1; continue; }
 	weights=$(calc_weights $pc)
 	tols=
-	[ $s = classic ] && tols=FAIRSHARE=0.02
+	# classic: sshare -P truncates RawUsage (calc-oracle.lib)
+	[ $s = classic ] && tols="FAIRSHARE=$(fs_truncation_tolerance "$o/sshare_a_l_P.txt")"
 	for t in "sprio_l.txt:-l" "sprio.txt:" "sprio_w.txt:-w" "sprio_l_n.txt:-l -n" \
 		"sprio_o_account_qosname.txt:-o" ; do
 		f=${t%%:*} args=${t#*:}

@@ -213,9 +213,11 @@ Test(report, when_decay_alone_changes_nothing)
 	struct prio_error err;
 	uint32_t alice = user_in("alice", "hep");
 	long double before = snap.assocs[alice].usage_raw;
+	struct prio_fs_setup ft = {PRIO_FS_FAIR_TREE, 0, 0},
+			     classic = {PRIO_FS_CLASSIC, 0, 0};
 
 	/* no_run: only decay, so never; usage restored afterwards */
-	cr_assert_eq(prio_fairshare_when(&snap, PRIO_FS_FAIR_TREE, alice,
+	cr_assert_eq(prio_fairshare_when(&snap, &ft, alice,
 					 PRIO_WHEN_FAIRSHARE, 0.7, true, 100,
 					 &w, &err),
 		     0);
@@ -223,20 +225,20 @@ Test(report, when_decay_alone_changes_nothing)
 	cr_assert_float_eq(w.value_now, 7.0 / 15, 1e-12);
 	cr_assert_eq(snap.assocs[alice].usage_raw, before);
 	/* already there */
-	cr_assert_eq(prio_fairshare_when(&snap, PRIO_FS_FAIR_TREE, alice,
+	cr_assert_eq(prio_fairshare_when(&snap, &ft, alice,
 					 PRIO_WHEN_FAIRSHARE, 0.4, false, 100,
 					 &w, &err),
 		     0);
 	cr_assert(w.already && w.reached && w.at == snap.now);
 	/* with the running jobs, values move until the last one ends */
-	cr_assert_eq(prio_fairshare_when(&snap, PRIO_FS_FAIR_TREE, alice,
+	cr_assert_eq(prio_fairshare_when(&snap, &ft, alice,
 					 PRIO_WHEN_FAIRSHARE, 0.99, false, 100,
 					 &w, &err),
 		     0);
 	cr_assert(!w.reached);
 	cr_assert(w.settled > snap.now && w.best >= w.value_now);
 	/* Level FS needs Fair Tree */
-	cr_assert_eq(prio_fairshare_when(&snap, PRIO_FS_CLASSIC, alice,
+	cr_assert_eq(prio_fairshare_when(&snap, &classic, alice,
 					 PRIO_WHEN_LEVEL_FS, 1, false, 100, &w,
 					 &err),
 		     PRIO_ERR_USAGE);
@@ -249,10 +251,10 @@ Test(report, classic_lag_uses_the_previous_cycle_for_accounts)
 	    calloc(snap.assoc_count, sizeof(*lagged));
 	struct prio_fs_result *fresh = calloc(snap.assoc_count, sizeof(*fresh));
 	long double *prev = calloc(snap.assoc_count, sizeof(*prev));
-	struct prio_fs_lag lag = {prev, 1, NULL, 0};
+	struct prio_fs_lag lag = {prev, 1, NULL, 0, NULL};
 	double scale;
 
-	cr_assert_eq(prio_usage_previous_cycle(&snap, 1, prev, &scale, &err),
+	cr_assert_eq(prio_usage_previous_cycle(&snap, 0, 1, prev, &scale, &err),
 		     0);
 	lag.prev_slack = scale;
 	cr_assert(prev[0] <

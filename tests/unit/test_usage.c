@@ -305,14 +305,14 @@ Test(usage, previous_cycle_and_tres_run_mins)
 	uint64_t *run;
 	load(&s, sacct_head, running_job, NULL);
 	cr_assert_eq(prio_usage_replay(&s, T0, false, NULL, &err), 0);
-	cr_assert_eq(prio_usage_previous_cycle(&s, 1, prev, &scale, &err), 0);
+	cr_assert_eq(prio_usage_previous_cycle(&s, 0, 1, prev, &scale, &err), 0);
 	cr_assert_float_eq(
 	    (double)prev[0],
 	    ((double)s.assocs[0].usage_raw - 60 * pow(d, 60) * b) / pow(d, 60),
 	    1e-6);
 	cr_assert_float_eq(scale, 1 / pow(d, 60), 1e-12);
 	/* one cycle back is what a replay one period earlier gives */
-	cr_assert_eq(prio_usage_previous_cycle(&s, 2, prev2, NULL, &err), 0);
+	cr_assert_eq(prio_usage_previous_cycle(&s, 0, 2, prev2, NULL, &err), 0);
 	double at_prev = simulate(T0 - 3600, 0, T0 - 60, b, 60, d);
 	cr_assert_float_eq((double)prev[0], at_prev, 1e-6 * at_prev);
 	cr_assert_float_eq((double)prev2[0],
