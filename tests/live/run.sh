@@ -73,10 +73,10 @@ live_users pllive1 pllive2 pllive3 pllive4 pllive5 pllive6
 echo "live: seed $seed on slurm $(dpkg-query -W -f '${Version}' slurm-client 2>/dev/null) (replay with PRIO_LIVE_SEED=$seed${PRIO_LIVE_SLURM:+ PRIO_LIVE_SLURM=$PRIO_LIVE_SLURM})"
 
 # ---- the draw -------------------------------------------------------------
-# DEPTH_OBLIVIOUS is left out of the draw: a user whose EffectvUsage Slurm
-# leaves at 0 (FairShare 1.0) while its RawUsage is not is a behaviour we
-# do not model yet (seen with seed 11; see the project's issues).
-flags=$(pick "" "" "NO_FAIR_TREE" "MAX_TRES" "SMALL_RELATIVE_TO_TIME")
+# DEPTH_OBLIVIOUS: a user whose sibling Slurm has not computed since it
+# started gets EffectvUsage 0 and FairShare 1.0 (seed 11;
+# tests/oracle/depth-oblivious-unset-sibling), modelled since.
+flags=$(pick "" "" "NO_FAIR_TREE" "DEPTH_OBLIVIOUS" "MAX_TRES" "SMALL_RELATIVE_TO_TIME")
 flags=${PRIO_LIVE_FLAGS:-$flags}
 favor=$(pick NO NO YES)
 w_age=$(pick 0 500 1000 3000)
