@@ -147,6 +147,11 @@ static const char *stdout_failure(int e)
 	errno = 0;
 	if (fflush(stdout) != 0 && errno)
 		e = errno;
+	/* Still unknown (an automatic flush failed mid-output, and later
+	 * calls reset errno): the output is broken already, so one more byte
+	 * written straight to the descriptor asks the reason again. */
+	if (!e && ferror(stdout) && write(STDOUT_FILENO, "\n", 1) < 0)
+		e = errno;
 	return e ? strerror(e) : "write error";
 }
 
