@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fstree.h"
+#include "prio/calc_time.h"
 #include "prio/fairshare_explain.h"
 
 /* "×" only where the locale can show it. */
@@ -82,6 +83,18 @@ int fstree_when(struct fstree *f, const char *user, bool level_fs,
 
 	struct prio_fs_setup setup = fstree_setup(f);
 
+	/* Slurm's numbers change at its calculations: step from its last
+	 * one, found from the stored job priorities as prio-calc finds it,
+	 * unless a clock was given (--now, --at). */
+	if (!f->c.now_set && f->at == f->snap.now) {
+		struct prio_calc_time ct;
+
+		if (prio_calc_time_find_snapshot(&f->snap, &ct, &err) < 0)
+			cmd_die_error(&f->c, &err);
+		if (ct.status == PRIO_CALC_TIME_FOUND)
+			setup.cycle = ct.at;
+		prio_calc_time_free(&ct);
+	}
 	if (prio_fairshare_when(
 		&f->snap, &setup, u,
 		level_fs ? PRIO_WHEN_LEVEL_FS : PRIO_WHEN_FAIRSHARE, target,
@@ -91,19 +104,19 @@ int fstree_when(struct fstree *f, const char *user, bool level_fs,
 	if (w.already) {
 		printf("already has %s %f >= %g now (%s).\n", what, w.value_now,
 		       target,
-		       prio_timestamp_format(f->snap.now, t1, sizeof(t1)));
+		       prio_timestamp_format(setup.cycle, t1, sizeof(t1)));
 		return EXIT_OK;
 	}
 	if (w.reached) {
 		printf("reaches %s %f >= %g at %s (in %s), with no new jobs.\n",
 		       what, w.value_at, target,
 		       prio_timestamp_format(w.at, t1, sizeof(t1)),
-		       span(f->snap.now, w.at, t2, sizeof(t2)));
+		       span(setup.cycle, w.at, t2, sizeof(t2)));
 		return EXIT_OK;
 	}
 	printf("never reaches %s %g with no new jobs: it has %f now", what,
 	       target, w.value_now);
-	if (w.settled > f->snap.now)
+	if (w.settled > setup.cycle)
 		printf(", at most %f (at %s), and nothing changes after the "
 		       "last running job "
 		       "ends at %s",

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prio/advance.h"
 #include "prio/explain.h"
 #include "prio/timestr.h"
 
@@ -272,6 +273,37 @@ struct fs_search {
 	double factor_me;
 };
 
+/* A private copy of the snapshot's associations for s (the original usage
+ * kept in s->orig); PRIO_ERR_NOMEM, or 0.  Free with search_free(). */
+static int search_copy(struct fs_search *s, const struct pair *pr)
+{
+	const struct prio_snapshot *snap = pr->e->snap;
+	long double *orig;
+
+	memset(s, 0, sizeof(*s));
+	s->pr = pr;
+	s->copy = *snap;
+	s->assocs = malloc((size_t)snap->assoc_count * sizeof(*s->assocs));
+	s->fs = malloc((size_t)snap->assoc_count * sizeof(*s->fs));
+	s->orig = orig = malloc((size_t)snap->assoc_count * sizeof(*orig));
+	if (!s->assocs || !s->fs || !orig)
+		return PRIO_ERR_NOMEM;
+	memcpy(s->assocs, snap->assocs,
+	       (size_t)snap->assoc_count * sizeof(*s->assocs));
+	for (uint32_t i = 0; i < snap->assoc_count; i++)
+		orig[i] = snap->assocs[i].usage_raw;
+	s->copy.assocs = s->assocs;
+	return PRIO_OK;
+}
+
+static void search_free(struct fs_search *s)
+{
+	free(s->assocs);
+	free(s->fs);
+	free((void *)s->orig);
+	memset(s, 0, sizeof(*s));
+}
+
 /* Does the job pass the one ahead with its association's usage scaled by
  * x (ancestors lose the same amount)? */
 static int fs_passes(struct fs_search *s, double x, bool *passes)
@@ -311,9 +343,8 @@ static int fs_passes(struct fs_search *s, double x, bool *passes)
 static int fs_search(const struct pair *pr, struct prio_explain_part *xp)
 {
 	const struct prio_engine *e = pr->e;
-	const struct prio_snapshot *snap = e->snap;
 	struct fs_search s;
-	long double *orig = NULL;
+	const long double *orig;
 	double lo = 0.0, hi = 1.0, factor = 0.0;
 	bool ok;
 	int rc = PRIO_OK;
@@ -321,23 +352,10 @@ static int fs_search(const struct pair *pr, struct prio_explain_part *xp)
 	if (!e->fs || !e->weight[PRIO_FACTOR_FAIRSHARE] ||
 	    pr->jf_me->assoc_index == PRIO_ASSOC_NONE)
 		return PRIO_OK;
-	memset(&s, 0, sizeof(s));
-	s.pr = pr;
-	s.assoc = pr->jf_me->assoc_index;
-	s.copy = *snap;
-	s.assocs = malloc((size_t)snap->assoc_count * sizeof(*s.assocs));
-	s.fs = malloc((size_t)snap->assoc_count * sizeof(*s.fs));
-	orig = malloc((size_t)snap->assoc_count * sizeof(*orig));
-	if (!s.assocs || !s.fs || !orig) {
-		rc = PRIO_ERR_NOMEM;
+	if ((rc = search_copy(&s, pr)) < 0)
 		goto out;
-	}
-	memcpy(s.assocs, snap->assocs,
-	       (size_t)snap->assoc_count * sizeof(*s.assocs));
-	for (uint32_t i = 0; i < snap->assoc_count; i++)
-		orig[i] = snap->assocs[i].usage_raw;
-	s.orig = orig;
-	s.copy.assocs = s.assocs;
+	s.assoc = pr->jf_me->assoc_index;
+	orig = s.orig;
 	xp->fs_searched = true;
 	xp->fs_usage_now = (double)orig[s.assoc];
 	if (orig[s.assoc] <= 0)
@@ -361,17 +379,133 @@ static int fs_search(const struct pair *pr, struct prio_explain_part *xp)
 	xp->fs_helps = true;
 	xp->fs_usage_needed = (double)orig[s.assoc] * lo;
 	xp->fs_factor_needed = factor;
-	xp->fs_decay_time = -1;
-	if (snap->conf.decay_half_life && lo > 0) {
-		double d = 1.0 - 0.693 / (double)snap->conf.decay_half_life;
-
-		if (d > 0 && d < 1)
-			xp->fs_decay_time = (int64_t)ceil(log(lo) / log(d));
-	}
 out:
-	free(s.assocs);
-	free(s.fs);
-	free(orig);
+	search_free(&s);
+	return rc;
+}
+
+/* ---- time: the forward computation --------------------------------------- */
+
+/*
+ * "When" has one answer, the one --at gives: at a later instant t the usage
+ * is what prio_snapshot_advance() makes of it (every association decaying,
+ * running jobs charging until they end), fairshare is prio_fairshare_slurm()
+ * at the cycle t, and ages are the engine's at t.  Slurm recomputes only
+ * every PriorityCalcPeriod, so the instants looked at are its next
+ * calculations.  Once no running job is left and both ages are capped,
+ * nothing moves any more (decay scales every usage alike, which changes no
+ * ratio): that instant ends the search.
+ */
+enum { TIME_FINE_STEPS = 500, TIME_COARSE_STEPS = 200 };
+
+static time_t time_settled(const struct pair *pr)
+{
+	const struct prio_engine *e = pr->e;
+	const struct prio_snapshot *snap = e->snap;
+	uint32_t max_age = snap->conf.max_age;
+	time_t end = e->now, cap = e->now + 366 * 86400;
+
+	if (e->weight[PRIO_FACTOR_AGE]) {
+		if (pr->jf_me->accrue_time &&
+		    pr->jf_me->accrue_time + (time_t)max_age > end)
+			end = pr->jf_me->accrue_time + (time_t)max_age;
+		if (pr->jf_ahead->accrue_time &&
+		    pr->jf_ahead->accrue_time + (time_t)max_age > end)
+			end = pr->jf_ahead->accrue_time + (time_t)max_age;
+	}
+	if (e->fs && e->weight[PRIO_FACTOR_FAIRSHARE])
+		for (uint32_t j = 0; j < snap->job_count; j++) {
+			const struct prio_job *job = &snap->jobs[j];
+
+			if (job->state != PRIO_JOB_RUNNING)
+				continue;
+			if (!job->end_time || job->end_time > cap)
+				return cap; /* runs on: a year is the horizon */
+			if (job->end_time > end)
+				end = job->end_time;
+		}
+	return end < cap ? end : cap;
+}
+
+static int time_passes(struct fs_search *s, time_t t, bool *passes)
+{
+	const struct pair *pr = s->pr;
+	const struct prio_engine *e = pr->e;
+	const struct prio_snapshot *snap = e->snap;
+	double wf = e->weight[PRIO_FACTOR_FAIRSHARE];
+	double wa = e->weight[PRIO_FACTOR_AGE];
+	double me = pr->sum_me, ah = pr->sum_ahead;
+	struct prio_error err;
+
+	if (s->fs) {
+		struct prio_fs_setup setup = e->fs_setup;
+		uint32_t a_me = pr->jf_me->assoc_index;
+		uint32_t a_ah = pr->jf_ahead->assoc_index;
+
+		for (uint32_t i = 0; i < snap->assoc_count; i++)
+			s->assocs[i].usage_raw = s->orig[i];
+		if (t > snap->now && prio_snapshot_advance(&s->copy, t, &err) < 0)
+			return err.status;
+		setup.cycle = t;
+		if (prio_fairshare_slurm(&s->copy, &setup, s->fs, NULL, &err) < 0)
+			return err.status;
+		if (a_me != PRIO_ASSOC_NONE)
+			me += wf * ((isnan(s->fs[a_me].fairshare)
+					 ? 0.0
+					 : s->fs[a_me].fairshare) -
+				    pr->jf_me->fairshare);
+		if (a_ah != PRIO_ASSOC_NONE)
+			ah += wf * ((isnan(s->fs[a_ah].fairshare)
+					 ? 0.0
+					 : s->fs[a_ah].fairshare) -
+				    pr->jf_ahead->fairshare);
+	}
+	me += wa * (age_at(e, pr->jf_me->accrue_time, t) - pr->jf_me->age);
+	ah += wa * (age_at(e, pr->jf_ahead->accrue_time, t) - pr->jf_ahead->age);
+	*passes = before(e, pr->me, stored_priority(e, &snap->jobs[pr->me], me),
+			 pr->ahead,
+			 stored_priority(e, &snap->jobs[pr->ahead], ah),
+			 pr->partition);
+	return PRIO_OK;
+}
+
+static int time_search(const struct pair *pr, struct prio_explain_part *xp)
+{
+	const struct prio_engine *e = pr->e;
+	const struct prio_snapshot *snap = e->snap;
+	time_t period = snap->conf.calc_period ? snap->conf.calc_period : 300;
+	time_t t = e->now, settled = time_settled(pr), step = period;
+	bool fs = e->fs && e->weight[PRIO_FACTOR_FAIRSHARE] && snap->assoc_count;
+	struct fs_search s;
+	int rc = PRIO_OK;
+	bool ok = false;
+
+	if (!fs && !(e->weight[PRIO_FACTOR_AGE] && pr->jf_me->accrue_time))
+		return PRIO_OK;
+	memset(&s, 0, sizeof(s));
+	s.pr = pr;
+	if (fs && (rc = search_copy(&s, pr)) < 0)
+		goto out;
+	xp->time_searched = true;
+	xp->time_settled = settled;
+	/* every calculation for the first TIME_FINE_STEPS, then coarser
+	 * (whole periods still) up to the settled instant */
+	for (uint32_t k = 1; t < settled + period; k++) {
+		if (k == TIME_FINE_STEPS + 1 && settled > t) {
+			time_t left = settled - t;
+
+			step = (left / TIME_COARSE_STEPS / period + 1) * period;
+		}
+		t += step;
+		if ((rc = time_passes(&s, t, &ok)) < 0)
+			goto out;
+		if (ok)
+			break;
+	}
+	xp->time_helps = ok;
+	xp->time_at = ok ? t : 0;
+out:
+	search_free(&s);
 	return rc;
 }
 
@@ -562,6 +696,7 @@ static int explain_part(const struct prio_engine *e,
 	const struct prio_queue_entry *ah, *top;
 	struct prio_job_factors jf_ah, jf_top, jf_all;
 	struct pair pr;
+	int rc;
 
 	prio_explain_terms_of(e, x->job, &x->jf, xp->partition, &xp->terms);
 	xp->part_total = xp->partition < q->partition_count
@@ -604,7 +739,9 @@ static int explain_part(const struct prio_engine *e,
 	pr = (struct pair){e,	   x->job_index, ah->job,	  xp->partition,
 			   &x->jf, &jf_ah,	 xp->terms.sum, xp->ahead_terms.sum};
 	age_search(&pr, xp);
-	return fs_search(&pr, xp);
+	if ((rc = fs_search(&pr, xp)) < 0)
+		return rc;
+	return time_search(&pr, xp);
 }
 
 int prio_explain_job(const struct prio_engine *e, const struct prio_queue *q,

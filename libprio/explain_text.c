@@ -310,7 +310,7 @@ static void change_lines(struct out *out, const struct prio_explain *x,
 			 const struct prio_explain_part *xp, const char *pname)
 {
 	const struct prio_snapshot *snap = out->snap;
-	char b1[64], b2[64];
+	char b1[64];
 
 	if (!xp->ahead)
 		return;
@@ -336,15 +336,6 @@ static void change_lines(struct out *out, const struct prio_explain *x,
 			    "have to fall to %.0f (fairshare %.6f)",
 			    xp->fs_usage_now, xp->fs_usage_needed,
 			    xp->fs_factor_needed);
-			if (xp->fs_decay_time >= 0)
-				say(out, "change", pname, "decay",
-				    (double)xp->fs_decay_time, NAN, NAN,
-				    "     decay: %s of "
-				    "PriorityDecayHalfLife=%s "
-				    "does that, if no other usage changes",
-				    dur(xp->fs_decay_time, b1, sizeof(b1)),
-				    dur(snap->conf.decay_half_life, b2,
-					sizeof(b2)));
 		} else if (xp->fs_usage_now > 0) {
 			say(out, "change", pname, "fairshare", NAN, NAN, NAN,
 			    "     usage: not even with no usage at all");
@@ -353,6 +344,26 @@ static void change_lines(struct out *out, const struct prio_explain *x,
 			    "     usage: its association has no usage to give "
 			    "up");
 		}
+	}
+	if (xp->time_searched) {
+		char when[32];
+
+		if (xp->time_helps)
+			say(out, "change", pname, "time",
+			    (double)(xp->time_at - out->e->now), NAN, NAN,
+			    "     time: at the calculation of %s (in %s), with "
+			    "usage decaying and running jobs charging as --at "
+			    "computes them",
+			    prio_timestamp_format(xp->time_at, when,
+						  sizeof(when)),
+			    dur(xp->time_at - out->e->now, b1, sizeof(b1)));
+		else
+			say(out, "change", pname, "time", NAN, NAN, NAN,
+			    "     time: not by %s, when no running job is left "
+			    "and both ages are capped (after that decay moves "
+			    "no ratio)",
+			    prio_timestamp_format(xp->time_settled, when,
+						  sizeof(when)));
 	}
 	for (uint32_t k = 0; k < xp->nalts; k++) {
 		const struct prio_explain_alt *a = &xp->alts[k];

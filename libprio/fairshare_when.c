@@ -39,7 +39,10 @@ static int value_at(struct when_run *w, time_t t, double *v,
 
 	for (uint32_t i = 0; i < snap->assoc_count; i++)
 		snap->assocs[i].usage_raw = w->base[i];
-	if ((rc = prio_usage_advance(snap, t, w->no_run, err)) < 0)
+	/* Up to the capture the usage is the captured one (the last
+	 * calculation may come a little before NOW). */
+	if (t > snap->now &&
+	    (rc = prio_usage_advance(snap, t, w->no_run, err)) < 0)
 		return rc;
 	/* As Slurm would show it at a calculation at t (its lag included). */
 	w->setup.cycle = t;
@@ -104,7 +107,8 @@ int prio_fairshare_when(struct prio_snapshot *snap,
 {
 	struct when_run w = {snap, *setup, user, kind, no_run, NULL, NULL};
 	time_t period = snap->conf.calc_period ? snap->conf.calc_period : 300,
-	       step, span;
+	       step, span, scan_to,
+	       start = setup->cycle ? setup->cycle : snap->now;
 	double v;
 	int rc;
 
@@ -125,18 +129,27 @@ int prio_fairshare_when(struct prio_snapshot *snap,
 	}
 	for (uint32_t i = 0; i < snap->assoc_count; i++)
 		w.base[i] = snap->assocs[i].usage_raw;
+	/* Up to the capture the usage stands still (value_at): only a job
+	 * running past it moves anything. */
 	out->settled = settle_time(snap, no_run);
-	if ((rc = value_at(&w, snap->now, &v, err)) < 0)
+	if (out->settled <= snap->now)
+		out->settled = start;
+	if ((rc = value_at(&w, start, &v, err)) < 0)
 		goto done;
 	out->value_now = out->best = v;
-	out->best_at = snap->now;
+	out->best_at = start;
 	if (v >= target) {
 		out->reached = out->already = true;
-		out->at = snap->now;
+		out->at = start;
 		out->value_at = v;
 		goto done;
 	}
-	span = out->settled - snap->now;
+	/* up to the calculation that sees the settled instant */
+	scan_to = out->settled > start
+		      ? start + ((out->settled - start + period - 1) / period) *
+				    period
+		      : start;
+	span = scan_to - start;
 	if (span <= 0)
 		goto done;
 	if (!max_steps)
@@ -144,8 +157,7 @@ int prio_fairshare_when(struct prio_snapshot *snap,
 	step = period;
 	if (span / period > (time_t)max_steps)
 		step = ((span / max_steps + period - 1) / period) * period;
-	if ((rc = scan(&w, snap->now, out->settled, step, target, out, err)) <
-	    0)
+	if ((rc = scan(&w, start, scan_to, step, target, out, err)) < 0)
 		goto done;
 	if (out->reached && step > period) {
 		/* One finer pass over the step that crossed the target. */

@@ -113,7 +113,13 @@ struct prio_explain_part {
 	double fs_usage_now;   /* the association's RawUsage */
 	double fs_usage_needed; /* the most it may have, when fs_helps */
 	double fs_factor_needed; /* the factor that would, when fs_helps */
-	int64_t fs_decay_time; /* seconds of decay of its usage alone */
+	/* The forward computation, as --at computes each instant (usage
+	 * decaying, running jobs charging until they end, ages growing), at
+	 * Slurm's next calculations: the first that puts the job ahead. */
+	bool time_searched;
+	bool time_helps;
+	time_t time_at;      /* that calculation, when time_helps */
+	time_t time_settled; /* after it nothing moves: searched up to it */
 	struct prio_explain_alt alts[PRIO_EXPLAIN_MAX_ALTS];
 	uint32_t nalts;
 };

@@ -80,9 +80,11 @@ struct prio_when {
 };
 
 /*
- * Step forward from snap->now in PriorityCalcPeriod steps (coarser beyond
- * max_steps) until the user association reaches the target or the last
- * running job has ended.  Usage evolves as prio_usage_advance() moves it
+ * Step forward from setup->cycle (the calculation the values stand for:
+ * Slurm's last one, prio_calc_time_find(), or snap->now; 0 means
+ * snap->now) in PriorityCalcPeriod steps, the instants Slurm recomputes
+ * at (coarser beyond max_steps), until the user association reaches the
+ * target or the last running job has ended.  Usage evolves as prio_usage_advance() moves it
  * (no_run: running jobs stop now); each step's values are
  * prio_fairshare_slurm()'s with the setup given (its cycle is the step's
  * time).  snap's usage is restored on return.
