@@ -240,7 +240,12 @@ static int read_field(struct qos_load *l, struct prio_qos *q, enum qcol c,
 				   text_quote(p, n, b, sizeof(b)));
 		return PRIO_OK;
 	case Q_PRIORITY:
-		if (n && prio_parse_uint32(p, n, &q->priority) < 0)
+		/* sacctmgr prints 0 for a QOS without priority, never
+		 * nothing (unlike the limits, blank when unset) */
+		if (n == 0)
+			return BAD("Priority", "empty (sacctmgr prints a "
+					       "number, 0 when unset)");
+		if (prio_parse_uint32(p, n, &q->priority) < 0)
 			return BAD("Priority",
 				   "expected an unsigned integer, got "
 				   "\"%s\"",
