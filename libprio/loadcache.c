@@ -258,6 +258,19 @@ int lc_table_put(struct lc_table *t, const char *s, size_t n, void *value)
 	return 0;
 }
 
+int lc_tres_once(const struct prio_tres_list *list, const char **why)
+{
+	/* Slurm prints each TRES of a list once: a second count would be
+	 * dropped or summed, either a guess */
+	for (uint32_t i = 1; i < list->count; i++)
+		for (uint32_t j = 0; j < i; j++)
+			if (list->items[j].tres == list->items[i].tres) {
+				*why = "a TRES named twice in the list";
+				return -1;
+			}
+	return 0;
+}
+
 int lc_tres_list(struct prio_snapshot *snap, struct lc_table *t, const char *s,
 		 size_t n, struct prio_tres_list *list, const char **why)
 {
@@ -272,6 +285,8 @@ int lc_tres_list(struct prio_snapshot *snap, struct lc_table *t, const char *s,
 		if (prio_tres_list_parse(&snap->arena, &snap->tres, s, n,
 					 shared, why) < 0)
 			return strcmp(*why, "out of memory") == 0 ? -2 : -1;
+		if (lc_tres_once(shared, why) < 0)
+			return -1;
 		if (lc_table_put(t, s, n, shared) < 0) {
 			*why = "out of memory";
 			return -2;

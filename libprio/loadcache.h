@@ -124,6 +124,10 @@ void *lc_table_get(struct lc_table *t, const char *s, size_t n);
 /* Store value for s[0..n) (not present yet); -1 on allocation failure. */
 int lc_table_put(struct lc_table *t, const char *s, size_t n, void *value);
 
+/* 0, or -1 with *why when list names a TRES twice (Slurm prints each once;
+ * --tres says it its own way). */
+int lc_tres_once(const struct prio_tres_list *list, const char **why);
+
 /* Parse a TRES count list once per distinct text: *list gets a copy of the
  * shared list.  Returns 0, -1 with *why for a bad list, -2 out of memory. */
 int lc_tres_list(struct prio_snapshot *snap, struct lc_table *t,

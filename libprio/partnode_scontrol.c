@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "kvscan.h"
+#include "loadcache.h"
 #include "text.h"
 #include "prio/conf.h"
 #include "prio/snapshot.h"
@@ -170,7 +171,8 @@ static int partition_pair(struct pn_ctx *c, struct prio_partition *p,
 
 		if (prio_tres_list_parse(&snap->arena, &snap->tres, kv->val,
 					 kv->val_len, &p->tres_printed,
-					 &why) < 0)
+					 &why) < 0 ||
+		    lc_tres_once(&p->tres_printed, &why) < 0)
 			return bad_value(c, kv,
 					 "TRES counts (cpu=8,mem=16000M,...)");
 	} else if (kv_key_is(kv, "TRESBillingWeights")) {
@@ -330,7 +332,8 @@ static int node_pair(struct pn_ctx *c, struct prio_node *n,
 		const char *why = NULL;
 
 		if (prio_tres_list_parse(&snap->arena, &snap->tres, kv->val,
-					 kv->val_len, list, &why) < 0)
+					 kv->val_len, list, &why) < 0 ||
+		    lc_tres_once(list, &why) < 0)
 			return bad_value(c, kv,
 					 "TRES counts (cpu=8,mem=16000M,...)");
 	}

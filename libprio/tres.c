@@ -226,13 +226,6 @@ int prio_tres_list_parse(struct prio_arena *arena, struct prio_tres_table *t,
 					v /= 1024;
 			}
 		}
-		/* Slurm prints each TRES of a list once: a second count
-		 * would be dropped or summed, either a guess */
-		for (uint32_t j = 0; j < k; j++)
-			if (list->items[j].tres == (uint32_t)id) {
-				*why = "a TRES named twice in the list";
-				return -1;
-			}
 		list->items[k].tres = (uint32_t)id;
 		list->items[k].count = v;
 		k++;
