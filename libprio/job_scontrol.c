@@ -354,7 +354,7 @@ static int time_limit(struct sc_loader *ld, uint32_t line, const char *v,
 		ld->job.time_limit = PRIO_NO_VAL;
 		return 0;
 	}
-	if (lc_duration_secs(v, n, &secs) < 0)
+	if (lc_duration_secs(v, n, &secs) < 0 || !lc_duration_printed(v, n))
 		return bad_value(ld, line, "TimeLimit",
 				 "expected D-HH:MM:SS, UNLIMITED or "
 				 "Partition_Limit, got \"%s\"",

@@ -258,6 +258,20 @@ int lc_table_put(struct lc_table *t, const char *s, size_t n, void *value)
 	return 0;
 }
 
+bool lc_duration_printed(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned v = 0;
+
+		if (s[i] != ':')
+			continue;
+		for (size_t j = i + 1; j < n && s[j] >= '0' && s[j] <= '9'; j++)
+			if ((v = v * 10 + (unsigned)(s[j] - '0')) >= 60)
+				return false;
+	}
+	return true;
+}
+
 int lc_tres_once(const struct prio_tres_list *list, const char **why)
 {
 	/* Slurm prints each TRES of a list once: a second count would be

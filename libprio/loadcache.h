@@ -40,6 +40,10 @@ int lc_timestamp(struct lc_time_cache *c, const char *s, size_t n, time_t *t);
 /* Durations as Slurm prints them: "MM:SS", "HH:MM:SS", "D-HH:MM:SS" (and
  * anything prio_time_str2secs takes).  -1 when malformed. */
 int lc_duration_secs(const char *s, size_t n, uint32_t *secs);
+/* False when a minutes or seconds field of a [D-]HH:MM:SS duration is 60
+ * or more: slurm.conf takes "00:99:00" (99 minutes, as Slurm reads it),
+ * but no Slurm command prints it, so an output holding it was edited. */
+bool lc_duration_printed(const char *s, size_t n);
 /* Equality of two byte ranges of length n, inline: most keys compared
  * here are a few bytes long, where a call to memcmp costs more than the
  * comparison. */

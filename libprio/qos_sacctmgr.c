@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "loadcache.h"
 #include "text.h"
 #include "prio/snapshot.h"
 #include "prio/timestr.h"
@@ -157,7 +158,7 @@ static int read_secs(struct qos_load *l, enum qcol c, const char *p, size_t n,
 {
 	char q[64];
 
-	if (prio_time_str2secs(p, n, out) < 0)
+	if (prio_time_str2secs(p, n, out) < 0 || !lc_duration_printed(p, n))
 		return BAD(qcol_names[c][0],
 			   "expected a time (such as 00:00:20), "
 			   "got \"%s\"",

@@ -48,7 +48,10 @@ empty() { : >"$1"; }
 dir() { rm -f "$1" && mkdir "$1"; }
 fifo() { rm -f "$1" && mkfifo "$1"; }
 gone() { rm -f "$1"; }
-sub() { sed -i "$2" "$1"; }                  # sed script in place
+sub() { # sed script in place; a script that changes nothing is an error
+	cp "$1" "$1.orig" && sed -i "$2" "$1" && ! cmp -s "$1" "$1.orig" &&
+		rm -f "$1.orig"
+}
 app() { printf '%b\n' "$2" >>"$1"; }           # append a line
 noread() { chmod 000 "$1"; asnobody=1; }      # root reads all: run as nobody
 incl() { # move slurm.conf's PriorityWeight* lines to s/weights.conf, "Include $1"
