@@ -181,11 +181,27 @@ static int add_column(struct sshare *s, const char *p, size_t n,
 		return BAD(cols[k].header, "column %s appears twice",
 			   cols[k].header);
 	if (k == COL_OTHER) {
+		const char *names[COL_COUNT], *near;
+		char name[64];
+
 		text_trim(&p, &n);
 		if (n == 0)
 			return BAD("",
 				   "empty column name in the header (output "
 				   "captured with -n?)");
+		/* Other columns ride along, but one spelt nearly like a
+		 * column we read is a typo: taken as missing, RawUsage
+		 * would leave fairshare without usage. */
+		for (int i = 0; i < COL_COUNT; i++)
+			names[i] = cols[i].header;
+		near = prio_closest_word(p, n, names, COL_COUNT);
+		if (near) {
+			snprintf(name, sizeof(name), "%.*s",
+				 (int)(n < 63 ? n : 63), p);
+			return BAD(name,
+				   "not an sshare column (did you mean %s?)",
+				   near);
+		}
 	} else {
 		s->have[k] = true;
 		s->columns |= cols[k].bit;

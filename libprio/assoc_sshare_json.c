@@ -153,6 +153,13 @@ static int get_real(struct sj *s, const json_t *row, const char *path,
 		return bad(s, path, "expected a number, got %s",
 			   jsl_type_name(x));
 	}
+	/* As in sshare's text: shares, usages and the factor are fractions
+	 * of the parent's or the root's; only LevelFS grows, to inf. */
+	if (!(v->blank & bit) &&
+	    (bit == PRIO_SSHARE_LEVEL_FS ? !(*out >= 0)
+					 : !(*out >= 0 && *out <= 1)))
+		return bad(s, path, "expected a number from 0 to %s, got %g",
+			   bit == PRIO_SSHARE_LEVEL_FS ? "inf" : "1", *out);
 	v->present |= bit;
 	return PRIO_OK;
 }

@@ -167,7 +167,30 @@ int prio_load_scontrol_config(struct prio_snapshot *snap,
 		{
 			const char *v = val;
 			size_t vn = val_len;
+			const struct prio_conf_kv *prev;
+			char kb[80];
 
+			/* scontrol prints each key of the main list once: a
+			 * second one was pasted in, and which one counts is
+			 * a guess */
+			if (key_len < sizeof(kb)) {
+				memcpy(kb, key, key_len);
+				kb[key_len] = '\0';
+				prev = prio_config_find(&snap->conf, kb);
+				if (prev && prev->line &&
+				    strcmp(prev->file, file) == 0) {
+					prio_error_set(
+					    err, PRIO_ERR_PARSE, file,
+					    line.number, kb,
+					    "printed twice (also at line %lu): "
+					    "scontrol prints each key once",
+					    prev->line);
+					if ((rc = prio_snapshot_record_error(
+						 snap, err)) < 0)
+						return rc;
+					continue;
+				}
+			}
 			if (prio_word_eq(key, key_len, "SLURM_VERSION")) {
 				uint16_t release;
 

@@ -354,7 +354,7 @@ static int time_limit(struct sc_loader *ld, uint32_t line, const char *v,
 		ld->job.time_limit = PRIO_NO_VAL;
 		return 0;
 	}
-	if (lc_duration_secs(v, n, &secs) < 0)
+	if (lc_duration_secs(v, n, &secs) < 0 || !lc_duration_printed(v, n))
 		return bad_value(ld, line, "TimeLimit",
 				 "expected D-HH:MM:SS, UNLIMITED or "
 				 "Partition_Limit, got \"%s\"",
@@ -463,6 +463,12 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 	case 3:
 		if (IS("QOS")) {
 			SEEN(K_QOS);
+			/* scontrol prints (null) for a job without QOS, never
+			 * an empty value: an empty one was cut or edited */
+			if (n == 0)
+				return bad_value(ld, line, "QOS",
+						 "empty (scontrol prints a QOS "
+						 "name or (null))");
 			/* 24.11: a pending job submitted with several QOS
 			 * prints the request, "low,high": 24.11 or later
 			 * unless a stronger source said otherwise, which
@@ -684,6 +690,11 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 			const struct lc_id_list *l;
 
 			SEEN(K_PARTITION);
+			/* every job has a partition: empty means edited */
+			if (n == 0)
+				return bad_value(ld, line, "Partition",
+						 "empty (every job has a "
+						 "partition)");
 			l = lc_name_list(ld->snap, &ld->parts, v, n);
 			if (!l)
 				return nomem(ld, line);

@@ -231,6 +231,33 @@ int lc_table_put(struct lc_table *t, const char *s, size_t n, void *value)
 	return 0;
 }
 
+bool lc_duration_printed(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned v = 0;
+
+		if (s[i] != ':')
+			continue;
+		for (size_t j = i + 1; j < n && s[j] >= '0' && s[j] <= '9'; j++)
+			if ((v = v * 10 + (unsigned)(s[j] - '0')) >= 60)
+				return false;
+	}
+	return true;
+}
+
+int lc_tres_once(const struct prio_tres_list *list, const char **why)
+{
+	/* Slurm prints each TRES of a list once: a second count would be
+	 * dropped or summed, either a guess */
+	for (uint32_t i = 1; i < list->count; i++)
+		for (uint32_t j = 0; j < i; j++)
+			if (list->items[j].tres == list->items[i].tres) {
+				*why = "a TRES named twice in the list";
+				return -1;
+			}
+	return 0;
+}
+
 int lc_tres_list(struct prio_snapshot *snap, struct lc_table *t, const char *s,
 		 size_t n, struct prio_tres_list *list, const char **why)
 {
@@ -245,6 +272,8 @@ int lc_tres_list(struct prio_snapshot *snap, struct lc_table *t, const char *s,
 		if (prio_tres_list_parse(&snap->arena, &snap->tres, s, n,
 					 shared, why) < 0)
 			return strcmp(*why, "out of memory") == 0 ? -2 : -1;
+		if (lc_tres_once(shared, why) < 0)
+			return -1;
 		if (lc_table_put(t, s, n, shared) < 0) {
 			*why = "out of memory";
 			return -2;

@@ -40,6 +40,10 @@ int lc_timestamp(struct lc_time_cache *c, const char *s, size_t n, time_t *t);
 /* Durations as Slurm prints them: "MM:SS", "HH:MM:SS", "D-HH:MM:SS" (and
  * anything prio_time_str2secs takes).  -1 when malformed. */
 int lc_duration_secs(const char *s, size_t n, uint32_t *secs);
+/* False when a minutes or seconds field of a [D-]HH:MM:SS duration is 60
+ * or more: slurm.conf takes "00:99:00" (99 minutes, as Slurm reads it),
+ * but no Slurm command prints it, so an output holding it was edited. */
+bool lc_duration_printed(const char *s, size_t n);
 /* Equality of two byte ranges of length n, inline: most keys compared
  * here are a few bytes long, where a call to memcmp costs more than the
  * comparison. */
@@ -123,6 +127,10 @@ void lc_table_free(struct lc_table *t);
 void *lc_table_get(struct lc_table *t, const char *s, size_t n);
 /* Store value for s[0..n) (not present yet); -1 on allocation failure. */
 int lc_table_put(struct lc_table *t, const char *s, size_t n, void *value);
+
+/* 0, or -1 with *why when list names a TRES twice (Slurm prints each once;
+ * --tres says it its own way). */
+int lc_tres_once(const struct prio_tres_list *list, const char **why);
 
 /* Parse a TRES count list once per distinct text: *list gets a copy of the
  * shared list.  Returns 0, -1 with *why for a bad list, -2 out of memory. */

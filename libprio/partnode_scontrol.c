@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "kvscan.h"
+#include "loadcache.h"
 #include "text.h"
 #include "prio/conf.h"
 #include "prio/snapshot.h"
@@ -170,7 +171,8 @@ static int partition_pair(struct pn_ctx *c, struct prio_partition *p,
 
 		if (prio_tres_list_parse(&snap->arena, &snap->tres, kv->val,
 					 kv->val_len, &p->tres_printed,
-					 &why) < 0)
+					 &why) < 0 ||
+		    lc_tres_once(&p->tres_printed, &why) < 0)
 			return bad_value(c, kv,
 					 "TRES counts (cpu=8,mem=16000M,...)");
 	} else if (kv_key_is(kv, "TRESBillingWeights")) {
@@ -189,11 +191,33 @@ static int partition_pair(struct pn_ctx *c, struct prio_partition *p,
 	return 0;
 }
 
+/* A key of keys[0..nkeys) (any key when keys is NULL), twice in the
+ * record: its index, else 0.  In a node's -o output, Reason= or Comment=
+ * text holding "Key="; a partition has no free text, so any key printed
+ * twice was pasted in. */
+static size_t second_key(const struct pn_ctx *c, const char *const *keys,
+			 size_t nkeys)
+{
+	for (size_t i = 2; i < c->count; i++) {
+		bool read = keys == NULL;
+
+		for (size_t k = 0; k < nkeys; k++)
+			read |= kv_key_is(&c->pairs[i], keys[k]);
+		for (size_t j = 1; read && j < i; j++)
+			if (c->pairs[j].key_len == c->pairs[i].key_len &&
+			    memcmp(c->pairs[j].key, c->pairs[i].key,
+				   c->pairs[i].key_len) == 0)
+				return i;
+	}
+	return 0;
+}
+
 static int partition_record(struct pn_ctx *c)
 {
 	struct prio_snapshot *snap = c->snap;
 	struct prio_partition p, *slot;
 	const struct kv_pair *first = &c->pairs[0];
+	size_t dup;
 	int rc;
 
 	prio_partition_defaults(&p);
@@ -201,6 +225,18 @@ static int partition_record(struct pn_ctx *c)
 	if (p.name == PRIO_NO_ID)
 		return first->val_len ? nomem(c)
 				      : bad_value(c, first, "a partition name");
+	if ((dup = second_key(c, NULL, 0)) != 0) {
+		const struct kv_pair *kv = &c->pairs[dup];
+		char field[64];
+
+		snprintf(field, sizeof(field), "%.*s", (int)kv->key_len,
+			 kv->key);
+		return prio_error_set(c->err, PRIO_ERR_PARSE, c->file, c->line,
+				      field,
+				      "a second %s= in the record of "
+				      "partition %s",
+				      field, prio_snapshot_str(snap, p.name));
+	}
 	for (size_t i = 1; i < c->count; i++)
 		if ((rc = partition_pair(c, &p, &c->pairs[i])) < 0)
 			return rc;
@@ -296,7 +332,8 @@ static int node_pair(struct pn_ctx *c, struct prio_node *n,
 		const char *why = NULL;
 
 		if (prio_tres_list_parse(&snap->arena, &snap->tres, kv->val,
-					 kv->val_len, list, &why) < 0)
+					 kv->val_len, list, &why) < 0 ||
+		    lc_tres_once(list, &why) < 0)
 			return bad_value(c, kv,
 					 "TRES counts (cpu=8,mem=16000M,...)");
 	}
@@ -312,25 +349,6 @@ static const char *const node_keys[] = {
     "CPUSpecList",    "Partitions",  "TRESWeights",    "Version",
 };
 
-/* A key node_pair() reads, twice in the record (-o output whose Reason=
- * or Comment= holds "Key=" text): its index, else 0. */
-static size_t second_node_key(const struct pn_ctx *c)
-{
-	for (size_t i = 2; i < c->count; i++) {
-		bool read = false;
-
-		for (size_t k = 0; k < sizeof(node_keys) / sizeof(*node_keys);
-		     k++)
-			read |= kv_key_is(&c->pairs[i], node_keys[k]);
-		for (size_t j = 1; read && j < i; j++)
-			if (c->pairs[j].key_len == c->pairs[i].key_len &&
-			    memcmp(c->pairs[j].key, c->pairs[i].key,
-				   c->pairs[i].key_len) == 0)
-				return i;
-	}
-	return 0;
-}
-
 static int node_record(struct pn_ctx *c)
 {
 	struct prio_snapshot *snap = c->snap;
@@ -345,7 +363,8 @@ static int node_record(struct pn_ctx *c)
 	if (n.name == PRIO_NO_ID)
 		return first->val_len ? nomem(c)
 				      : bad_value(c, first, "a node name");
-	if ((dup = second_node_key(c)) != 0) {
+	if ((dup = second_key(c, node_keys,
+			      sizeof(node_keys) / sizeof(*node_keys))) != 0) {
 		const struct kv_pair *p = &c->pairs[dup];
 		char field[64];
 

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "loadcache.h"
 #include "text.h"
 #include "prio/snapshot.h"
 #include "prio/timestr.h"
@@ -157,7 +158,7 @@ static int read_secs(struct qos_load *l, enum qcol c, const char *p, size_t n,
 {
 	char q[64];
 
-	if (prio_time_str2secs(p, n, out) < 0)
+	if (prio_time_str2secs(p, n, out) < 0 || !lc_duration_printed(p, n))
 		return BAD(qcol_names[c][0],
 			   "expected a time (such as 00:00:20), "
 			   "got \"%s\"",
@@ -240,7 +241,12 @@ static int read_field(struct qos_load *l, struct prio_qos *q, enum qcol c,
 				   text_quote(p, n, b, sizeof(b)));
 		return PRIO_OK;
 	case Q_PRIORITY:
-		if (n && prio_parse_uint32(p, n, &q->priority) < 0)
+		/* sacctmgr prints 0 for a QOS without priority, never
+		 * nothing (unlike the limits, blank when unset) */
+		if (n == 0)
+			return BAD("Priority", "empty (sacctmgr prints a "
+					       "number, 0 when unset)");
+		if (prio_parse_uint32(p, n, &q->priority) < 0)
 			return BAD("Priority",
 				   "expected an unsigned integer, got "
 				   "\"%s\"",

@@ -483,7 +483,14 @@ static int read_now_file(struct prio_snapshot *snap, const char *path,
 	n = src.size;
 	while (n && isspace((unsigned char)src.data[n - 1]))
 		n--;
-	if (prio_parse_int64(src.data, n, &v) < 0 || v < 0) {
+	if (n && src.data[src.size - 1] != '\n') {
+		/* date +%s ends with a newline: without it the number may
+		 * be cut ("17956" of "1795687489"), a clock in 1970 */
+		rc = prio_error_set(err, PRIO_ERR_PARSE, src.name, 1, "NOW",
+				    "cut: no final newline (date +%%s prints "
+				    "one), got \"%.*s\"",
+				    (int)(n > 40 ? 40 : n), src.data);
+	} else if (prio_parse_int64(src.data, n, &v) < 0 || v < 0) {
 		rc = prio_error_set(err, PRIO_ERR_PARSE, src.name, 1, "NOW",
 				    "expected Unix seconds (date +%%s), got \"%.*s\"",
 				    (int)(n > 40 ? 40 : n), src.data);

@@ -535,6 +535,12 @@ static int row(struct sa_loader *ld, const struct prio_line *l)
 		return row_error(ld, line, ld->col_name[i + 1],
 				 "%u fields where the header has %u columns",
 				 i + 1, ld->ncols);
+	/* time runs one way: a row that ends before it starts was edited,
+	 * and its Elapsed would bill a span that never was */
+	if (r.start && r.end && r.end < r.start)
+		return row_error(ld, line, "End",
+				 "the job ends before it starts (End before "
+				 "Start)");
 	if (have_raw)
 		r.job_id = raw_id;
 	if (have_elapsed_raw)
@@ -589,9 +595,86 @@ static int load(struct sa_loader *ld, const struct prio_source *src)
 	return 0;
 }
 
+/* What names a job or step in sacct's output, then the row's line. */
+struct dup_key {
+	uint32_t k[8];
+	uint32_t line, index;
+};
+
+static int dup_cmp(const void *a, const void *b)
+{
+	const struct dup_key *x = a, *y = b;
+	int c = memcmp(x->k, y->k, sizeof(x->k));
+
+	if (c)
+		return c;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* sacct (without --duplicates) prints each job and step once: a row
+ * printed twice would count its usage twice.  Refused, or under
+ * --keep-going dropped with a counted warning. */
+static int refuse_duplicates(struct sa_loader *ld, uint32_t from)
+{
+	struct prio_snapshot *snap = ld->snap;
+	uint32_t n = snap->sacct_count - from, kept = from;
+	struct dup_key *keys;
+	bool *drop;
+	int rc = 0;
+
+	if (n < 2)
+		return 0;
+	keys = calloc(n, sizeof(*keys));
+	drop = calloc(n, sizeof(*drop));
+	if (!keys || !drop) {
+		free(keys);
+		free(drop);
+		return prio_error_set(ld->err, PRIO_ERR_NOMEM, ld->name, 0, "",
+				      "out of memory");
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct prio_sacct_rec *r = &snap->sacct[from + i];
+		const uint32_t k[8] = {r->job_id,	  r->array_job_id,
+				       r->array_task_id,  r->array_task_text,
+				       r->het_job_id,	  r->het_job_offset,
+				       r->step_id,	  r->is_step};
+
+		memcpy(keys[i].k, k, sizeof(k));
+		keys[i].line = r->line;
+		keys[i].index = i;
+	}
+	qsort(keys, n, sizeof(*keys), dup_cmp);
+	for (uint32_t i = 1; i < n && rc == 0; i++) {
+		char id[64];
+
+		if (memcmp(keys[i - 1].k, keys[i].k, sizeof(keys[i].k)) != 0)
+			continue;
+		prio_error_set(
+		    ld->err, PRIO_ERR_PARSE, ld->name, keys[i].line, "JobID",
+		    "job %s listed twice (also at line %u)",
+		    prio_sacct_job_id_format(
+			snap, &snap->sacct[from + keys[i].index], id,
+			sizeof(id)),
+		    keys[i - 1].line);
+		rc = prio_snapshot_record_error(snap, ld->err);
+		drop[keys[i].index] = true;
+	}
+	if (rc == 0) {
+		for (uint32_t i = 0; i < n; i++)
+			if (!drop[i])
+				snap->sacct[kept++] = snap->sacct[from + i];
+		ld->records -= snap->sacct_count - kept;
+		snap->sacct_count = kept;
+	}
+	free(keys);
+	free(drop);
+	return rc;
+}
+
 int prio_load_sacct(struct prio_snapshot *snap, const struct prio_source *src,
 		    struct prio_error *err)
 {
+	uint32_t from = snap->sacct_count;
 	struct sa_loader *ld = calloc(1, sizeof(*ld));
 	int rc;
 
@@ -610,6 +693,8 @@ int prio_load_sacct(struct prio_snapshot *snap, const struct prio_source *src,
 	lc_table_init(&ld->t_qos);
 	lc_table_init(&ld->t_cluster);
 	rc = load(ld, src);
+	if (rc == 0)
+		rc = refuse_duplicates(ld, from);
 	if (rc == 0)
 		rc = prio_snapshot_note_loaded(snap, PRIO_INPUT_SACCT,
 					       src->name, ld->records);
