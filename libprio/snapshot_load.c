@@ -516,6 +516,20 @@ static int read_manifest_version(struct prio_snapshot *snap, const char *path,
 
 	if (rc < 0)
 		return rc;
+	/* prio-snap writes every line whole: an empty or cut MANIFEST is a
+	 * capture that stopped, and its version and zone would be missing */
+	if (!src.size || src.data[src.size - 1] != '\n') {
+		unsigned long n = 1;
+
+		for (size_t i = 0; i < src.size; i++)
+			n += src.data[i] == '\n';
+		rc = prio_error_set(
+		    err, PRIO_ERR_PARSE, src.name, n, "",
+		    src.size ? "the last record is cut (no final newline)"
+			     : "empty input: expected prio-snap's MANIFEST");
+		prio_source_close(&src);
+		return rc;
+	}
 	prio_line_reader_init(&r, &src);
 	while ((got = prio_line_next(&r, &line, err)) > 0) {
 		uint16_t release;
@@ -555,9 +569,17 @@ static int read_manifest_version(struct prio_snapshot *snap, const char *path,
 		if (line.len < 8 || memcmp(line.text, "version\t", 8) != 0)
 			continue;
 		if (prio_slurm_version_parse(line.text + 8, line.len - 8,
-					     &release) == 0)
-			prio_snapshot_note_version(snap, release,
-						   PRIO_VERSION_MANIFEST);
+					     &release) < 0) {
+			rc = prio_error_set(
+			    err, PRIO_ERR_PARSE, src.name, line.number,
+			    "version",
+			    "expected a Slurm release (YY.MM, as sinfo "
+			    "--version prints it), got \"%.*s\"",
+			    (int)(line.len - 8 > 60 ? 60 : line.len - 8),
+			    line.text + 8);
+			break;
+		}
+		prio_snapshot_note_version(snap, release, PRIO_VERSION_MANIFEST);
 	}
 	prio_source_close(&src);
 	if (rc < 0)
@@ -608,7 +630,7 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 			       struct prio_error *err)
 {
 	char buf[4096];
-	bool now_file = false;
+	bool now_file = false, manifest = false;
 	int rc;
 
 	if (dir && (rc = check_folder(dir, err)) < 0)
@@ -625,6 +647,7 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 		snprintf(buf, sizeof(buf), "%s/MANIFEST", dir);
 		if ((rc = folder_file(buf, err)) < 0)
 			return rc;
+		manifest = rc > 0;
 		if (rc && (rc = read_manifest_version(snap, buf, err)) < 0)
 			return rc;
 	}
@@ -650,7 +673,7 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 		if ((role == PRIO_ROLE_PARTITIONS && snap->partition_count) ||
 		    (role == PRIO_ROLE_NODES && snap->node_count))
 			continue;
-		bool have_sshare = false;
+		bool have_sshare = false, found = false;
 
 		for (const char *const *name = prio_snapshot_dir_names(role); *name;
 		     name++) {
@@ -662,12 +685,21 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 			if (!rc || (sshare && have_sshare))
 				continue;
 			have_sshare |= sshare;
+			found = true;
 			if ((rc = prio_load_role(snap, role, buf, err)) < 0)
 				return rc;
 			/* Only the association role takes several files. */
 			if (role != PRIO_ROLE_ASSOC)
 				break;
 		}
+		/* prio-snap writes jobs.txt even for an empty queue ("No jobs
+		 * in the system"): a capture without one stopped short, and
+		 * would read as a queue with nobody waiting. */
+		if (!found && manifest && role == PRIO_ROLE_JOBS)
+			return prio_error_set(err, PRIO_ERR_MISSING, dir, 0, "",
+					      "no jobs.txt in the snapshot "
+					      "folder (prio-snap always writes "
+					      "one)");
 	}
 	return PRIO_OK;
 }
