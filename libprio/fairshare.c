@@ -550,17 +550,19 @@ int fs_sibling_sums(const struct prio_snapshot *snap, const struct fs_tree *t,
 /* The inputs of fs_sibling_sums from the results (and the lag); with
  * sib_unset, also the sums if every user not computed by a pending job's
  * priority was still unset in Slurm (a slurmctld started since, and no
- * sshare before the one captured). */
+ * sshare before the one captured), with or without the lag. */
 static int sibling_sums(struct fs_work *w, const struct prio_fs_lag *lag,
 			long double *sib, long double *sib_unset)
 {
 	const struct fs_tree *t = w->t;
 	struct fs_sib_inputs in = {0};
 	long double *buf = calloc(3 * (size_t)t->n, sizeof(*buf));
-	uint32_t *first = lag ? malloc((size_t)t->n * sizeof(*first)) : NULL;
+	uint32_t *first = lag || sib_unset
+			      ? malloc((size_t)t->n * sizeof(*first))
+			      : NULL;
 	int rc;
 
-	if (!buf || (lag && !first)) {
+	if (!buf || ((lag || sib_unset) && !first)) {
 		free(buf);
 		free(first);
 		return PRIO_ERR_NOMEM;
@@ -582,12 +584,19 @@ static int sibling_sums(struct fs_work *w, const struct prio_fs_lag *lag,
 		in.first = first;
 	}
 	rc = fs_sibling_sums(w->snap, t, &in, sib);
-	if (rc == PRIO_OK && lag && sib_unset) {
+	if (rc == PRIO_OK && sib_unset) {
 		bool *unset = calloc(t->n, sizeof(*unset));
 
 		if (!unset) {
 			rc = PRIO_ERR_NOMEM;
 		} else {
+			/* Without the lag, the cycle before holds the same
+			 * usage: only the order and the unset ones count. */
+			if (!lag) {
+				in.un_prev = in.un_prev2 = buf;
+				fs_first_pending_job(w->snap, first);
+				in.first = first;
+			}
 			for (uint32_t i = 1; i < t->n; i++)
 				unset[i] = w->snap->assocs[i].is_user &&
 					   first[i] == UINT32_MAX;
@@ -683,8 +692,8 @@ static int classic_values(struct fs_work *w, bool depth_oblivious,
 		bool lagged = lag && lag->prev_usage;
 
 		if (!(sib = calloc(t->n, sizeof(*sib))) ||
-		    (lagged && (!(sib_unset = calloc(t->n, sizeof(*sib))) ||
-				!(family = calloc(t->n, 1)))) ||
+		    !(sib_unset = calloc(t->n, sizeof(*sib))) ||
+		    !(family = calloc(t->n, 1)) ||
 		    sibling_sums(w, lagged ? lag : NULL, sib, sib_unset) < 0) {
 			free(sib);
 			free(sib_unset);
