@@ -172,6 +172,21 @@ static bool posix_rule(const char *s)
 	return isdigit((unsigned char)s[i]);
 }
 
+/* The names of UTC itself: a machine without the time zone database
+ * (a minimal container) still knows them, as the POSIX rule UTC0. */
+static bool utc_name(const char *name)
+{
+	static const char *const names[] = {
+	    "UTC",     "GMT",	    "UCT",	 "GMT0",      "Universal",
+	    "Zulu",    "Etc/UTC", "Etc/GMT", "Etc/UCT",   "Etc/GMT0",
+	    "Etc/Universal", "Etc/Zulu"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
 int prio_snapshot_use_zone(struct prio_snapshot *snap, time_t capture,
 			   bool capture_known, struct prio_error *err)
 {
@@ -195,6 +210,8 @@ int prio_snapshot_use_zone(struct prio_snapshot *snap, time_t capture,
 
 		name = z ? z + 9 : "";
 	}
+	if (*name && !tzdb_has(name) && utc_name(name))
+		name = "UTC0";
 	if (*name && strcmp(name, "unknown") != 0 &&
 	    (tzdb_has(name) || posix_rule(name))) {
 		if (zone_switch(name) < 0)

@@ -507,7 +507,7 @@ static int read_now_file(struct prio_snapshot *snap, const char *path,
  * its local times are in.  Other lines (one per command run) are for
  * people. */
 static int read_manifest_version(struct prio_snapshot *snap, const char *path,
-				 struct prio_error *err)
+				 bool *lists_jobs, struct prio_error *err)
 {
 	struct prio_source src;
 	struct prio_line_reader r;
@@ -566,6 +566,8 @@ static int read_manifest_version(struct prio_snapshot *snap, const char *path,
 		}
 		if (prio_privacy_manifest_line(snap, line.text, line.len))
 			continue;
+		if (line.len >= 9 && memcmp(line.text, "jobs.txt\t", 9) == 0)
+			*lists_jobs = true;
 		if (line.len < 8 || memcmp(line.text, "version\t", 8) != 0)
 			continue;
 		if (prio_slurm_version_parse(line.text + 8, line.len - 8,
@@ -630,7 +632,7 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 			       struct prio_error *err)
 {
 	char buf[4096];
-	bool now_file = false, manifest = false;
+	bool now_file = false, manifest_jobs = false;
 	int rc;
 
 	if (dir && (rc = check_folder(dir, err)) < 0)
@@ -647,8 +649,8 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 		snprintf(buf, sizeof(buf), "%s/MANIFEST", dir);
 		if ((rc = folder_file(buf, err)) < 0)
 			return rc;
-		manifest = rc > 0;
-		if (rc && (rc = read_manifest_version(snap, buf, err)) < 0)
+		if (rc && (rc = read_manifest_version(snap, buf, &manifest_jobs,
+						      err)) < 0)
 			return rc;
 	}
 	/* Before any file with local times: they are read in this zone.
@@ -693,13 +695,13 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 				break;
 		}
 		/* prio-snap writes jobs.txt even for an empty queue ("No jobs
-		 * in the system"): a capture without one stopped short, and
-		 * would read as a queue with nobody waiting. */
-		if (!found && manifest && role == PRIO_ROLE_JOBS)
+		 * in the system") and lists it in MANIFEST: a folder without
+		 * it lost it, and would read as a queue with nobody waiting. */
+		if (!found && manifest_jobs && role == PRIO_ROLE_JOBS)
 			return prio_error_set(err, PRIO_ERR_MISSING, dir, 0, "",
 					      "no jobs.txt in the snapshot "
-					      "folder (prio-snap always writes "
-					      "one)");
+					      "folder, which its MANIFEST "
+					      "lists");
 	}
 	return PRIO_OK;
 }

@@ -154,6 +154,31 @@ Test(zone, unknown_name_falls_back_to_the_offset)
 	remove_folder(&f);
 }
 
+/* A machine without the time zone database (a minimal container) still
+ * knows UTC by its names: no fallback warning, the times as UTC. */
+Test(zone, utc_without_the_database)
+{
+	struct prio_snapshot snap;
+	struct prio_error err;
+	struct prio_clock_notes notes;
+	struct folder f;
+	char buf[32];
+
+	zone("Asia/Tokyo");
+	setenv("TZDIR", "/nonexistent", 1);
+	make_folder(&f, "zone\tEtc/UTC\t+0000\n");
+	cr_assert_eq(load(&snap, &f, &err), PRIO_OK, "%s", err.message);
+	cr_assert_eq(snap.zone_use, PRIO_ZONE_NAMED);
+	prio_snapshot_clock_notes(&snap, &notes);
+	cr_assert_eq(notes.zone[0], '\0', "%s", notes.zone);
+	cr_assert_str_eq(prio_timestamp_format(CAPTURE, buf, sizeof(buf)),
+			 "2026-11-26T10:04:49");
+	prio_snapshot_free(&snap);
+	prio_zone_restore();
+	unsetenv("TZDIR");
+	remove_folder(&f);
+}
+
 /* A name that did not have the recorded offset at the capture's NOW is
  * not the zone the cluster printed in: refused, one line. */
 Test(zone, name_and_offset_disagree)
