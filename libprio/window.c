@@ -49,15 +49,19 @@ static time_t make_local(int year, int mon, int day, int hour, int min, int sec)
 
 /* A date and time the user typed, refused (-1) when no calendar has it:
  * Slurm's own parser lets mktime() carry 02/30 into March, which reports
- * a window the user did not ask for. */
+ * a window the user did not ask for.  The DST edges follow the loaders'
+ * rule (prio_local_time): a reading in the skipped hour is refused too,
+ * one in the repeated hour is its first instant. */
 static int given_local(long year, long mon, long day, int hour, int min,
 		       int sec, time_t *out)
 {
 	if (year < 1900 || year > 9999 ||
 	    !prio_timestamp_valid((int)year, (int)mon, (int)day, hour, min, sec))
 		return -1;
-	*out = make_local((int)year, (int)mon, (int)day, hour, min, sec);
-	return 0;
+	return prio_local_time((int)year, (int)mon, (int)day, hour, min, sec,
+			       out) == 0
+		   ? 0
+		   : -1;
 }
 
 static bool valid_date(long mon, long day)

@@ -84,6 +84,22 @@ Test(window, slurm_time_formats)
 	cr_assert_eq(prio_slurm_time_parse("", now, &t), -1);
 }
 
+/* A start= or end= the zone skipped is no time of it: refused, as the
+ * loaders refuse it; the repeated hour is its first instant. */
+Test(window, dst_edges_as_the_loaders)
+{
+	time_t now = 1795319730, t;
+
+	setenv("TZ", "America/New_York", 1);
+	tzset();
+	cr_assert_eq(prio_slurm_time_parse("2026-03-08T02:30:00", now, &t), -1);
+	cr_assert_eq(prio_slurm_time_parse("2026-03-08T03:00:00", now, &t), 0);
+	cr_assert_eq(t, 1772953200);
+	cr_assert_eq(prio_slurm_time_parse("2026-11-01T01:30:00", now, &t), 0);
+	cr_assert_eq(t, 1793511000);
+	utc();
+}
+
 Test(window, rounded_to_the_hour_with_defaults)
 {
 	struct prio_window w;
