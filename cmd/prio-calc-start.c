@@ -95,6 +95,8 @@ int calc_start(struct calc_opts *o)
 
 /* ---- --mine, --brief ----------------------------------------------------- */
 
+/* squeue's layout: justified in a width, one space between; the phrase
+ * of what holds a job back last, whole */
 static const struct prio_column brief_columns[] = {
     {.id = "job_id",
      .header = "JOBID",
@@ -121,18 +123,18 @@ static const struct prio_column brief_columns[] = {
      .width = 10,
      .right = true,
      .suffix = " "},
-    {.id = "held_back_by",
-     .header = "HELD_BACK_BY",
-     .width = 14,
+    {.id = "slurm_start",
+     .header = "SLURM_START",
+     .width = 19,
      .right = true,
      .suffix = " "},
     {.id = "gap",
      .header = "GAP",
-     .width = 10,
+     .width = 8,
      .right = true,
      .numfmt = PRIO_NUMFMT_FIXED0,
      .suffix = " "},
-    {.id = "slurm_start", .header = "SLURM_START", .width = 19, .right = true},
+    {.id = "held_back_by", .header = "HELD_BACK_BY"},
 };
 
 /* The user --mine means: $USER, else the password entry of the real uid. */
@@ -226,6 +228,17 @@ int calc_brief(struct calc_opts *o)
 	if (o->mine)
 		o->users = invoking_user(o);
 	calc_load(o, &snap, &e, true);
+	/* --mine: a user the snapshot never names has no jobs in it */
+	if (o->mine && prio_intern_find(&snap.strings, o->users,
+					strlen(o->users)) == PRIO_NO_ID) {
+		if (c->mode == CMD_OUT_JSON)
+			printf("[]\n");
+		cmd_warn(c, "note: no pending job of %s in the snapshot",
+			 o->users);
+		prio_engine_free(&e);
+		prio_snapshot_free(&snap);
+		return EXIT_OK;
+	}
 	calc_filter_init(&f, o, &snap);
 	prio_error_clear(&err);
 	if (prio_queue_build(&e, &q, &err) < 0)
@@ -261,7 +274,7 @@ int calc_brief(struct calc_opts *o)
 			cells[2] = prio_cell_uint(en->part_rank);
 			cells[3] = prio_cell_uint(q.part_count[en->partition]);
 			cells[4] = prio_cell_uint(en->priority);
-			cells[5] = prio_cell_str(
+			cells[7] = prio_cell_str(
 			    held_back(&e, &q, en, why, sizeof(why), &gap));
 			cells[6] = gap != 0.0 ? prio_cell_double(gap)
 					      : prio_cell_blank();
@@ -275,14 +288,14 @@ int calc_brief(struct calc_opts *o)
 			cells[2] = prio_cell_blank();
 			cells[3] = prio_cell_blank();
 			cells[4] = prio_cell_uint(job->priority);
-			cells[5] = prio_cell_str(u ? u : "not queued");
+			cells[7] = prio_cell_str(u ? u : "not queued");
 			cells[6] = prio_cell_blank();
 		}
 		if (job->start_time)
-			cells[7] = prio_cell_str(prio_timestamp_format(
+			cells[5] = prio_cell_str(prio_timestamp_format(
 			    job->start_time, when, sizeof(when)));
 		else
-			cells[7] =
+			cells[5] =
 			    machine ? prio_cell_blank() : prio_cell_str("N/A");
 		if (!w && !(w = brief_writer(c)))
 			cmd_die(c, "cannot start the table: %s",

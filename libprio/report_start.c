@@ -99,7 +99,7 @@ int prio_start_table_init(struct prio_start_table *t, const char *format,
 		if (machine && it->letter == 'i') {
 			/* the integer first: job_id as in prio-calc's JSON */
 			c->id = "job_id";
-			c->header = "JOBID";
+			c->header = "JOB_ID";
 			t->letters[t->ncols++] = 'A';
 			c = &t->cols[t->ncols];
 		}
