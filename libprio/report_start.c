@@ -63,8 +63,13 @@ int prio_start_table_init(struct prio_start_table *t, const char *format,
 	t->machine = machine;
 	t->now = now;
 	if (prio_sprio_format_parse(format ? format : PRIO_START_DEFAULT_FORMAT,
-				    &t->fmt, why, why_size) < 0)
+				    &t->fmt, why, why_size) < 0) {
+		char inner[200];
+
+		snprintf(inner, sizeof(inner), "%s", why);
+		snprintf(why, why_size, "-o: %s", inner);
 		return -1;
+	}
 	for (size_t i = 0; i < t->fmt.nitems; i++) {
 		char c = t->fmt.items[i].letter;
 
