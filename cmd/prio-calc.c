@@ -27,11 +27,7 @@
 #include "prio/priority_inputs.h"
 #include "prio/usage.h"
 
-#define USAGE                                                                  \
-	"prio-calc [SOURCES] [-l] [-n] [-w] [-o FORMAT] [-S SORT] [-u USERS] "  \
-	"[-j[JOBS]] [-p PARTITIONS] [-h] [-P|--csv|--json] [--now T] [--at T] " \
-	"[--no-lag] [--set K=V] [--explain JOBID | --compare | --rank | "      \
-	"--check]"
+#define USAGE CALC_USAGE
 
 enum {
 	OPT_CHECK = OPT_COMMON_LAST + 1,
@@ -41,6 +37,9 @@ enum {
 	OPT_RANK,
 	OPT_USAGE,
 	OPT_NO_LAG,
+	OPT_START,
+	OPT_MINE,
+	OPT_BRIEF,
 };
 
 static void help(void)
@@ -89,6 +88,18 @@ static void help(void)
 	    "partition\n"
 	    "      --rank             the scheduling order: ranks overall and "
 	    "per partition\n"
+	    "      --start            pending jobs with Slurm's start estimate, "
+	    "as squeue\n"
+	    "                         --start prints them (-j -u -p -h, -o with "
+	    "squeue's\n"
+	    "                         letters i A P j u U a q t T S e V D Y R Q "
+	    "C)\n"
+	    "      --mine             --brief for you ($USER)\n"
+	    "      --brief            with -u USER: one line per pending job: "
+	    "rank in its\n"
+	    "                         partition, priority, the factor that holds "
+	    "it back\n"
+	    "                         most, Slurm's start estimate\n"
 	    "      --check            load the inputs, report what they hold and "
 	    "every\n"
 	    "                         problem (exit 0 clean, 2 on errors)\n"
@@ -403,10 +414,12 @@ void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 	check_inputs(o, e);
 	/* ranks, the jobs ahead and what moves depend on every job and,
 	 * through FAIRSHARE, on every user's usage */
-	if (o->rank || o->compare || o->explain)
+	if (o->rank || o->compare || o->explain || o->brief)
 		cmd_partial(&o->c, snap, PRIO_NEEDS_RANK,
-			    o->rank ? "--rank" : o->compare ? "--compare"
-							    : "--explain",
+			    o->rank      ? "--rank"
+			    : o->compare ? "--compare"
+			    : o->brief   ? (o->mine ? "--mine" : "--brief")
+					 : "--explain",
 			    true);
 	if (!o->c.now_set && !o->at_set)
 		calc_clock(o, e, with_sets);
@@ -891,6 +904,9 @@ int main(int argc, char **argv)
 	    {"rank", no_argument, NULL, OPT_RANK},
 	    {"usage", no_argument, NULL, OPT_USAGE},
 	    {"no-lag", no_argument, NULL, OPT_NO_LAG},
+	    {"start", no_argument, NULL, OPT_START},
+	    {"mine", no_argument, NULL, OPT_MINE},
+	    {"brief", no_argument, NULL, OPT_BRIEF},
 	};
 	enum { NOWN = sizeof(own) / sizeof(own[0]) };
 	const struct option *longopts = cmd_merge_options(own, NOWN);
@@ -932,6 +948,9 @@ int main(int argc, char **argv)
 		case OPT_COMPARE: o.compare = true; break;
 		case OPT_RANK: o.rank = true; break;
 		case OPT_NO_LAG: o.no_lag = true; break;
+		case OPT_START: o.start = true; break;
+		case OPT_MINE: o.mine = o.brief = true; break;
+		case OPT_BRIEF: o.brief = true; break;
 		case OPT_USAGE: printf("Usage: %s\n", USAGE); return EXIT_OK;
 		case OPT_HELP: help(); return EXIT_OK;
 		case 'V':
@@ -957,10 +976,23 @@ int main(int argc, char **argv)
 				"Options -o(--format) and -l(--long) are "
 				"mutually exclusive. Please remove one and "
 				"retry.");
-	actions = o.check + (o.explain != 0) + o.compare + o.rank;
+	actions = o.check + (o.explain != 0) + o.compare + o.rank + o.start +
+		  o.brief;
 	if (actions > 1)
-		cmd_usage_error(c, USAGE, "--check, --explain, --compare and "
-					  "--rank exclude each other");
+		cmd_usage_error(c, USAGE, "--check, --explain, --compare, "
+					  "--rank, --start and --mine/--brief "
+					  "exclude each other");
+	if (o.mine && o.users)
+		cmd_usage_error(c, USAGE, "--mine is -u $USER --brief: give "
+					  "one of --mine and -u");
+	if (o.brief && !o.mine && !o.users)
+		cmd_usage_error(c, USAGE, "--brief needs -u USER (or --mine)");
+	if ((o.start || o.brief) &&
+	    (o.long_format || o.norm || o.weights || o.sort || o.at_set))
+		cmd_usage_error(c, USAGE, "--start and --mine/--brief take no "
+					  "-l, -n, -w, -S or --at");
+	if (o.brief && o.format)
+		cmd_usage_error(c, USAGE, "--mine/--brief take no -o");
 	if (o.compare && !c->set_count)
 		cmd_usage_error(c, USAGE, "--compare needs what-if "
 					  "assignments (--set or --what-if)");
@@ -976,6 +1008,10 @@ int main(int argc, char **argv)
 		rc = calc_compare(&o);
 	} else if (o.rank) {
 		rc = print_rank(&o);
+	} else if (o.start) {
+		rc = calc_start(&o);
+	} else if (o.brief) {
+		rc = calc_brief(&o);
 	} else {
 		rc = print_table(&o);
 	}

@@ -37,7 +37,17 @@ struct calc_opts {
 	bool calc_known;
 	struct prio_calc_time calc;
 	bool no_lag;           /* --no-lag: fairshare of the next cycle */
+	bool start;            /* --start: squeue --start */
+	bool brief;            /* --brief: one line per job of -u */
+	bool mine;             /* --mine: --brief for the invoking user */
 };
+
+#define CALC_USAGE                                                             \
+	"prio-calc [SOURCES] [-l] [-n] [-w] [-o FORMAT] [-S SORT] [-u USERS] "  \
+	"[-j[JOBS]] [-p PARTITIONS] [-h] [-P|--csv|--json] [--now T] [--at T] " \
+	"[--no-lag] [--set K=V] [--explain JOBID | --compare | --rank | "      \
+	"--start | --mine | -u USER --brief | --check]"
+
 
 /* The -j, -u and -p filters, parsed against a snapshot. */
 struct calc_filter {
@@ -69,5 +79,8 @@ void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 int calc_explain(struct calc_opts *o);
 /* --compare: exit status. */
 int calc_compare(struct calc_opts *o);
+/* --start (squeue --start) and --mine / --brief: exit status. */
+int calc_start(struct calc_opts *o);
+int calc_brief(struct calc_opts *o);
 
 #endif

@@ -64,6 +64,46 @@ static int show_text(struct top_app *a, char *text, const char *fmt, ...)
 	return 0;
 }
 
+/* The explanation, then Slurm's own start estimate of the job as
+ * prio-calc --start shows it: text is freed, the longer text returned
+ * (NULL out of memory, said on the status line). */
+static char *with_slurm_start(struct top_app *a, uint32_t job_id, char *text)
+{
+	const struct prio_snapshot *snap = a->model.snap;
+	const struct prio_job *job = prio_snapshot_find_job(snap, job_id);
+	char when[32], line[512], *out;
+	size_t n = strlen(text);
+	prio_id sn;
+
+	if (!job)
+		return text;
+	sn = prio_job_sched_nodes(job);
+	if (!job->start_time)
+		snprintf(line, sizeof(line),
+			 "Slurm's start estimate: none (backfill has not "
+			 "planned the job; squeue --start shows N/A)\n");
+	else
+		snprintf(
+		    line, sizeof(line),
+		    "Slurm's start estimate: %s%s%s (backfill's plan, as "
+		    "squeue --start shows it)\n",
+		    prio_timestamp_format(job->start_time, when, sizeof(when)),
+		    sn != PRIO_NO_ID ? " on " : "",
+		    sn != PRIO_NO_ID ? prio_snapshot_str(snap, sn) : "");
+	out = malloc(n + 1 + strlen(line) + 1);
+	if (!out) {
+		free(text);
+		top_status(a, true, "out of memory");
+		return NULL;
+	}
+	/* after the explanation, whose first line names the job (scripts
+	 * and the tmux test read it there) */
+	snprintf(out, n + 1 + strlen(line) + 1, "%s%s%s", text,
+		 n && text[n - 1] != '\n' ? "\n" : "", line);
+	free(text);
+	return out;
+}
+
 int top_detail_open_job(struct top_app *a, uint32_t job_id)
 {
 	struct prio_error err;
@@ -78,6 +118,8 @@ int top_detail_open_job(struct top_app *a, uint32_t job_id)
 			   prio_error_format(&err, buf, sizeof(buf)));
 		return -1;
 	}
+	if (!(text = with_slurm_start(a, job_id, text)))
+		return -1;
 	if (show_text(a, text, "Why job %u waits: prio-calc --explain %u",
 		      job_id, job_id) < 0)
 		return -1;

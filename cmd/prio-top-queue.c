@@ -25,19 +25,18 @@
 
 /* Column order on screen. */
 static const enum prio_top_col order[] = {
-    PRIO_TOP_COL_RANK,	 PRIO_TOP_COL_MOVED,	PRIO_TOP_COL_JOB,
-    PRIO_TOP_COL_USER,	 PRIO_TOP_COL_ACCOUNT,	PRIO_TOP_COL_PARTITION,
-    PRIO_TOP_COL_QOS,	 PRIO_TOP_COL_PRIORITY, PRIO_TOP_COL_FACTORS,
-    PRIO_TOP_COL_REASON,
+    PRIO_TOP_COL_RANK,	  PRIO_TOP_COL_MOVED,	 PRIO_TOP_COL_JOB,
+    PRIO_TOP_COL_USER,	  PRIO_TOP_COL_ACCOUNT,	 PRIO_TOP_COL_PARTITION,
+    PRIO_TOP_COL_QOS,	  PRIO_TOP_COL_PRIORITY, PRIO_TOP_COL_START,
+    PRIO_TOP_COL_FACTORS, PRIO_TOP_COL_REASON,
 };
 #define NORDER (sizeof(order) / sizeof(order[0]))
 
 /* Headers for columns narrower than their full header. */
 static const char *const short_header[PRIO_TOP_COL_COUNT] = {
-    [PRIO_TOP_COL_ACCOUNT] = "ACCT",
-    [PRIO_TOP_COL_PARTITION] = "PART",
-    [PRIO_TOP_COL_PRIORITY] = "PRIO",
-    [PRIO_TOP_COL_MOVED] = "MOVE",
+    [PRIO_TOP_COL_ACCOUNT] = "ACCT",  [PRIO_TOP_COL_PARTITION] = "PART",
+    [PRIO_TOP_COL_PRIORITY] = "PRIO", [PRIO_TOP_COL_MOVED] = "MOVE",
+    [PRIO_TOP_COL_START] = "START",
 };
 
 static const char *header_in(enum prio_top_col c, int width)
@@ -89,7 +88,7 @@ static void measure(struct top_app *a)
 		return;
 	for (size_t i = 0; i < NORDER; i++)
 		a->natural[order[i]] = scr_width(header_in(order[i], 0));
-	a->any_site = a->any_nice = false;
+	a->any_site = a->any_nice = a->any_start = false;
 	idw = calloc(nids, sizeof(*idw)); /* width + 1; 0: not yet */
 	for (uint32_t k = 0; k < t->njobs; k++) {
 		const struct prio_top_job *j = &t->jobs[k];
@@ -120,6 +119,7 @@ static void measure(struct top_app *a)
 			if (w > a->natural[text[i]])
 				a->natural[text[i]] = w;
 		}
+		a->any_start = a->any_start || job->start_time != 0;
 		a->any_site = a->any_site || j->points[PRIO_FACTOR_SITE] != 0;
 		a->any_nice = a->any_nice || j->points[PRIO_FACTOR_NICE] != 0;
 	}
@@ -134,6 +134,8 @@ static void measure(struct top_app *a)
 	AT_LEAST(PRIO_TOP_COL_PRIORITY, digits(max_prio));
 	AT_LEAST(PRIO_TOP_COL_MOVED, max_moved ? digits(max_moved) + 1 : 0);
 	AT_LEAST(PRIO_TOP_COL_MOVED, any_new ? 3 : 0);
+	/* a timestamp as squeue --start prints it */
+	AT_LEAST(PRIO_TOP_COL_START, a->any_start ? 19 : 0);
 #undef AT_LEAST
 	for (int c = 0; c < PRIO_TOP_COL_COUNT; c++)
 		if (cap[c] && a->natural[c] > cap[c])
@@ -159,7 +161,10 @@ static void layout(struct top_app *a, int cols)
 	for (size_t i = 0; i < NORDER; i++) {
 		enum prio_top_col c = order[i];
 
-		shown[c] = c != PRIO_TOP_COL_MOVED || a->model.before;
+		/* Slurm's estimate only where there is room: placed after
+		 * the others, below */
+		shown[c] = (c != PRIO_TOP_COL_MOVED || a->model.before) &&
+			   c != PRIO_TOP_COL_START;
 		w[c] = a->natural[c];
 	}
 	for (;;) {
@@ -189,6 +194,25 @@ static void layout(struct top_app *a, int cols)
 			}
 		if (!changed)
 			break;
+	}
+	/* Slurm's start estimate when some job has one and the bar keeps
+	 * its quarter with it; never in place of another column */
+	if (a->any_start) {
+		int need = w[PRIO_TOP_COL_START] + 1;
+		int room = cols - used - bar_least, take = 0;
+
+		/* the reason may give way down to its least, nothing else */
+		if (room < need && shown[PRIO_TOP_COL_REASON]) {
+			take =
+			    w[PRIO_TOP_COL_REASON] - least[PRIO_TOP_COL_REASON];
+			if (take > need - room)
+				take = need - room;
+		}
+		if (room + take >= need) {
+			w[PRIO_TOP_COL_REASON] -= take;
+			shown[PRIO_TOP_COL_START] = true;
+			used += need - take;
+		}
 	}
 	w[PRIO_TOP_COL_FACTORS] = cols - used > 1 ? cols - used : 1;
 	for (size_t i = 0; i < NORDER; i++) {

@@ -787,10 +787,10 @@ static void what_if_reset(struct top_app *a)
 static void sort_step(struct top_app *a, int step)
 {
 	static const enum prio_top_col seq[] = {
-	    PRIO_TOP_COL_RANK,	PRIO_TOP_COL_MOVED,    PRIO_TOP_COL_JOB,
-	    PRIO_TOP_COL_USER,	PRIO_TOP_COL_ACCOUNT,  PRIO_TOP_COL_PARTITION,
-	    PRIO_TOP_COL_QOS,	PRIO_TOP_COL_PRIORITY, PRIO_TOP_COL_FACTORS,
-	    PRIO_TOP_COL_REASON};
+	    PRIO_TOP_COL_RANK,	  PRIO_TOP_COL_MOVED,	 PRIO_TOP_COL_JOB,
+	    PRIO_TOP_COL_USER,	  PRIO_TOP_COL_ACCOUNT,	 PRIO_TOP_COL_PARTITION,
+	    PRIO_TOP_COL_QOS,	  PRIO_TOP_COL_PRIORITY, PRIO_TOP_COL_START,
+	    PRIO_TOP_COL_FACTORS, PRIO_TOP_COL_REASON};
 	const int n = (int)(sizeof(seq) / sizeof(seq[0]));
 	int at = 0;
 
@@ -1456,7 +1456,7 @@ static enum top_view parse_view(struct top_app *a, const char *v)
 }
 
 static enum prio_top_col parse_sort(struct top_app *a, const char *sort,
-				     int *dir)
+				    int *dir)
 {
 	const char *name = sort;
 	enum prio_top_col col;

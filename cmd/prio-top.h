@@ -142,6 +142,7 @@ struct top_app {
 	unsigned data_gen, measured_gen;
 	int natural[PRIO_TOP_COL_COUNT];
 	bool any_site, any_nice;
+	bool any_start; /* some job has Slurm's start estimate */
 	int qx[PRIO_TOP_COL_COUNT], qw[PRIO_TOP_COL_COUNT]; /* 0: hidden */
 	unsigned tree_measured_gen;
 	int tree_name_width;

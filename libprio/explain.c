@@ -140,9 +140,9 @@ static int cmp_diff(const void *pa, const void *pb)
 	return x > y ? -1 : x < y;
 }
 
-static uint32_t diff_terms(const struct prio_explain_terms *mine,
-			   const struct prio_explain_terms *theirs,
-			   struct prio_explain_diff *out)
+uint32_t prio_explain_diff_terms(const struct prio_explain_terms *mine,
+				 const struct prio_explain_terms *theirs,
+				 struct prio_explain_diff *out)
 {
 	uint32_t n = 0;
 
@@ -717,8 +717,8 @@ static int explain_part(const struct prio_engine *e,
 		prio_job_factors(e, xp->ahead_all, &jf_all);
 		prio_explain_terms_of(e, xp->ahead_all, &jf_all, all->partition,
 				      &xp->ahead_all_terms);
-		xp->ahead_all_ndiff = diff_terms(&xp->terms, &xp->ahead_all_terms,
-						 xp->ahead_all_diff);
+		xp->ahead_all_ndiff = prio_explain_diff_terms(
+		    &xp->terms, &xp->ahead_all_terms, xp->ahead_all_diff);
 	}
 	if (!ah)
 		return PRIO_OK;
@@ -726,15 +726,16 @@ static int explain_part(const struct prio_engine *e,
 	prio_job_factors(e, xp->ahead, &jf_ah);
 	prio_explain_terms_of(e, xp->ahead, &jf_ah, xp->partition,
 			      &xp->ahead_terms);
-	xp->ahead_ndiff = diff_terms(&xp->terms, &xp->ahead_terms, xp->ahead_diff);
+	xp->ahead_ndiff = prio_explain_diff_terms(&xp->terms, &xp->ahead_terms,
+						  xp->ahead_diff);
 	top = prio_queue_top(q, xp->partition);
 	if (top && top != ah) {
 		xp->top = &snap->jobs[top->job];
 		prio_job_factors(e, xp->top, &jf_top);
 		prio_explain_terms_of(e, xp->top, &jf_top, xp->partition,
 				      &xp->top_terms);
-		xp->top_ndiff =
-		    diff_terms(&xp->terms, &xp->top_terms, xp->top_diff);
+		xp->top_ndiff = prio_explain_diff_terms(
+		    &xp->terms, &xp->top_terms, xp->top_diff);
 	}
 	pr = (struct pair){e,	   x->job_index, ah->job,	  xp->partition,
 			   &x->jf, &jf_ah,	 xp->terms.sum, xp->ahead_terms.sum};

@@ -360,17 +360,20 @@ static int link_job(struct prio_snapshot *snap, struct prio_job *job,
 	return link_job_assoc(snap, job, err);
 }
 
-void prio_job_requested_nodes(struct prio_job *job)
+uint32_t prio_job_requested_nodes(struct prio_job *job)
 {
 	uint64_t n;
+	uint32_t shown = job->min_nodes;
 
 	/* Seen live: `sbatch -n 12` on 8-CPU nodes prints NumNodes=2 and
 	 * TRES=...,node=1, and sprio's JOBSIZE is that of one node. */
 	if (!prio_job_state_pending(job->state) || job->max_nodes)
-		return;
+		return 0;
 	n = prio_tres_list_get(&job->tres_req, PRIO_TRES_NODE, 0);
-	if (n && n < job->min_nodes)
-		job->min_nodes = (uint32_t)n;
+	if (!n || n >= job->min_nodes)
+		return 0;
+	job->min_nodes = (uint32_t)n;
+	return shown;
 }
 
 int prio_jobs_link(struct prio_snapshot *snap, struct prio_error *err)

@@ -206,7 +206,8 @@ static int finish_record(struct sc_loader *ld, bool at_eof)
 		ld->job.tres_alloc = ld->tres_list;
 	else
 		ld->job.tres_req = ld->tres_list;
-	prio_job_requested_nodes(&ld->job);
+	ld->detail.nodes_shown = prio_job_requested_nodes(&ld->job);
+	ld->has_detail |= ld->detail.nodes_shown != 0;
 	ld->job.held = ld->job.priority == 0 && ld->reason_held;
 	ld->job.held_by_admin = ld->job.held && ld->reason_admin;
 	if (ld->alloc_count) {
@@ -788,6 +789,13 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 			if (intern_or_unset(ld, &ld->l_over, v, n,
 					    &job->oversubscribe) < 0)
 				return nomem(ld, line);
+		} else if (IS("SchedNodeList")) {
+			/* backfill's planned nodes: squeue --start's
+			 * SCHEDNODES */
+			if (intern_or_unset(ld, &ld->l_nodes, v, n,
+					    &ld->detail.sched_nodes) < 0)
+				return nomem(ld, line);
+			ld->has_detail |= ld->detail.sched_nodes != PRIO_NO_ID;
 		} else if (IS("MinMemoryNode")) {
 			job->mem_per_cpu = false;
 			if (lc_size_mb(v, n, &job->min_memory) < 0)

@@ -167,9 +167,18 @@ static const struct js_key keys[] = {
     K("requeue", 38, 45, RD_REQUEUE, 0, 0),
     K("restart_cnt", 38, 45, RD_RESTARTS, 0, 0),
     K("resv_name", 38, 45, RD_DETAIL_ID, L_MISC, DET(reservation)),
+    /* backfill's planned nodes; v0.0.38 omits them (22.05's jobs.c).
+     * Not required (need 46): hand-trimmed captures without it load as
+     * before, the job then has no plan */
+    {"scheduled_nodes", 39, 45, 46, RD_DETAIL_ID, L_NODES, DET(sched_nodes),
+     false},
     /* 26.05 prints [] in its place whatever the job asked */
     K("shared", 38, 44, RD_SHARED, 0, 0),
     K("start_time", 38, 45, RD_TIME, 0, JOB(start_time)),
+    /* what squeue prints for the reason when set ("" when not); not
+     * required, as scheduled_nodes */
+    {"state_description", 38, 45, 46, RD_DETAIL_ID, L_MISC, DET(state_desc),
+     false},
     K("state_reason", 38, 45, RD_ID, L_REASON, JOB(reason)),
     K("submit_time", 38, 45, RD_TIME, 0, JOB(submit_time)),
     K("suspend_time", 38, 45, RD_TIME, 0, JOB(suspend_time)),
@@ -823,7 +832,11 @@ static int finish_job(struct js_loader *ld, struct js_job *j)
 	struct prio_job *job = &j->job, *slot;
 	const char *r;
 
-	prio_job_requested_nodes(job);
+	j->d.nodes_shown = prio_job_requested_nodes(job);
+	j->has_detail |= j->d.nodes_shown != 0;
+	/* v0.0.38 (22.05) leaves the planned nodes out on purpose: squeue
+	 * --start's SCHEDNODES cannot be told from it */
+	job->sched_nodes_unknown = ld->parser == 38;
 	if (job->het_job_id == 0)
 		j->d.het_job_offset = PRIO_NO_VAL;
 	else

@@ -32,6 +32,7 @@ static const struct prio_top_col_info columns[PRIO_TOP_COL_COUNT] = {
     [PRIO_TOP_COL_PRIORITY] = {"priority", "PRIORITY", true, true},
     [PRIO_TOP_COL_FACTORS] = {"factors", "FACTORS", false, true},
     [PRIO_TOP_COL_REASON] = {"reason", "REASON", false, false},
+    [PRIO_TOP_COL_START] = {"start", "SLURM_START", true, false},
 };
 
 const struct prio_top_col_info *prio_top_col_info(enum prio_top_col col)
@@ -145,6 +146,15 @@ const char *prio_top_cell(const struct prio_top *t,
 	case PRIO_TOP_COL_FACTORS:
 		buf[0] = '\0';
 		break;
+	case PRIO_TOP_COL_START:
+		/* squeue --start's START_TIME; blank when backfill has not
+		 * planned the job */
+		if (t->snap->jobs[j->job].start_time)
+			prio_timestamp_format(t->snap->jobs[j->job].start_time,
+					      buf, size);
+		else
+			buf[0] = '\0';
+		break;
 	default:
 		return str(t, prio_top_cell_id(t, j, col));
 	}
@@ -232,6 +242,11 @@ static uint64_t row_key(const struct prio_top *t, const struct prio_top_job *j,
 		return j->priority;
 	case PRIO_TOP_COL_FACTORS:
 		return ordered_bits(j->sum);
+	case PRIO_TOP_COL_START:
+		/* no estimate after every estimate */
+		return t->snap->jobs[j->job].start_time
+			   ? (uint64_t)t->snap->jobs[j->job].start_time
+			   : UINT64_MAX;
 	default:
 		id = prio_top_cell_id(t, j, col);
 		return id == PRIO_NO_ID ? 0 : str_rank[id];

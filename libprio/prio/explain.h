@@ -161,4 +161,12 @@ void prio_explain_terms_of(const struct prio_engine *e,
 			   const struct prio_job_factors *jf,
 			   uint32_t partition, struct prio_explain_terms *t);
 
+/* How mine differs from theirs, term by term (points: mine - theirs, 0
+ * left out), largest gap first; out has room for PRIO_EXPLAIN_MAX_TERMS.
+ * Returns the count.  --explain's diffs and prio-calc --brief's "held
+ * back by" both come from it. */
+uint32_t prio_explain_diff_terms(const struct prio_explain_terms *mine,
+				 const struct prio_explain_terms *theirs,
+				 struct prio_explain_diff *out);
+
 #endif

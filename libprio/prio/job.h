@@ -71,8 +71,11 @@ struct prio_job;
  * Slurm prints its estimate of the nodes the job will need (12 CPUs on
  * 8-CPU nodes: 2), while the requested TRES node= count is the minimum the
  * user asked for, the one job size uses: take that into min_nodes.  A
- * requested range ("2-2") is kept.  The loaders call it for every job. */
-void prio_job_requested_nodes(struct prio_job *job);
+ * requested range ("2-2") is kept.  The loaders call it for every job.
+ * Returns the count as printed when it lowered min_nodes (squeue's NODES
+ * column shows that one: the loaders keep it in detail->nodes_shown), 0
+ * when min_nodes is the printed count. */
+uint32_t prio_job_requested_nodes(struct prio_job *job);
 
 /* One line of `scontrol show job -d` detail: "Nodes=n[1-2] CPU_IDs=0-3
  * Mem=4096 GRES=" -- every node of the hostlist got the same CPUs and
@@ -97,6 +100,17 @@ struct prio_job_detail {
 	struct prio_job_alloc *allocs; /* -d detail lines, in order */
 	uint32_t alloc_count;
 	struct prio_job_qos_list *qos_list; /* several QOS (24.11); NULL: one */
+	/* Slurm's start estimate (squeue --start): where backfill plans to
+	 * run a pending job (SchedNodeList=, scheduled_nodes); PRIO_NO_ID
+	 * when none.  The estimate's time is job->start_time. */
+	prio_id sched_nodes;
+	/* squeue --json's state_description ("ReqNodeNotAvail, May be
+	 * reserved for other job"), what squeue prints in place of the
+	 * reason; scontrol prints it as Reason= with '_' for blanks, so
+	 * from scontrol it is PRIO_NO_ID and job->reason holds it. */
+	prio_id state_desc;
+	uint32_t nodes_shown; /* NumNodes as printed when min_nodes was
+			       * lowered (prio_job_requested_nodes); 0: same */
 };
 
 /* A job submitted with several QOS (24.11, `--qos=low,high`): scontrol
@@ -162,6 +176,8 @@ struct prio_job {
 	bool held;                 /* priority 0 with a JobHeld* reason */
 	bool held_by_admin;        /* JobHeldAdmin */
 	bool mem_per_cpu;          /* min_memory is per CPU (MinMemoryCPU) */
+	bool sched_nodes_unknown;  /* the input cannot tell SchedNodeList:
+				    * 22.05's squeue --json leaves it out */
 	uint64_t min_memory;       /* MB per node or per CPU; 0 not shown */
 	time_t submit_time, eligible_time, accrue_time, start_time, end_time,
 	       suspend_time, preempt_time; /* 0 = Unknown/None */
@@ -177,6 +193,20 @@ static inline struct prio_job_qos_list *
 prio_job_qos_list(const struct prio_job *job)
 {
 	return job->detail ? job->detail->qos_list : NULL;
+}
+
+/* Slurm's planned nodes for a pending job, PRIO_NO_ID when none. */
+static inline prio_id prio_job_sched_nodes(const struct prio_job *job)
+{
+	return job->detail ? job->detail->sched_nodes : PRIO_NO_ID;
+}
+
+/* NumNodes as Slurm printed it (squeue's NODES column). */
+static inline uint32_t prio_job_nodes_shown(const struct prio_job *job)
+{
+	return job->detail && job->detail->nodes_shown
+		   ? job->detail->nodes_shown
+		   : job->min_nodes;
 }
 
 static inline uint32_t prio_job_qos_count(const struct prio_job *job)

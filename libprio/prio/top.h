@@ -49,6 +49,7 @@ enum prio_top_col {
 	PRIO_TOP_COL_PRIORITY, /* the priority in that partition */
 	PRIO_TOP_COL_FACTORS,  /* the weighted terms (a bar); sorts by sum */
 	PRIO_TOP_COL_REASON,   /* Slurm's pending reason */
+	PRIO_TOP_COL_START,    /* Slurm's start estimate (StartTime) */
 	PRIO_TOP_COL_COUNT
 };
 

@@ -289,7 +289,13 @@ Test(jobs, fairtree_basic_queue)
 	cr_assert(j->mem_per_cpu);
 	cr_assert(j->requeue);
 	cr_assert_eq(j->node_list, PRIO_NO_ID);
-	cr_assert_null(j->detail);
+	/* backfill's plan: StartTime=2026-11-22T07:02:00 SchedNodeList=ftn2,
+	 * the only detail this pending job has */
+	cr_assert_eq(j->start_time, 1795330920);
+	cr_assert_not_null(j->detail);
+	cr_assert_str_eq(S(&snap, prio_job_sched_nodes(j)), "ftn2");
+	cr_assert_eq(j->detail->state_desc, PRIO_NO_ID);
+	cr_assert_eq(prio_job_nodes_shown(j), 1);
 	cr_assert_eq(j->line, 855);
 	cr_assert_str_eq(j->file,
 			 test_path("tests/oracle/fairtree-basic/scontrol_show_job_d.txt"));

@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * prio-calc --start: Slurm's own start estimate as `squeue --start` prints
+ * it (libprio's report_start: letters, cells, order), and --mine /
+ * --user U --brief: one line per pending job of a user with its place in
+ * the queue, what holds it back most and Slurm's estimate.
+ *
+ * Neither computes an estimate of its own: a pending job's StartTime is
+ * what Slurm's backfill last planned (0, "N/A", when it has not looked).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "prio-calc.h"
+#include "prio/explain.h"
+#include "prio/report_start.h"
+
+/* Does the job pass -p?  squeue keeps a job of several partitions when
+ * one of them is asked for. */
+static bool in_partitions(const struct calc_filter *f,
+			  const struct prio_snapshot *snap,
+			  const struct prio_job *job)
+{
+	if (!f->partitions)
+		return true;
+	for (uint32_t k = 0; k < job->partition_count; k++)
+		if (calc_filter_partition(
+			f, prio_snapshot_str(snap, job->partitions[k])))
+			return true;
+	return false;
+}
+
+/* ---- --start ------------------------------------------------------------- */
+
+int calc_start(struct calc_opts *o)
+{
+	struct cmd_common *c = &o->c;
+	struct prio_snapshot snap;
+	struct prio_start_table t;
+	struct calc_filter f;
+	struct prio_writer *w;
+	uint32_t *ix;
+	size_t n = 0;
+	char why[256];
+	bool machine = c->mode != CMD_OUT_TEXT, unknown_y = false;
+
+	/* a bad -o is refused before anything is read */
+	if (prio_start_table_init(&t, o->format, machine, 0, why, sizeof(why)) <
+	    0)
+		cmd_usage_error(c, CALC_USAGE, "%s", why);
+	cmd_load_snapshot(c, &snap);
+	t.now = snap.now;
+	calc_filter_init(&f, o, &snap);
+	ix = malloc((snap.job_count ? snap.job_count : 1) * sizeof(*ix));
+	if (!ix)
+		cmd_die(c, "out of memory");
+	for (uint32_t i = 0; i < snap.job_count; i++) {
+		const struct prio_job *job = &snap.jobs[i];
+
+		if (!prio_start_listed(job) || !calc_filter_job(&f, job) ||
+		    !in_partitions(&f, &snap, job))
+			continue;
+		ix[n++] = i;
+		unknown_y |= job->sched_nodes_unknown;
+	}
+	if (prio_start_sort(&snap, snap.now, ix, n) < 0)
+		cmd_die(c, "out of memory");
+	if (unknown_y && t.shows_sched_nodes)
+		cmd_warn(c, "warning: Slurm 22.05's squeue --json leaves the "
+			    "scheduled nodes out: SCHEDNODES is blank (a "
+			    "scontrol show job capture has them)");
+	w = prio_writer_new(stdout, cmd_writer_mode(c->mode), PRIO_STYLE_SPRIO,
+			    t.cols, t.ncols, !c->noheader, t.fmt.prefix);
+	if (!w)
+		cmd_die(c, "cannot start the table: %s", strerror(errno));
+	for (size_t k = 0; k < n; k++) {
+		prio_start_row_cells(&t, &snap, &snap.jobs[ix[k]]);
+		if (prio_writer_row(w, t.cells) < 0)
+			cmd_die_write(c);
+	}
+	if (prio_writer_finish(w) < 0)
+		cmd_die_write(c);
+	free(ix);
+	calc_filter_free(&f);
+	prio_start_table_free(&t);
+	prio_snapshot_free(&snap);
+	return EXIT_OK;
+}
+
+/* ---- --mine, --brief ----------------------------------------------------- */
+
+/* squeue's layout: justified in a width, one space between; the phrase
+ * of what holds a job back last, whole */
+static const struct prio_column brief_columns[] = {
+    {.id = "job_id",
+     .header = "JOBID",
+     .width = 18,
+     .right = true,
+     .suffix = " "},
+    {.id = "partition",
+     .header = "PARTITION",
+     .width = 9,
+     .right = true,
+     .suffix = " "},
+    {.id = "part_rank",
+     .header = "RANK",
+     .width = 6,
+     .right = true,
+     .suffix = " "},
+    {.id = "part_total",
+     .header = "OF",
+     .width = 6,
+     .right = true,
+     .suffix = " "},
+    {.id = "priority",
+     .header = "PRIORITY",
+     .width = 10,
+     .right = true,
+     .suffix = " "},
+    {.id = "slurm_start",
+     .header = "SLURM_START",
+     .width = 19,
+     .right = true,
+     .suffix = " "},
+    {.id = "gap",
+     .header = "GAP",
+     .width = 8,
+     .right = true,
+     .numfmt = PRIO_NUMFMT_FIXED0,
+     .suffix = " "},
+    {.id = "held_back_by", .header = "HELD_BACK_BY"},
+};
+
+/* The user --mine means: $USER, else the password entry of the real uid. */
+static const char *invoking_user(const struct calc_opts *o)
+{
+	const char *u = getenv("USER");
+	struct passwd *pw;
+
+	if (u && *u)
+		return u;
+	pw = getpwuid(getuid());
+	if (!pw || !pw->pw_name)
+		cmd_die(&o->c,
+			"--mine: who you are is not known ($USER is "
+			"unset and uid %u has no password entry): use "
+			"--user NAME --brief",
+			(unsigned)getuid());
+	return pw->pw_name;
+}
+
+/* The entry of a job placed first in the scheduling order (a job of
+ * several partitions is queued in each): NULL when not queued. */
+static const struct prio_queue_entry *
+best_entry(const struct prio_queue *q, const uint32_t *first, uint32_t job)
+{
+	return first[job] != UINT32_MAX ? &q->entries[first[job]] : NULL;
+}
+
+/* What holds a job back most: the term of its priority that trails the
+ * partition's first job by the most points (the most negative difference
+ * of prio_explain_diff_terms).  "-" for the first job; "order" when no term
+ * trails (it is behind on PriorityTier, submit time or job id only). */
+static const char *held_back(const struct prio_engine *e,
+			     const struct prio_queue *q,
+			     const struct prio_queue_entry *en, char *buf,
+			     size_t size, double *gap)
+{
+	const struct prio_snapshot *snap = e->snap;
+	const struct prio_queue_entry *top = prio_queue_top(q, en->partition);
+	struct prio_explain_terms mine, theirs;
+	struct prio_explain_diff d[PRIO_EXPLAIN_MAX_TERMS];
+	struct prio_job_factors jf;
+	uint32_t nd;
+
+	*gap = 0.0;
+	if (!top || top->job == en->job)
+		return "-";
+	prio_job_factors(e, &snap->jobs[en->job], &jf);
+	prio_explain_terms_of(e, &snap->jobs[en->job], &jf, en->partition,
+			      &mine);
+	prio_job_factors(e, &snap->jobs[top->job], &jf);
+	prio_explain_terms_of(e, &snap->jobs[top->job], &jf, en->partition,
+			      &theirs);
+	nd = prio_explain_diff_terms(&mine, &theirs, d);
+	for (uint32_t i = 0; i < nd; i++) {
+		if (d[i].points >= 0.0)
+			continue;
+		*gap = d[i].points;
+		if (d[i].factor == PRIO_FACTOR_TRES)
+			snprintf(buf, size, "tres %s",
+				 snap->tres.names[d[i].tres]);
+		else
+			snprintf(buf, size, "%s",
+				 prio_factor_info(d[i].factor)->name);
+		return buf;
+	}
+	return "order";
+}
+
+static struct prio_writer *brief_writer(const struct cmd_common *c)
+{
+	return prio_writer_new(stdout, cmd_writer_mode(c->mode),
+			       PRIO_STYLE_SPRIO, brief_columns,
+			       sizeof(brief_columns) / sizeof(brief_columns[0]),
+			       !c->noheader, NULL);
+}
+
+int calc_brief(struct calc_opts *o)
+{
+	struct cmd_common *c = &o->c;
+	struct prio_snapshot snap;
+	struct prio_engine e;
+	struct prio_queue q;
+	struct prio_error err;
+	struct calc_filter f;
+	struct prio_writer *w;
+	uint32_t *first;
+	unsigned long rows = 0;
+	bool machine = c->mode != CMD_OUT_TEXT;
+
+	if (o->mine)
+		o->users = invoking_user(o);
+	calc_load(o, &snap, &e, true);
+	/* --mine: a user the snapshot never names has no jobs in it */
+	if (o->mine && prio_intern_find(&snap.strings, o->users,
+					strlen(o->users)) == PRIO_NO_ID) {
+		if (c->mode == CMD_OUT_JSON)
+			printf("[]\n");
+		cmd_warn(c, "note: no pending job of %s in the snapshot",
+			 o->users);
+		prio_engine_free(&e);
+		prio_snapshot_free(&snap);
+		return EXIT_OK;
+	}
+	calc_filter_init(&f, o, &snap);
+	prio_error_clear(&err);
+	if (prio_queue_build(&e, &q, &err) < 0)
+		cmd_die_error(c, &err);
+	/* each job's first entry in the scheduling order */
+	first = malloc((snap.job_count ? snap.job_count : 1) * sizeof(*first));
+	if (!first)
+		cmd_die(c, "out of memory");
+	memset(first, 0xff,
+	       (snap.job_count ? snap.job_count : 1) * sizeof(*first));
+	for (uint32_t k = q.count; k-- > 0;)
+		first[q.entries[k].job] = k;
+	/* the table starts with its first row: a user without pending jobs
+	 * gets nothing on stdout (JSON: an empty list) and a note */
+	w = NULL;
+	for (uint32_t i = 0; i < snap.job_count; i++) {
+		const struct prio_job *job = &snap.jobs[i];
+		const struct prio_queue_entry *en;
+		struct prio_cell cells[8];
+		char parts[256], why[96], when[32];
+		double gap = 0.0;
+
+		if (!prio_start_listed(job) || !calc_filter_job(&f, job) ||
+		    !in_partitions(&f, &snap, job))
+			continue;
+		en = best_entry(&q, first, i);
+		cells[0] = prio_cell_uint(job->job_id);
+		if (en) {
+			const char *pname = prio_snapshot_str(
+			    &snap, snap.partitions[en->partition].name);
+
+			cells[1] = prio_cell_str(pname);
+			cells[2] = prio_cell_uint(en->part_rank);
+			cells[3] = prio_cell_uint(q.part_count[en->partition]);
+			cells[4] = prio_cell_uint(en->priority);
+			cells[7] = prio_cell_str(
+			    held_back(&e, &q, en, why, sizeof(why), &gap));
+			cells[6] = gap != 0.0 ? prio_cell_double(gap)
+					      : prio_cell_blank();
+		} else {
+			/* not in the queue sprio lists: held, not yet
+			 * eligible... the reason says which */
+			const char *u = prio_job_unlisted_reason(&e, job);
+
+			cells[1] = prio_cell_str(prio_start_partitions(
+			    &snap, job, parts, sizeof(parts)));
+			cells[2] = prio_cell_blank();
+			cells[3] = prio_cell_blank();
+			cells[4] = prio_cell_uint(job->priority);
+			cells[7] = prio_cell_str(u ? u : "not queued");
+			cells[6] = prio_cell_blank();
+		}
+		if (job->start_time)
+			cells[5] = prio_cell_str(prio_timestamp_format(
+			    job->start_time, when, sizeof(when)));
+		else
+			cells[5] =
+			    machine ? prio_cell_blank() : prio_cell_str("N/A");
+		if (!w && !(w = brief_writer(c)))
+			cmd_die(c, "cannot start the table: %s",
+				strerror(errno));
+		if (prio_writer_row(w, cells) < 0)
+			cmd_die_write(c);
+		rows++;
+	}
+	if (!w && c->mode == CMD_OUT_JSON && !(w = brief_writer(c)))
+		cmd_die(c, "cannot start the table: %s", strerror(errno));
+	if (w && prio_writer_finish(w) < 0)
+		cmd_die_write(c);
+	if (!rows)
+		cmd_warn(c, "note: no pending job of %s in the snapshot",
+			 o->users);
+	free(first);
+	prio_queue_free(&q);
+	calc_filter_free(&f);
+	prio_engine_free(&e);
+	prio_snapshot_free(&snap);
+	return EXIT_OK;
+}
