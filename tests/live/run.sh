@@ -218,7 +218,16 @@ c1=$(grep -e '_apply_new_usage' -e ' Job [0-9]* priority: ' "$log" |
 	awk -v c="$c0" 'substr($1, 2, 19) > c { print substr($1, 2, 19) }' | sort -u | wc -l)
 [ "$c1" -le 2 ] || live_log "several calculations since $c0; comparisons may see two states"
 # the clock of Slurm's last calculation, for the factors it stored
-last_calc=$(grep ' Job [0-9]* priority: ' "$log" | tail -1 | cut -c2-20)
+# The decay thread takes its clock once per pass, logs "Decay factor over
+# N seconds", then one "Job N priority:" line per job.  On a large queue a
+# pass spans seconds (tests/live/scale.sh: 20,000 jobs, 1.2 s), and the
+# last job line's second is later than the clock every job got: reading it
+# as the clock put AGE 1-2 points off sprio on 11% of a 19,630-job queue.
+# The pass's first line is its clock; the last job line only when no decay
+# line precedes it (a first pass logs none).
+last_calc=$(awk '/Decay factor over/ { d = substr($1, 2, 19) }
+	/ Job [0-9]+ priority: / { j = substr($1, 2, 19) }
+	END { print (d != "" && j >= d) ? d : j }' "$log")
 last_usage=$(grep '_apply_new_usage' "$log" | tail -1 | cut -c2-20)
 echo "live: last calculation $last_calc, last usage cycle ${last_usage:-none}"
 
@@ -251,7 +260,7 @@ if [ -n "${PRIO_LIVE_CAPTURE:-}" ]; then
 	sacctmgr -i dump live "file=$o/sacctmgr_dump.cfg" >/dev/null 2>&1
 	cp "$cap/snap/sacct.txt" "$o/sacct_a_P_X.txt" 2>/dev/null
 	cp "$cap/snap/MANIFEST" "$o/MANIFEST" 2>/dev/null
-	grep -e '_apply_new_usage' -e ' Job [0-9]* priority: ' "$log" >"$o/slurmctld_priority.log"
+	grep -e '_apply_new_usage' -e 'Decay factor over' -e ' Job [0-9]* priority: ' "$log" >"$o/slurmctld_priority.log"
 	sinfo --version >"$o/version.txt" 2>&1
 	echo "$last_calc" >"$o/last_calc"
 	echo "seed $seed flags='$flags' favor=$favor weights age=$w_age fs=$w_fs js=$w_js part=$w_part qos=$w_qos assoc=$w_assoc tres='$tres_w'" >"$o/draw"
