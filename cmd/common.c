@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -271,8 +272,16 @@ static unsigned user_time_count;
 
 int cmd_parse_now(const char *arg, time_t *out)
 {
-	int rc = prio_timestamp_parse(arg, strlen(arg), out);
+	int rc;
 	unsigned i;
+
+	/* "now", "now-2hours": the wall clock, read as sbatch --begin and
+	 * tres-bill's windows read it; absolute, so not parsed again once
+	 * the snapshot's zone is known */
+	if (strncasecmp(arg, "now", 3) == 0)
+		return prio_slurm_time_parse(arg, time(NULL), out) < 0 ||
+		       *out <= 0 ? -1 : 0;
+	rc = prio_timestamp_parse(arg, strlen(arg), out);
 
 	/* a time our zone skips may exist in the snapshot's */
 	if (rc == -2) {
@@ -636,8 +645,9 @@ int cmd_common_option(struct cmd_common *c, int opt, const char *arg)
 	case OPT_NOW:
 		if (cmd_parse_now(arg, &c->now) < 0)
 			cmd_usage_error(c, NULL,
-					"--now: expected Unix seconds or "
-					"YYYY-MM-DDTHH:MM:SS, got \"%s\"",
+					"--now: expected Unix seconds, "
+					"YYYY-MM-DDTHH:MM:SS or now[-N[unit]], "
+					"got \"%s\"",
 					arg);
 		c->now_set = true;
 		return 1;
@@ -693,7 +703,7 @@ void cmd_common_help_sources(FILE *out)
 	      "      --partitions=FILE  'scontrol show partition' output\n"
 	      "      --live             ask the running cluster (runs prio-snap(1))\n"
 	      "      --cluster=NAME     with --live, that cluster (Slurm's -M)\n"
-	      "      --now=TIME         the clock: Unix seconds or YYYY-MM-DDTHH:MM:SS\n"
+	      "      --now=TIME         the clock: Unix seconds, YYYY-MM-DDTHH:MM:SS, now[-N[unit]]\n"
 	      "      --keep-going       report malformed records as warnings and go on\n"
 	      "      --slurm-version=X.Y  the Slurm release that printed the sources\n"
 	      "                         (default: SLURM_VERSION, MANIFEST, the formats)\n"
