@@ -803,6 +803,26 @@ int cmd_load_snapshot_from(struct cmd_common *c, const char *dir,
 		rc = prio_snapshot_set(snap, c->sets[i], c->set_origins[i], err);
 	if (rc >= 0)
 		rc = prio_snapshot_finish(snap, err);
+	for (unsigned r = 0; rc >= 0 && r < PRIO_ROLE_COUNT; r++) {
+		const char *const *names = prio_snapshot_dir_names((enum prio_role)r);
+		char list[128] = "";
+
+		if (!(c->required_roles & (1u << r)) ||
+		    (snap->roles_loaded & (1u << r)))
+			continue;
+		for (size_t i = 0; names[i]; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+				 "%s%s", i ? (names[i + 1] ? ", " : " or ") : "",
+				 names[i]);
+		rc = dir ? prio_error_set(err, PRIO_ERR_MISSING, dir, 0, "",
+					  "no %s: the folder has no %s (give %s "
+					  "FILE)", prio_role_option((enum prio_role)r) + 2,
+					  list, prio_role_option((enum prio_role)r))
+			 : prio_error_set(err, PRIO_ERR_MISSING, "", 0, "",
+					  "no %s: give %s FILE",
+					  prio_role_option((enum prio_role)r) + 2,
+					  prio_role_option((enum prio_role)r));
+	}
 	if (rc < 0) {
 		prio_snapshot_free(snap);
 		return rc;

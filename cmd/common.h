@@ -71,6 +71,10 @@ struct cmd_common {
 	/* Roles a command reads from a snapshot folder (1 << enum prio_role);
 	 * all unless the command narrows it. */
 	unsigned folder_roles;
+	/* Roles without which the command has nothing to say (1 << enum
+	 * prio_role): a folder with no jobs file ranks no job, which must
+	 * not print as an empty queue. */
+	unsigned required_roles;
 	/* What-if assignments in the order given (--set, and --what-if sets
 	 * expanded in place), with where each came from for messages. */
 	const char **sets;

@@ -1000,6 +1000,9 @@ int main(int argc, char **argv)
 	 * (--check reports everything; an explicit --sacct is still read). */
 	if (!o.check)
 		c->folder_roles &= ~(1u << PRIO_ROLE_SACCT);
+	/* --check reports whatever is there; everything else ranks jobs */
+	if (!o.check)
+		c->required_roles |= 1u << PRIO_ROLE_JOBS;
 	if (o.check) {
 		rc = check_report(&o);
 	} else if (o.explain) {

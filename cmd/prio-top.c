@@ -1707,6 +1707,7 @@ int main(int argc, char **argv)
 	/* Priorities never use job history: leave a folder's sacct.txt unread.
 	 */
 	a->c.folder_roles &= ~(1u << PRIO_ROLE_SACCT);
+	a->c.required_roles |= 1u << PRIO_ROLE_JOBS;
 	cs = nl_langinfo(CODESET);
 	a->scr.utf8 = !a->ascii && cs &&
 		      (!strcasecmp(cs, "UTF-8") || !strcasecmp(cs, "utf8"));
