@@ -27,10 +27,12 @@ sv=$(sed -n 's/^Version: *//p' "$spec")
 sed -n '/^%changelog/{n;p;}' "$spec" | grep -q " - $ver-1\$" ||
 	bad "prio-tools.spec: the newest %changelog entry is not $ver-1"
 
-# debian/changelog: "prio-tools (VERSION-REVISION) ..." and its trailer
-# " -- NAME <MAIL>  Thu, 26 Nov 2026 12:00:00 +0000" on the release's day.
-dv=$(sed -n '1s/^prio-tools (\(.*\)-[^-]*) .*/\1/p' debian/changelog)
-[ "$dv" = "$ver" ] || bad "debian/changelog: the newest entry is '$dv'; configure.ac: $ver (add an entry, dch -v $ver-1)"
+# debian/changelog: "prio-tools (VERSION) ..." (a native package: debian/
+# lives upstream, so "dpkg-buildpackage -us -uc" needs no .orig tarball) and
+# its trailer " -- NAME <MAIL>  Thu, 26 Nov 2026 12:00:00 +0000" on the
+# release's day.
+dv=$(sed -n '1s/^prio-tools (\(.*\)) .*/\1/p' debian/changelog)
+[ "$dv" = "$ver" ] || bad "debian/changelog: the newest entry is '$dv'; configure.ac: $ver (add an entry, dch -v $ver)"
 trailer=$(sed -n '/^ -- /{s/.*>  //p;q;}' debian/changelog)
 # shellcheck disable=SC2086
 set -- $trailer
