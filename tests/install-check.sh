@@ -24,9 +24,8 @@ day=$(sed -n 's/^m4_define(\[prio_release_date\], \[\(.*\)\])$/\1/p' "$top/confi
 # shellcheck disable=SC2046
 set -- $(echo "$day" | tr - ' ')
 want=".Dd $(echo January February March April May June July August September October November December | cut -d' ' -f"${2#0}") ${3#0}, $1"
-for m in $(find "$dest" -path '*/man/man[1-8]/*' -type f); do
-	[ "$(grep '^\.Dd ' "$m")" = "$want" ] || { echo "$m: $(grep '^\.Dd ' "$m"), expected $want"; exit 1; }
-done
+undated=$(find "$dest" -path '*/man/man[1-8]/*' -type f -exec grep -L -x -F "$want" {} +)
+[ -z "$undated" ] || { echo "man pages not dated $want:" $undated; exit 1; }
 [ -n "$(find "$dest" -path '*bash-completion*' -name prio-calc | head -1)" ] ||
 	{ echo "bash completion not installed"; exit 1; }
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
