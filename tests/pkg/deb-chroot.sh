@@ -9,62 +9,23 @@
 # usage: tests/pkg/deb-chroot.sh DEBDIR BUILDDIR  (as root; BUILDDIR holds
 # a built prio-calc)
 #
-# The base root (apt, systemd and man-db for systemd-analyze verify, which
-# checks the units' Documentation= pages) is made once with mmdebstrap and
-# cached as a tarball under $PRIO_PKG_CACHE (default /var/cache/prio-tools,
-# like tests/live/chroot.sh's root); each run unpacks a fresh copy.
+# The root (tests/pkg/lib.sh: made once with mmdebstrap, cached under
+# /var/cache/prio-tools, a fresh copy each run) has apt, and systemd and
+# man-db for systemd-analyze verify, which checks the units' Documentation=.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 debs=$(cd "$1" && pwd) || exit 2
 build=$(cd "$2" && pwd) || exit 2
-cache=${PRIO_PKG_CACHE:-/var/cache/prio-tools}
-base=$cache/debian-12-pkgtest.tar
 die() { echo "deb-chroot: $*"; exit 1; }
-[ "$(id -u)" = 0 ] || die "needs root (chroot, mount)"
-
-if [ ! -f "$base" ]; then
-	command -v mmdebstrap >/dev/null 2>&1 || die "mmdebstrap not installed"
-	mkdir -p "$cache" || die "cannot create $cache"
-	echo "deb-chroot: building $base (once)"
-	rm -f "$base.new.tar"
-	mmdebstrap --variant=apt --include=ca-certificates,systemd,man-db \
-		bookworm "$base.new.tar" >"$cache/mmdebstrap-bookworm-pkgtest.log" 2>&1 ||
-		die "mmdebstrap failed: $(tail -2 "$cache/mmdebstrap-bookworm-pkgtest.log")"
-	mv "$base.new.tar" "$base" || die "cannot move $base into place"
-fi
-
-tmp=$(mktemp -d /var/tmp/prio-deb-chroot.XXXXXX) || exit 2
-root=$tmp/root
-mounts=""
-leave() {
-	for m in $mounts; do
-		umount "$m" 2>/dev/null || umount -l "$m"
-	done
-	# never remove a tree with the host's /dev or /proc still inside
-	if grep -q " $root/" /proc/mounts; then
-		echo "deb-chroot: $root still has mounts: left in place"
-	else
-		rm -rf "$tmp"
-	fi
-}
-trap leave EXIT
-trap 'exit 2' HUP INT TERM
-mkdir "$root" && tar -xf "$base" -C "$root" || die "cannot unpack $base"
-for d in /proc /dev; do
-	mkdir -p "$root$d" && mount --bind "$d" "$root$d" || die "mount --bind $d failed"
-	mounts="$root$d $mounts"
-done
-cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null
+. "$top/tests/pkg/lib.sh"
+root_open bookworm pkgtest ca-certificates,systemd,man-db
 mkdir -p "$root/tmp/debs" "$root/srv/prio-tools"
 for p in prio-tools libprio0 libprio-dev; do
 	cp "$debs/${p}"_*.deb "$root/tmp/debs/" || die "no ${p} package in $debs"
 done
 cp -a "$top/samples" "$root/srv/prio-tools/" || die "cannot copy samples/"
-in_root() { chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-	LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"; }
 
-in_root apt-get update -qq >"$tmp/apt.log" 2>&1 || die "apt-get update: $(tail -3 "$tmp/apt.log")"
-in_root sh -c 'apt-get install -y -q --no-install-recommends /tmp/debs/*.deb' >>"$tmp/apt.log" 2>&1 ||
+in_root sh -c 'apt-get install -y -q --no-install-recommends /tmp/debs/*.deb' >"$tmp/apt.log" 2>&1 ||
 	die "apt-get install: $(tail -5 "$tmp/apt.log")"
 echo "deb-chroot: installed $(in_root dpkg-query -W -f='${Package} ${Version}, ' prio-tools libprio0 libprio-dev)"
 echo "deb-chroot: from Debian: $(sed -n 's/^Unpacking \([^ ]*\) .*/\1/p' "$tmp/apt.log" | grep -v -e '^prio-tools$' -e '^libprio' | tr '\n' ' ')"
