@@ -18,6 +18,14 @@ done
 for m in prio-calc.1 prio-snap.1 prio-tools.7 prio-tools.conf.5; do
 	[ -n "$(find "$dest" -name "$m" | head -1)" ] || { echo "man page $m not installed"; exit 1; }
 done
+# Installed pages are dated the release (configure.ac's prio_release_date,
+# Makefile.am's install-man-dates), whatever day their source was edited.
+day=$(sed -n 's/^m4_define(\[prio_release_date\], \[\(.*\)\])$/\1/p' "$top/configure.ac")
+# shellcheck disable=SC2046
+set -- $(echo "$day" | tr - ' ')
+want=".Dd $(echo January February March April May June July August September October November December | cut -d' ' -f"${2#0}") ${3#0}, $1"
+undated=$(find "$dest" -path '*/man/man[1-8]/*' -type f -exec grep -L -x -F "$want" {} +)
+[ -z "$undated" ] || { echo "man pages not dated $want:" $undated; exit 1; }
 [ -n "$(find "$dest" -path '*bash-completion*' -name prio-calc | head -1)" ] ||
 	{ echo "bash completion not installed"; exit 1; }
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
