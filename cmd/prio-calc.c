@@ -31,7 +31,7 @@
 	"prio-calc [SOURCES] [-l] [-n] [-w] [-o FORMAT] [-S SORT] [-u USERS] "  \
 	"[-j[JOBS]] [-p PARTITIONS] [-h] [-P|--csv|--json] [--now T] [--at T] " \
 	"[--no-lag] [--set K=V] [--explain JOBID | --compare | --rank | "      \
-	"--check]"
+	"--forecast [--forecast-until T] | --check]"
 
 enum {
 	OPT_CHECK = OPT_COMMON_LAST + 1,
@@ -41,6 +41,8 @@ enum {
 	OPT_RANK,
 	OPT_USAGE,
 	OPT_NO_LAG,
+	OPT_FORECAST,
+	OPT_FORECAST_UNTIL,
 };
 
 static void help(void)
@@ -89,6 +91,13 @@ static void help(void)
 	    "partition\n"
 	    "      --rank             the scheduling order: ranks overall and "
 	    "per partition\n"
+	    "      --forecast         when every pending job starts: a "
+	    "simulation of the main\n"
+	    "                         and backfill schedulers from NOW "
+	    "(prio-calc(1) FORECAST)\n"
+	    "      --forecast-until=TIME  stop the forecast there (jobs not "
+	    "started by then:\n"
+	    "                         \"after\")\n"
 	    "      --check            load the inputs, report what they hold and "
 	    "every\n"
 	    "                         problem (exit 0 clean, 2 on errors)\n"
@@ -403,10 +412,12 @@ void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 	check_inputs(o, e);
 	/* ranks, the jobs ahead and what moves depend on every job and,
 	 * through FAIRSHARE, on every user's usage */
-	if (o->rank || o->compare || o->explain)
+	if (o->rank || o->compare || o->explain || o->forecast)
 		cmd_partial(&o->c, snap, PRIO_NEEDS_RANK,
-			    o->rank ? "--rank" : o->compare ? "--compare"
-							    : "--explain",
+			    o->rank       ? "--rank"
+			    : o->compare  ? "--compare"
+			    : o->forecast ? "--forecast"
+					  : "--explain",
 			    true);
 	if (!o->c.now_set && !o->at_set)
 		calc_clock(o, e, with_sets);
@@ -891,6 +902,8 @@ int main(int argc, char **argv)
 	    {"rank", no_argument, NULL, OPT_RANK},
 	    {"usage", no_argument, NULL, OPT_USAGE},
 	    {"no-lag", no_argument, NULL, OPT_NO_LAG},
+	    {"forecast", no_argument, NULL, OPT_FORECAST},
+	    {"forecast-until", required_argument, NULL, OPT_FORECAST_UNTIL},
 	};
 	enum { NOWN = sizeof(own) / sizeof(own[0]) };
 	const struct option *longopts = cmd_merge_options(own, NOWN);
@@ -932,6 +945,15 @@ int main(int argc, char **argv)
 		case OPT_COMPARE: o.compare = true; break;
 		case OPT_RANK: o.rank = true; break;
 		case OPT_NO_LAG: o.no_lag = true; break;
+		case OPT_FORECAST: o.forecast = true; break;
+		case OPT_FORECAST_UNTIL:
+			if (cmd_parse_now(optarg, &o.forecast_until) < 0)
+				cmd_usage_error(c, USAGE,
+						"--forecast-until: expected Unix "
+						"seconds or YYYY-MM-DDTHH:MM:SS, "
+						"got \"%s\"",
+						optarg);
+			break;
 		case OPT_USAGE: printf("Usage: %s\n", USAGE); return EXIT_OK;
 		case OPT_HELP: help(); return EXIT_OK;
 		case 'V':
@@ -957,10 +979,18 @@ int main(int argc, char **argv)
 				"Options -o(--format) and -l(--long) are "
 				"mutually exclusive. Please remove one and "
 				"retry.");
-	actions = o.check + (o.explain != 0) + o.compare + o.rank;
+	actions = o.check + (o.explain != 0) + o.compare + o.rank + o.forecast;
 	if (actions > 1)
-		cmd_usage_error(c, USAGE, "--check, --explain, --compare and "
-					  "--rank exclude each other");
+		cmd_usage_error(c, USAGE, "--check, --explain, --compare, "
+					  "--rank and --forecast exclude each "
+					  "other");
+	if (o.forecast_until && !o.forecast)
+		cmd_usage_error(c, USAGE, "--forecast-until needs --forecast");
+	/* the forecast starts at the snapshot's NOW; a later clock would
+	 * leave the jobs that ran in between unaccounted for */
+	if (o.forecast && o.at_set)
+		cmd_usage_error(c, USAGE, "--forecast starts at the snapshot's "
+					  "NOW: --at does not apply");
 	if (o.compare && !c->set_count)
 		cmd_usage_error(c, USAGE, "--compare needs what-if "
 					  "assignments (--set or --what-if)");
@@ -976,6 +1006,8 @@ int main(int argc, char **argv)
 		rc = calc_compare(&o);
 	} else if (o.rank) {
 		rc = print_rank(&o);
+	} else if (o.forecast) {
+		rc = calc_forecast(&o);
 	} else {
 		rc = print_table(&o);
 	}

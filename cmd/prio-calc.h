@@ -37,6 +37,8 @@ struct calc_opts {
 	bool calc_known;
 	struct prio_calc_time calc;
 	bool no_lag;           /* --no-lag: fairshare of the next cycle */
+	bool forecast;         /* --forecast: the queue's start times */
+	time_t forecast_until; /* --forecast-until, 0 none */
 };
 
 /* The -j, -u and -p filters, parsed against a snapshot. */
@@ -69,5 +71,7 @@ void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 int calc_explain(struct calc_opts *o);
 /* --compare: exit status. */
 int calc_compare(struct calc_opts *o);
+/* --forecast: exit status. */
+int calc_forecast(struct calc_opts *o);
 
 #endif
