@@ -556,7 +556,8 @@ static int build_queue(struct sim *s, time_t calc)
 			s->remaining[en->q.partition]++;
 		}
 	}
-	qsort_r(s->q, s->nq, sizeof(*s->q), cmp_entry, (void *)snap);
+	if (s->nq)
+		qsort_r(s->q, s->nq, sizeof(*s->q), cmp_entry, (void *)snap);
 	s->fc->recomputes++;
 	return 0;
 }
@@ -859,7 +860,8 @@ static int backfill_pass(struct sim *s, time_t t)
 	for (uint32_t i = 0; i < s->nheap; i++)
 		if (s->heap[i].run != NONE && s->heap[i].at <= horizon)
 			s->rel[nrel++] = s->heap[i];
-	qsort(s->rel, nrel, sizeof(*s->rel), cmp_event);
+	if (nrel)
+		qsort(s->rel, nrel, sizeof(*s->rel), cmp_event);
 	if (sp->bf_max_job_user)
 		memset(s->user_tested, 0,
 		       s->user_slots * sizeof(*s->user_tested));
@@ -1212,7 +1214,8 @@ int prio_forecast_run(const struct prio_engine *e,
 		}
 		row->note = note_text(&s, j);
 	}
-	qsort_r(fc->rows, fc->count, sizeof(*fc->rows), cmp_rows, &s);
+	if (fc->count)
+		qsort_r(fc->rows, fc->count, sizeof(*fc->rows), cmp_rows, &s);
 	rc = 0;
 	goto out;
 oom:
