@@ -26,6 +26,7 @@
 #include "prio/timestr.h"
 
 #define NONE UINT32_MAX
+#define WAKE (UINT32_MAX - 1) /* event: the backfill timer */
 #define FAR_FUTURE ((time_t)1 << 40)
 
 /* What a job's row says it is not modelled for (notes built at the end). */
@@ -97,7 +98,7 @@ struct resv {
 	uint32_t cpus;
 	uint64_t mem;
 	bool whole;
-	uint32_t next; /* next on the node, NONE */
+	uint32_t node;
 };
 
 struct entry {
@@ -146,15 +147,19 @@ struct sim {
 	uint32_t *parts;     /* scratch, e->max_job_partitions */
 	/* backfill */
 	time_t next_bf;
+	/* bumped by every end, start, begin time and queue rebuild; the
+	 * backfill pass is skipped while it is what it was at the last */
+	uint64_t version, bf_version;
 	bool wake_queued;
 	struct resv *rv;
 	uint32_t nrv, crv;
-	uint32_t *rv_head;   /* per node, NONE */
-	uint32_t *touched;
-	uint32_t ntouched;
+	uint32_t *by_from, *by_to; /* rv sorted by from, by to */
+	uint32_t *rv_on;     /* == sweep_id: blocking in this job's sweep */
+	uint32_t sweep_id;
+	uint32_t cidx;
 	uint32_t *slot;      /* node -> 1 + position in partition, scratch */
-	int64_t *capc, *capm;
-	uint32_t *capb;
+	int64_t *capc, *capm, *blkc, *blkm;
+	uint32_t *capb, *blkn, *blkw;
 	uint32_t *pick;
 	uint32_t *user_tested;
 	uint32_t user_slots;
@@ -558,6 +563,7 @@ static int build_queue(struct sim *s, time_t calc)
 	}
 	if (s->nq)
 		qsort_r(s->q, s->nq, sizeof(*s->q), cmp_entry, (void *)snap);
+	s->version++;
 	s->fc->recomputes++;
 	return 0;
 }
@@ -624,6 +630,7 @@ static int start(struct sim *s, uint32_t sji, uint32_t p, time_t t,
 	hold(s, &s->runs[r], 1);
 	if (end != FAR_FUTURE && heap_push(s, end, r) < 0)
 		return -1;
+	s->version++;
 	j->started = true;
 	j->run = r;
 	j->partition = p;
@@ -727,71 +734,111 @@ static int cmp_event(const void *a, const void *b)
 	return x->at < y->at ? -1 : x->at > y->at;
 }
 
-/* Does j fit on node n (its CPUs and memory free at the sweep's instant in
- * capc/capm/capb) over [from, to) once the reservations made there are
- * taken out?  Reservations count whole over the span: a conservative
- * reading (a reservation starting late in the span holds from its
- * start). */
-static bool fits_resv(const struct sim *s, const struct sjob *j, uint32_t n,
-		      uint32_t k, time_t from, time_t to)
+/* A reservation [from, to) blocks a node for a job of limit L at the start
+ * times T whose run [T, T + L) overlaps it: from - L < T < to.  by_from and
+ * by_to keep the pass's reservations sorted by from and by to, so that a
+ * sweep reads both orders without sorting. */
+static uint32_t upper(const struct sim *s, const uint32_t *idx, bool by_to,
+		      time_t key)
 {
-	int64_t c = s->capc[k], m = s->capm[k];
+	uint32_t lo = 0, hi = s->nrv - 1; /* the new entry is not in idx yet */
 
-	for (uint32_t r = s->rv_head[n]; r != NONE; r = s->rv[r].next) {
-		const struct resv *rv = &s->rv[r];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const struct resv *r = &s->rv[idx[mid]];
 
-		if (rv->to <= from || rv->from >= to)
-			continue;
-		if (rv->whole || j->excl)
-			return false;
-		c -= rv->cpus;
-		m -= (int64_t)rv->mem;
+		if ((by_to ? r->to : r->from) <= key)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	if (j->excl)
-		return s->capb[k] == 0 && c >= (int64_t)s->res.node_cpus[n];
-	return c >= (int64_t)j->cpn && m >= (int64_t)j->mpn;
+	return lo;
 }
 
-static bool fits_cap(const struct sim *s, const struct sjob *j, uint32_t n,
-		     uint32_t k)
+/* Does j fit on the partition's k-th node n at the sweep's instant: the
+ * CPUs and memory free then (capc, capm; capb jobs on it) less what the
+ * reservations overlapping its run hold (blkc, blkm; blkn of them, blkw
+ * whole-node ones)? */
+static bool fits_at(const struct sim *s, const struct sjob *j, uint32_t n,
+		    uint32_t k)
 {
 	if (!node_ever(s, j, n))
 		return false;
 	if (j->excl)
-		return s->capb[k] == 0 &&
+		return s->capb[k] == 0 && s->blkn[k] == 0 &&
 		       s->capc[k] >= (int64_t)s->res.node_cpus[n];
-	return s->capc[k] >= (int64_t)j->cpn && s->capm[k] >= (int64_t)j->mpn;
+	return s->blkw[k] == 0 &&
+	       s->capc[k] - s->blkc[k] >= (int64_t)j->cpn &&
+	       s->capm[k] - s->blkm[k] >= (int64_t)j->mpn;
 }
 
 static int reserve(struct sim *s, const struct sjob *j, time_t from,
 		   time_t to)
 {
 	for (uint32_t k = 0; k < j->nodes; k++) {
-		uint32_t n = s->pick[k];
-
 		if (grow((void **)&s->rv, &s->crv, s->nrv, sizeof(*s->rv)) < 0)
 			return -1;
-		if (s->rv_head[n] == NONE)
-			s->touched[s->ntouched++] = n;
-		s->rv[s->nrv] = (struct resv){from, to, j->cpn, j->mpn, j->excl,
-					      s->rv_head[n]};
-		s->rv_head[n] = s->nrv++;
+		if (s->cidx < s->crv) {
+			void *f = realloc(s->by_from,
+					  (size_t)s->crv * sizeof(*s->by_from));
+
+			if (f)
+				s->by_from = f;
+			void *t = realloc(s->by_to,
+					  (size_t)s->crv * sizeof(*s->by_to));
+
+			if (t)
+				s->by_to = t;
+			void *o = realloc(s->rv_on,
+					  (size_t)s->crv * sizeof(*s->rv_on));
+
+			if (o)
+				s->rv_on = o;
+			if (!f || !t || !o)
+				return -1;
+			s->cidx = s->crv;
+		}
+		s->rv_on[s->nrv] = 0;
+		s->rv[s->nrv++] = (struct resv){from, to, j->cpn, j->mpn, j->excl,
+						s->pick[k]};
+		/* sorted insertion: O(R) moves, no sort per job */
+		uint32_t i = s->nrv - 1, at = upper(s, s->by_from, false, from);
+
+		memmove(s->by_from + at + 1, s->by_from + at,
+			(size_t)(i - at) * sizeof(*s->by_from));
+		s->by_from[at] = i;
+		at = upper(s, s->by_to, true, to);
+		memmove(s->by_to + at + 1, s->by_to + at,
+			(size_t)(i - at) * sizeof(*s->by_to));
+		s->by_to[at] = i;
 	}
 	return 0;
 }
 
-/* The earliest instant in [t, t + bf_window] at which j fits in p without
- * taking what the reservations hold; nodes in s->pick.  FAR_FUTURE when
- * none.  The ends in the window (rel[0..nrel), sorted) are swept once; a
- * node check with the reservations is made only when enough nodes fit
- * without them. */
+/* Change node k's state in the sweep by f, keeping `fitting` (the nodes
+ * where j fits) up to date. */
+#define SWEEP_NODE(s, j, n, k, fitting, f)                                     	do {                                                                   		(fitting) -= fits_at((s), (j), (n), (k));                      		f;                                                             		(fitting) += fits_at((s), (j), (n), (k));                      	} while (0)
+
+/*
+ * The earliest instant in [t, t + bf_window] at which j fits in p for its
+ * whole run without taking what the pass's reservations hold; its nodes in
+ * s->pick, FAR_FUTURE when none.  One sweep in time over three sorted
+ * lists (the ends in the window, rel[0..nrel); the reservations' starts and
+ * ends as this job's limit sees them), keeping the count of nodes where it
+ * fits: O(N_p + ends + R log R) for a partition of N_p nodes and R
+ * reservation entries on them.  Instants are taken in bf_resolution steps
+ * from t, as the backfill map keeps them (an end is seen at the next step).
+ */
 static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 		       time_t t, uint32_t nrel)
 {
 	const struct prio_partition *pt = &s->snap->partitions[p];
 	time_t res = s->sp->bf_resolution ? s->sp->bf_resolution : 1;
 	time_t horizon = t + (time_t)s->sp->bf_window * 60, found = FAR_FUTURE;
-	uint32_t fitting = 0, r = 0;
+	time_t lim = j->limit == FAR_FUTURE ? FAR_FUTURE / 2 : j->limit;
+	uint32_t fitting = 0, r = 0, ion = 0, ioff = 0;
+
+	s->sweep_id++;
 
 	for (uint32_t k = 0; k < pt->node_count; k++) {
 		uint32_t n = pt->nodes[k];
@@ -800,34 +847,16 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 		s->capc[k] = s->free_cpu[n];
 		s->capm[k] = s->free_mem[n];
 		s->capb[k] = s->busy[n];
-		fitting += fits_cap(s, j, n, k);
+		s->blkc[k] = s->blkm[k] = 0;
+		s->blkn[k] = s->blkw[k] = 0;
 	}
-	for (time_t at = t;;) {
-		if (fitting >= j->nodes) {
-			/* times are kept in bf_resolution steps from t, as
-			 * the backfill map keeps them */
-			time_t from = t + (at - t + res - 1) / res * res;
-			time_t to = j->limit == FAR_FUTURE ? FAR_FUTURE
-							   : from + j->limit;
-			uint32_t got = 0;
+	for (uint32_t k = 0; k < pt->node_count; k++)
+		fitting += fits_at(s, j, pt->nodes[k], k);
+	for (time_t at = t; at <= horizon;) {
+		time_t next = FAR_FUTURE;
 
-			for (uint32_t k = 0;
-			     k < pt->node_count && got < j->nodes; k++) {
-				uint32_t n = pt->nodes[k];
-
-				if (fits_cap(s, j, n, k) &&
-				    fits_resv(s, j, n, k, from, to))
-					s->pick[got++] = n;
-			}
-			if (got == j->nodes) {
-				found = from;
-				break;
-			}
-		}
-		if (r >= nrel || s->rel[r].at > horizon)
-			break;
-		at = s->rel[r].at;
-		for (; r < nrel && s->rel[r].at == at; r++) {
+		/* everything due by `at` */
+		for (; r < nrel && s->rel[r].at <= at; r++) {
 			const struct run *rn = &s->runs[s->rel[r].run];
 
 			for (uint32_t a = rn->first; a < rn->first + rn->count;
@@ -837,13 +866,63 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 
 				if (!k--)
 					continue;
-				fitting -= fits_cap(s, j, al->node, k);
-				s->capc[k] += al->cpus;
-				s->capm[k] += (int64_t)al->mem;
-				s->capb[k]--;
-				fitting += fits_cap(s, j, al->node, k);
+				SWEEP_NODE(s, j, al->node, k, fitting, {
+					s->capc[k] += al->cpus;
+					s->capm[k] += (int64_t)al->mem;
+					s->capb[k]--;
+				});
 			}
 		}
+		for (; ion < s->nrv && s->rv[s->by_from[ion]].from - lim + 1 <= at;
+		     ion++) {
+			const struct resv *rv = &s->rv[s->by_from[ion]];
+			uint32_t k = s->slot[rv->node];
+
+			/* not in the partition, or over before it blocks */
+			if (!k-- || rv->to <= at)
+				continue;
+			s->rv_on[s->by_from[ion]] = s->sweep_id;
+			SWEEP_NODE(s, j, rv->node, k, fitting, {
+				s->blkc[k] += rv->cpus;
+				s->blkm[k] += (int64_t)rv->mem;
+				s->blkn[k]++;
+				s->blkw[k] += rv->whole;
+			});
+		}
+		for (; ioff < s->nrv && s->rv[s->by_to[ioff]].to <= at; ioff++) {
+			const struct resv *rv = &s->rv[s->by_to[ioff]];
+			uint32_t k = s->slot[rv->node];
+
+			/* not in the partition, or never blocked (it was
+			 * over when its start came due) */
+			if (!k-- || s->rv_on[s->by_to[ioff]] != s->sweep_id)
+				continue;
+			SWEEP_NODE(s, j, rv->node, k, fitting, {
+				s->blkc[k] -= rv->cpus;
+				s->blkm[k] -= (int64_t)rv->mem;
+				s->blkn[k]--;
+				s->blkw[k] -= rv->whole;
+			});
+		}
+		if (fitting >= j->nodes) {
+			uint32_t got = 0;
+
+			for (uint32_t k = 0;
+			     k < pt->node_count && got < j->nodes; k++)
+				if (fits_at(s, j, pt->nodes[k], k))
+					s->pick[got++] = pt->nodes[k];
+			found = at;
+			break;
+		}
+		if (r < nrel)
+			next = s->rel[r].at;
+		if (ion < s->nrv && s->rv[s->by_from[ion]].from - lim + 1 < next)
+			next = s->rv[s->by_from[ion]].from - lim + 1;
+		if (ioff < s->nrv && s->rv[s->by_to[ioff]].to < next)
+			next = s->rv[s->by_to[ioff]].to;
+		if (next == FAR_FUTURE)
+			break;
+		at = t + (next - t + res - 1) / res * res;
 	}
 	for (uint32_t k = 0; k < pt->node_count; k++)
 		s->slot[pt->nodes[k]] = 0;
@@ -858,7 +937,7 @@ static int backfill_pass(struct sim *s, time_t t)
 
 	s->fc->backfill_passes++;
 	for (uint32_t i = 0; i < s->nheap; i++)
-		if (s->heap[i].run != NONE && s->heap[i].at <= horizon)
+		if (s->heap[i].run < WAKE && s->heap[i].at <= horizon)
 			s->rel[nrel++] = s->heap[i];
 	if (nrel)
 		qsort(s->rel, nrel, sizeof(*s->rel), cmp_event);
@@ -891,9 +970,6 @@ static int backfill_pass(struct sim *s, time_t t)
 			return -1;
 		}
 	}
-	for (uint32_t i = 0; i < s->ntouched; i++)
-		s->rv_head[s->touched[i]] = NONE;
-	s->ntouched = 0;
 	s->nrv = 0;
 	return 0;
 }
@@ -916,12 +992,19 @@ static int pass(struct sim *s, time_t t)
 	if (!s->sp->backfill)
 		return 0;
 	if (t >= s->next_bf) {
+		/* nothing ended, started or came due since the last pass:
+		 * it would find what it found then */
+		if (s->version == s->bf_version)
+			return 0;
 		s->next_bf = t + (s->sp->bf_interval ? s->sp->bf_interval : 30);
-		return backfill_pass(s, t);
+		if (backfill_pass(s, t) < 0)
+			return -1;
+		s->bf_version = s->version;
+		return 0;
 	}
 	if (!s->wake_queued) {
 		s->wake_queued = true;
-		return heap_push(s, s->next_bf, NONE);
+		return heap_push(s, s->next_bf, WAKE);
 	}
 	return 0;
 }
@@ -1019,12 +1102,14 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->busy = calloc(nn, sizeof(*s->busy));
 	s->rel_time = calloc(nn, sizeof(*s->rel_time));
 	s->rel_run = calloc(nn, sizeof(*s->rel_run));
-	s->rv_head = malloc(nn * sizeof(*s->rv_head));
-	s->touched = malloc(nn * sizeof(*s->touched));
 	s->slot = calloc(nn, sizeof(*s->slot));
 	s->capc = malloc(maxnodes * sizeof(*s->capc));
 	s->capm = malloc(maxnodes * sizeof(*s->capm));
 	s->capb = malloc(maxnodes * sizeof(*s->capb));
+	s->blkc = malloc(maxnodes * sizeof(*s->blkc));
+	s->blkm = malloc(maxnodes * sizeof(*s->blkm));
+	s->blkn = malloc(maxnodes * sizeof(*s->blkn));
+	s->blkw = malloc(maxnodes * sizeof(*s->blkw));
 	s->pick = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pick));
 	s->remaining = calloc(np, sizeof(*s->remaining));
 	s->blocked = calloc(np, sizeof(*s->blocked));
@@ -1065,7 +1150,8 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->user_slots = snap->strings.count + 1;
 	s->user_tested = calloc(s->user_slots, sizeof(*s->user_tested));
 	if (!s->free_cpu || !s->free_mem || !s->busy || !s->rel_time ||
-	    !s->rel_run || !s->rv_head || !s->touched || !s->slot ||
+	    !s->rel_run || !s->slot || !s->blkc || !s->blkm || !s->blkn ||
+	    !s->blkw ||
 	    !s->capc || !s->capm || !s->capb || !s->pick || !s->remaining ||
 	    !s->blocked || !s->parts || !s->sj_of_job ||
 	    !s->user_tested)
@@ -1075,7 +1161,6 @@ static int setup(struct sim *s, const struct prio_engine *e,
 		s->free_mem[n] = s->res.track_memory
 				     ? (int64_t)s->res.node_mem[n]
 				     : 0;
-		s->rv_head[n] = NONE;
 	}
 	if (load_running(s) < 0)
 		return nomem(err);
@@ -1181,10 +1266,13 @@ int prio_forecast_run(const struct prio_engine *e,
 			struct event ev = heap_pop(&s);
 
 			fc->events++;
-			if (ev.run == NONE) {
+			if (ev.run == WAKE) {
 				s.wake_queued = false;
 				continue;
 			}
+			s.version++; /* a begin time or an end */
+			if (ev.run == NONE)
+				continue;
 			struct run *r = &s.runs[ev.run];
 
 			if (r->ended)
@@ -1227,8 +1315,13 @@ out:
 	free(s.busy);
 	free(s.rel_time);
 	free(s.rel_run);
-	free(s.rv_head);
-	free(s.touched);
+	free(s.blkc);
+	free(s.blkm);
+	free(s.blkn);
+	free(s.blkw);
+	free(s.by_from);
+	free(s.by_to);
+	free(s.rv_on);
 	free(s.slot);
 	free(s.capc);
 	free(s.capm);
