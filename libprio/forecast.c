@@ -1047,7 +1047,7 @@ static const char *note_text(struct sim *s, const struct sjob *j)
 		ADD("not modelled: reservation %s",
 		    prio_snapshot_str(s->snap, job->detail->reservation));
 	if (j->flags & N_ARRAY)
-		ADD("not modelled: array tasks %s after the first",
+		ADD("not modelled: the tasks of array %s after the first",
 		    prio_snapshot_str(s->snap, job->array_task_text));
 	if (j->flags & N_NOLIMIT)
 		ADD("no time limit: its end is unknown");

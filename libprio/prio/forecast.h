@@ -39,11 +39,12 @@ struct prio_forecast_opts {
 	time_t until;  /* stop the simulation there; 0: until nothing moves */
 };
 
+/* In the order rows are listed. */
 enum prio_forecast_status {
 	PRIO_FC_STARTS = 0, /* start (and end) forecast */
-	PRIO_FC_HELD,       /* priority 0: never starts by itself */
-	PRIO_FC_NEVER,      /* cannot start in the model (note says why) */
 	PRIO_FC_HORIZON,    /* not started before opts.until */
+	PRIO_FC_NEVER,      /* cannot start in the model (note says why) */
+	PRIO_FC_HELD,       /* priority 0: never starts by itself */
 };
 
 enum prio_forecast_how {
@@ -71,7 +72,8 @@ struct prio_forecast_row {
 
 struct prio_forecast {
 	time_t from;               /* the snapshot's NOW */
-	struct prio_forecast_row *rows; /* by start, then scheduling order */
+	/* by status, then start, then the order of the queue at NOW */
+	struct prio_forecast_row *rows;
 	uint32_t count;
 	/* What the run did, for benchmarks and --check. */
 	uint32_t events, passes, backfill_passes, recomputes;

@@ -67,12 +67,14 @@ JobId=$id JobName=j$id
 EOJ
 }
 
-# forecast CASE: run it into $tmp/CASE.out (-P, no header)
+# forecast CASE [ARGS...]: run it into $tmp/CASE.out (-P, no header)
 forecast() {
-	echo "$NOW" >"$tmp/$1/NOW"
-	prio-calc --snapshot "$tmp/$1" --now "$NOW" --forecast -P -h \
-		>"$tmp/$1.out" 2>"$tmp/$1.err" ||
-		{ echo "$1: prio-calc failed"; cat "$tmp/$1.err"; fail=1; }
+	c=$1
+	shift
+	echo "$NOW" >"$tmp/$c/NOW"
+	prio-calc --snapshot "$tmp/$c" --now "$NOW" --forecast -P -h "$@" \
+		>"$tmp/$c.out" 2>"$tmp/$c.err" ||
+		{ echo "$c: prio-calc failed"; cat "$tmp/$c.err"; fail=1; }
 }
 
 # expect CASE JOBID FIELD VALUE: field of the job's row (start end nodes by
@@ -110,6 +112,11 @@ expect a 4 end "$(ts 12600)"
 expect a 2 freed_by 1
 expect a 3 freed_by 2
 expect a 2 nodes n1
+# with --forecast-until 01:00 only job 2 starts; the others are "after"
+forecast a --forecast-until "$(ts 3600)"
+expect a 2 start "$(ts 1800)"
+expect a 3 start after
+expect a 4 start after
 
 # (b) backfill: 2 of 4 CPUs busy until 01:00.  Job 2 (highest) needs all 4:
 # reserved at 01:00.  Job 3 (2 CPUs, 30 min) ends at 00:30, before that
