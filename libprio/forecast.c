@@ -150,6 +150,8 @@ struct sim {
 	/* bumped by every end, start, begin time and queue rebuild; the
 	 * backfill pass is skipped while it is what it was at the last */
 	uint64_t version, bf_version;
+	struct nofit *nofit; /* NOFIT_SLOTS, valid when stamp == bf_stamp */
+	uint32_t bf_stamp;
 	bool wake_queued;
 	struct resv *rv;
 	uint32_t nrv, crv;
@@ -929,6 +931,49 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 	return found;
 }
 
+/*
+ * Within one backfill pass the resources only shrink (jobs start, and
+ * reservations are added), so a job shape that found no start in the
+ * window finds none later in the pass either, nor does the same shape with
+ * a longer limit.  The pass remembers, per shape (partition, nodes, CPUs
+ * and memory per node, whole nodes), the shortest limit that failed.
+ */
+struct nofit {
+	uint32_t stamp;   /* == sim's bf pass: valid */
+	uint32_t p, nodes, cpn;
+	uint64_t mpn;
+	bool excl;
+	time_t limit;
+};
+
+#define NOFIT_SLOTS 4096u
+
+static uint32_t nofit_hash(const struct sjob *j, uint32_t p)
+{
+	uint64_t h = p * 0x9e3779b97f4a7c15ull ^ j->nodes * 0xc2b2ae3d27d4eb4full ^
+		     j->cpn * 0x165667b19e3779f9ull ^ j->mpn ^ j->excl;
+
+	return (uint32_t)(h ^ h >> 29) & (NOFIT_SLOTS - 1);
+}
+
+/* The slot of j's shape in p (a free or matching one after a few probes;
+ * NULL when the neighbourhood is full: no caching). */
+static struct nofit *nofit_slot(struct sim *s, const struct sjob *j,
+				uint32_t p)
+{
+	uint32_t h = nofit_hash(j, p);
+
+	for (uint32_t i = 0; i < 8; i++) {
+		struct nofit *f = &s->nofit[(h + i) & (NOFIT_SLOTS - 1)];
+
+		if (f->stamp != s->bf_stamp ||
+		    (f->p == p && f->nodes == j->nodes && f->cpn == j->cpn &&
+		     f->mpn == j->mpn && f->excl == j->excl))
+			return f;
+	}
+	return NULL;
+}
+
 static int backfill_pass(struct sim *s, time_t t)
 {
 	const struct prio_sched_params *sp = s->sp;
@@ -936,6 +981,7 @@ static int backfill_pass(struct sim *s, time_t t)
 	uint32_t nrel = 0, tested = 0;
 
 	s->fc->backfill_passes++;
+	s->bf_stamp++;
 	for (uint32_t i = 0; i < s->nheap; i++)
 		if (s->heap[i].run < WAKE && s->heap[i].at <= horizon)
 			s->rel[nrel++] = s->heap[i];
@@ -958,7 +1004,17 @@ static int backfill_pass(struct sim *s, time_t t)
 			s->user_tested[job->user]++;
 		}
 		tested++;
+		struct nofit *f = nofit_slot(s, j, en->q.partition);
+
+		if (f && f->stamp == s->bf_stamp && j->limit >= f->limit)
+			continue; /* known not to fit in the window */
 		at = earliest(s, j, en->q.partition, t, nrel);
+		if (at == FAR_FUTURE && f) {
+			if (f->stamp != s->bf_stamp || j->limit < f->limit)
+				*f = (struct nofit){s->bf_stamp, en->q.partition,
+						    j->nodes, j->cpn, j->mpn,
+						    j->excl, j->limit};
+		}
 		if (at == t) {
 			if (start(s, en->sj, en->q.partition, t,
 				  PRIO_FC_BACKFILL) < 0)
@@ -1147,6 +1203,9 @@ static int setup(struct sim *s, const struct prio_engine *e,
 				    p;
 		free(fill);
 	}
+	s->nofit = calloc(NOFIT_SLOTS, sizeof(struct nofit));
+	if (!s->nofit)
+		return nomem(err);
 	s->user_slots = snap->strings.count + 1;
 	s->user_tested = calloc(s->user_slots, sizeof(*s->user_tested));
 	if (!s->free_cpu || !s->free_mem || !s->busy || !s->rel_time ||
@@ -1333,6 +1392,7 @@ out:
 	free(s.sj_of_job);
 	free(s.user_tested);
 	free(s.node_stamp);
+	free(s.nofit);
 	free(s.part_free);
 	free(s.node_pfirst);
 	free(s.node_parts);
