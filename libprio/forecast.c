@@ -506,7 +506,8 @@ static bool partition_possible(struct sim *s, struct sjob *j, uint32_t p,
 	for (uint32_t k = 0; k < pt->node_count && n < j->nodes; k++)
 		n += node_ever(s, j, pt->nodes[k]);
 	if (n < j->nodes) {
-		*why = "not enough usable nodes of its size in its partition";
+		*why = "not enough usable nodes (up, not drained) of its "
+		       "size in its partition";
 		return false;
 	}
 	if (pt->max_share > 1 && !(pt->max_share & PRIO_SHARED_FORCE))

@@ -226,4 +226,25 @@ forecast i
 expect i 3 start "$(ts 43200)"
 expect i 2 start "$(ts 46800)"
 
+# A real capture (Slurm 24.11, every node drained): squeue --start gives no
+# start time (N/A) to any pending job; the forecast starts none either, and
+# says why.
+o=tests/oracle/slurm-24.11-fairtree
+mkdir "$tmp/live"
+cp "$o/NOW" "$tmp/live/NOW"
+cp "$o/scontrol_show_config.txt" "$tmp/live/config.txt"
+cp "$o/scontrol_show_node.txt" "$tmp/live/nodes.txt"
+cp "$o/scontrol_show_partition.txt" "$tmp/live/partitions.txt"
+cp "$o/scontrol_show_job_d.txt" "$tmp/live/jobs.txt"
+cp "$o/sacctmgr_show_qos.txt" "$tmp/live/qos.txt"
+cp "$o/sacctmgr_dump.cfg" "$tmp/live/assoc.cfg"
+cp "$o/sshare_a_l_P.txt" "$tmp/live/sshare.txt"
+prio-calc --snapshot "$tmp/live" --forecast -P -h >"$tmp/live.out" 2>"$tmp/live.err" ||
+	{ echo "live: prio-calc failed"; cat "$tmp/live.err"; fail=1; }
+want=$(awk 'NR > 1 && $5 == "PD" { n++ } END { print n }' "$o/squeue_start.txt")
+na=$(awk 'NR > 1 && $5 == "PD" && $6 == "N/A" { n++ } END { print n }' "$o/squeue_start.txt")
+got=$(awk -F'|' '$4 == "never" && $11 ~ /not enough usable nodes/ || $4 == "held" { n++ } END { print n }' "$tmp/live.out")
+[ "$want" = "$na" ] && [ "$got" = "$want" ] ||
+	{ echo "live: $want pending, $na N/A in squeue --start, $got never or held in the forecast"; fail=1; }
+
 exit $fail
