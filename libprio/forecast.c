@@ -28,6 +28,10 @@
 #define NONE UINT32_MAX
 #define WAKE (UINT32_MAX - 1) /* event: the backfill timer */
 #define FAR_FUTURE ((time_t)1 << 40)
+/* GRES kinds modelled (untyped gres/NAME that nodes have); a job asking
+ * for another says so in its note. */
+#define FC_GRES 4
+#define REL_KEEP 4
 
 /* What a job's row says it is not modelled for (notes built at the end). */
 enum {
@@ -41,6 +45,7 @@ enum {
 	N_NOLIMIT = 1u << 7, /* no time limit: end unknown */
 	N_SHARE = 1u << 8,   /* partition OverSubscribe>1: taken as NO */
 	N_ARRAY = 1u << 9,   /* an unsplit array: one task modelled */
+	N_GTYPE = 1u << 10,  /* a GRES type (gres/gpu:a100) */
 };
 
 /* A pending job in the simulation. */
@@ -49,6 +54,7 @@ struct sjob {
 	uint32_t nodes;      /* nodes it needs */
 	uint32_t cpn;        /* CPUs per node */
 	uint64_t mpn;        /* memory per node, MB (0: not counted) */
+	uint32_t gpn[FC_GRES]; /* GRES per node, by kind */
 	time_t begin;        /* not before (BeginTime) */
 	time_t limit;        /* seconds; FAR_FUTURE when none */
 	uint32_t dep_first, dep_count;
@@ -85,6 +91,7 @@ struct ralloc {
 	uint32_t node;
 	uint32_t cpus;
 	uint64_t mem;
+	uint32_t gres[FC_GRES];
 };
 
 struct event {
@@ -99,6 +106,7 @@ struct resv {
 	uint64_t mem;
 	bool whole;
 	uint32_t node;
+	uint32_t gres[FC_GRES];
 };
 
 struct entry {
@@ -115,9 +123,15 @@ struct sim {
 	time_t t0, calc0, period, until;
 	/* nodes */
 	int64_t *free_cpu, *free_mem;
+	/* GRES: kinds (TRES ids), per node capacity and free [n * FC_GRES] */
+	uint32_t ngres, gres_id[FC_GRES];
+	uint32_t *node_gres;
+	int64_t *free_gres;
 	uint32_t *busy;
+	/* the last instant something ended on each node, and the runs that
+	 * ended there then (up to REL_KEEP) */
 	time_t *rel_time;
-	uint32_t *rel_run;
+	uint32_t *rel_run, *rel_cnt;
 	/* jobs */
 	struct sjob *sj;
 	uint32_t nsj;
@@ -161,6 +175,7 @@ struct sim {
 	uint32_t cidx;
 	uint32_t *slot;      /* node -> 1 + position in partition, scratch */
 	int64_t *capc, *capm, *blkc, *blkm;
+	int64_t *capg, *blkg; /* [k * FC_GRES] */
 	uint32_t *capb, *blkn, *blkw;
 	uint32_t *pick;
 	uint32_t *user_tested;
@@ -250,6 +265,9 @@ static void hold(struct sim *s, const struct run *r, int sign)
 		s->free_cpu[al->node] -= sign * (int64_t)al->cpus;
 		s->free_mem[al->node] -= sign * (int64_t)al->mem;
 		s->busy[al->node] += sign;
+		for (uint32_t g = 0; g < s->ngres; g++)
+			s->free_gres[al->node * FC_GRES + g] -=
+			    sign * (int64_t)al->gres[g];
 	}
 }
 
@@ -263,11 +281,14 @@ static int new_run(struct sim *s, uint32_t job, time_t end, uint32_t *out)
 }
 
 static int add_ralloc(struct sim *s, uint32_t node, uint32_t cpus,
-		      uint64_t mem)
+		      uint64_t mem, const uint32_t *gres)
 {
 	if (grow((void **)&s->ra, &s->cra, s->nra, sizeof(*s->ra)) < 0)
 		return -1;
-	s->ra[s->nra++] = (struct ralloc){node, cpus, mem};
+	s->ra[s->nra] = (struct ralloc){.node = node, .cpus = cpus, .mem = mem};
+	if (gres)
+		memcpy(s->ra[s->nra].gres, gres, sizeof(s->ra[0].gres));
+	s->nra++;
 	s->runs[s->nruns - 1].count++;
 	return 0;
 }
@@ -298,9 +319,20 @@ static int load_running(struct sim *s)
 		for (uint32_t a = rj->first_alloc;
 		     a < rj->first_alloc + rj->alloc_count; a++) {
 			const struct prio_res_alloc *al = &res->allocs[a];
+			uint32_t gres[FC_GRES] = {0}, i = a - rj->first_alloc;
 
+			/* its GRES, from TRES=, spread evenly over its
+			 * nodes (a suspended job keeps them) */
+			for (uint32_t g = 0; g < s->ngres; g++) {
+				uint64_t c = prio_tres_list_get(
+				    &job->tres_alloc, s->gres_id[g], 0);
+
+				gres[g] = (uint32_t)(c / rj->alloc_count +
+						     (i < c % rj->alloc_count));
+			}
 			if (add_ralloc(s, al->node, rj->suspended ? 0 : al->cpus,
-				       res->track_memory ? al->mem_mb : 0) < 0)
+				       res->track_memory ? al->mem_mb : 0,
+				       gres) < 0)
 				return -1;
 		}
 		hold(s, &s->runs[r], 1);
@@ -465,9 +497,22 @@ static void shape(struct sim *s, struct sjob *j, const struct prio_job *job)
 	    reason_is_limit(prio_snapshot_str(snap, job->reason)))
 		j->flags |= N_LIMIT;
 	for (uint32_t k = 0; k < job->tres_req.count; k++) {
-		const char *name = snap->tres.names[job->tres_req.items[k].tres];
+		const struct prio_tres_count *it = &job->tres_req.items[k];
+		const char *name = snap->tres.names[it->tres];
+		uint32_t g = 0;
 
-		if (!strncmp(name, "gres/", 5) && job->tres_req.items[k].count)
+		if (strncmp(name, "gres/", 5) || !it->count)
+			continue;
+		if (strchr(name, ':')) {
+			j->flags |= N_GTYPE; /* the count is in the untyped one */
+			continue;
+		}
+		while (g < s->ngres && s->gres_id[g] != it->tres)
+			g++;
+		if (g < s->ngres)
+			j->gpn[g] = (uint32_t)((it->count + j->nodes - 1) /
+					       j->nodes);
+		else
 			j->flags |= N_GRES;
 	}
 	if (job->array_task_text != PRIO_NO_ID)
@@ -483,8 +528,23 @@ static void shape(struct sim *s, struct sjob *j, const struct prio_job *job)
 /* Could node n ever hold one node's share of j? */
 static bool node_ever(const struct sim *s, const struct sjob *j, uint32_t n)
 {
-	return s->res.node_up[n] && s->res.node_cpus[n] >= j->cpn &&
-	       (!j->mpn || s->res.node_mem[n] >= j->mpn);
+	if (!s->res.node_up[n] || s->res.node_cpus[n] < j->cpn ||
+	    (j->mpn && s->res.node_mem[n] < j->mpn))
+		return false;
+	for (uint32_t g = 0; g < s->ngres; g++)
+		if (s->node_gres[n * FC_GRES + g] < j->gpn[g])
+			return false;
+	return true;
+}
+
+/* Are j's GRES free on node n (free[g] the node's free counts)? */
+static bool gres_fit(const struct sim *s, const struct sjob *j,
+		     const int64_t *free, const int64_t *blk)
+{
+	for (uint32_t g = 0; g < s->ngres; g++)
+		if (free[g] - (blk ? blk[g] : 0) < (int64_t)j->gpn[g])
+			return false;
+	return true;
 }
 
 /* Whether j can ever start in partition p; why not in *why. */
@@ -588,7 +648,9 @@ static uint32_t fit_now(struct sim *s, const struct sjob *j, uint32_t p)
 		if (j->excl ? s->busy[n] == 0 &&
 				  s->free_cpu[n] >= (int64_t)s->res.node_cpus[n]
 			    : s->free_cpu[n] >= (int64_t)j->cpn &&
-				  s->free_mem[n] >= (int64_t)j->mpn)
+				  s->free_mem[n] >= (int64_t)j->mpn &&
+				  gres_fit(s, j, &s->free_gres[n * FC_GRES],
+					   NULL))
 			s->pick[got++] = n;
 	}
 	return got;
@@ -608,28 +670,51 @@ static int start(struct sim *s, uint32_t sji, uint32_t p, time_t t,
 	if (new_run(s, j->job, end, &r) < 0)
 		return -1;
 	names = prio_arena_alloc(&s->fc->arena, j->nodes * sizeof(*names));
-	freed = prio_arena_alloc(&s->fc->arena, j->nodes * sizeof(*freed));
+	freed = prio_arena_alloc(&s->fc->arena,
+				 (size_t)j->nodes * REL_KEEP * sizeof(*freed));
 	if (!names || !freed)
 		return -1;
 	for (uint32_t k = 0; k < j->nodes; k++) {
 		uint32_t n = s->pick[k];
-		bool dup = false;
+		bool dup;
+		uint32_t gres[FC_GRES];
 
+		for (uint32_t g = 0; g < FC_GRES; g++)
+			gres[g] = j->excl && g < s->ngres
+				      ? s->node_gres[n * FC_GRES + g]
+				      : j->gpn[g];
 		if (add_ralloc(s, n,
 			       j->excl ? s->res.node_cpus[n] : j->cpn,
 			       j->excl && s->res.track_memory
 				   ? s->res.node_mem[n]
-				   : j->mpn) < 0)
+				   : j->mpn,
+			       gres) < 0)
 			return -1;
 		names[k] = (char *)prio_snapshot_str(s->snap,
 						     s->snap->nodes[n].name);
 		if (s->rel_time[n] <= s->t0)
 			continue;
-		for (uint32_t m = 0; m < nfreed && !dup; m++)
-			dup = freed[m] == s->runs[s->rel_run[n]].job;
-		if (!dup)
-			freed[nfreed++] = s->runs[s->rel_run[n]].job;
+		for (uint32_t i = 0; i < s->rel_cnt[n]; i++) {
+			uint32_t fj = s->runs[s->rel_run[n * REL_KEEP + i]].job;
+
+			dup = false;
+			for (uint32_t m = 0; m < nfreed && !dup; m++)
+				dup = freed[m] == fj;
+			if (!dup)
+				freed[nfreed++] = fj;
+		}
 	}
+	/* by job id, so that ends at one instant list the same whatever
+	 * order they were taken in */
+	for (uint32_t a = 1; a < nfreed; a++)
+		for (uint32_t b = a; b > 0 && s->snap->jobs[freed[b - 1]].job_id >
+						  s->snap->jobs[freed[b]].job_id;
+		     b--) {
+			uint32_t x = freed[b];
+
+			freed[b] = freed[b - 1];
+			freed[b - 1] = x;
+		}
 	hold(s, &s->runs[r], 1);
 	if (end != FAR_FUTURE && heap_push(s, end, r) < 0)
 		return -1;
@@ -772,7 +857,8 @@ static bool fits_at(const struct sim *s, const struct sjob *j, uint32_t n,
 		       s->capc[k] >= (int64_t)s->res.node_cpus[n];
 	return s->blkw[k] == 0 &&
 	       s->capc[k] - s->blkc[k] >= (int64_t)j->cpn &&
-	       s->capm[k] - s->blkm[k] >= (int64_t)j->mpn;
+	       s->capm[k] - s->blkm[k] >= (int64_t)j->mpn &&
+	       gres_fit(s, j, &s->capg[k * FC_GRES], &s->blkg[k * FC_GRES]);
 }
 
 static int reserve(struct sim *s, const struct sjob *j, time_t from,
@@ -802,8 +888,10 @@ static int reserve(struct sim *s, const struct sjob *j, time_t from,
 			s->cidx = s->crv;
 		}
 		s->rv_on[s->nrv] = 0;
-		s->rv[s->nrv++] = (struct resv){from, to, j->cpn, j->mpn, j->excl,
-						s->pick[k]};
+		s->rv[s->nrv] = (struct resv){from, to, j->cpn, j->mpn, j->excl,
+					      s->pick[k], {0}};
+		memcpy(s->rv[s->nrv].gres, j->gpn, sizeof(j->gpn));
+		s->nrv++;
 		/* sorted insertion: O(R) moves, no sort per job */
 		uint32_t i = s->nrv - 1, at = upper(s, s->by_from, false, from);
 
@@ -852,6 +940,10 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 		s->capb[k] = s->busy[n];
 		s->blkc[k] = s->blkm[k] = 0;
 		s->blkn[k] = s->blkw[k] = 0;
+		for (uint32_t g = 0; g < s->ngres; g++) {
+			s->capg[k * FC_GRES + g] = s->free_gres[n * FC_GRES + g];
+			s->blkg[k * FC_GRES + g] = 0;
+		}
 	}
 	for (uint32_t k = 0; k < pt->node_count; k++)
 		fitting += fits_at(s, j, pt->nodes[k], k);
@@ -873,6 +965,9 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 					s->capc[k] += al->cpus;
 					s->capm[k] += (int64_t)al->mem;
 					s->capb[k]--;
+					for (uint32_t g = 0; g < s->ngres; g++)
+						s->capg[k * FC_GRES + g] +=
+						    al->gres[g];
 				});
 			}
 		}
@@ -890,6 +985,8 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 				s->blkm[k] += (int64_t)rv->mem;
 				s->blkn[k]++;
 				s->blkw[k] += rv->whole;
+				for (uint32_t g = 0; g < s->ngres; g++)
+					s->blkg[k * FC_GRES + g] += rv->gres[g];
 			});
 		}
 		for (; ioff < s->nrv && s->rv[s->by_to[ioff]].to <= at; ioff++) {
@@ -905,6 +1002,8 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 				s->blkm[k] -= (int64_t)rv->mem;
 				s->blkn[k]--;
 				s->blkw[k] -= rv->whole;
+				for (uint32_t g = 0; g < s->ngres; g++)
+					s->blkg[k * FC_GRES + g] -= rv->gres[g];
 			});
 		}
 		if (fitting >= j->nodes) {
@@ -943,6 +1042,7 @@ struct nofit {
 	uint32_t stamp;   /* == sim's bf pass: valid */
 	uint32_t p, nodes, cpn;
 	uint64_t mpn;
+	uint32_t gpn[FC_GRES];
 	bool excl;
 	time_t limit;
 };
@@ -969,7 +1069,8 @@ static struct nofit *nofit_slot(struct sim *s, const struct sjob *j,
 
 		if (f->stamp != s->bf_stamp ||
 		    (f->p == p && f->nodes == j->nodes && f->cpn == j->cpn &&
-		     f->mpn == j->mpn && f->excl == j->excl))
+		     f->mpn == j->mpn && f->excl == j->excl &&
+		     !memcmp(f->gpn, j->gpn, sizeof(f->gpn))))
 			return f;
 	}
 	return NULL;
@@ -1014,7 +1115,8 @@ static int backfill_pass(struct sim *s, time_t t)
 			if (f->stamp != s->bf_stamp || j->limit < f->limit)
 				*f = (struct nofit){s->bf_stamp, en->q.partition,
 						    j->nodes, j->cpn, j->mpn,
-						    j->excl, j->limit};
+						    {0}, j->excl, j->limit};
+			memcpy(f->gpn, j->gpn, sizeof(f->gpn));
 		}
 		if (at == t) {
 			if (start(s, en->sj, en->q.partition, t,
@@ -1095,7 +1197,10 @@ static const char *note_text(struct sim *s, const struct sjob *j)
 		ADD("not modelled: age accrued after its dependency is "
 		    "released");
 	if (j->flags & N_GRES)
-		ADD("not modelled: GRES");
+		ADD("not modelled: a GRES no node has, or more than %d kinds",
+		    FC_GRES);
+	if (j->flags & N_GTYPE)
+		ADD("not modelled: GRES types (counted as any of its kind)");
 	if (j->flags & N_LIC)
 		ADD("not modelled: licenses");
 	if (j->flags & N_FEAT)
@@ -1158,11 +1263,16 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->free_mem = calloc(nn, sizeof(*s->free_mem));
 	s->busy = calloc(nn, sizeof(*s->busy));
 	s->rel_time = calloc(nn, sizeof(*s->rel_time));
-	s->rel_run = calloc(nn, sizeof(*s->rel_run));
+	s->rel_run = calloc((size_t)nn * REL_KEEP, sizeof(*s->rel_run));
+	s->rel_cnt = calloc(nn, sizeof(*s->rel_cnt));
 	s->slot = calloc(nn, sizeof(*s->slot));
 	s->capc = malloc(maxnodes * sizeof(*s->capc));
 	s->capm = malloc(maxnodes * sizeof(*s->capm));
 	s->capb = malloc(maxnodes * sizeof(*s->capb));
+	s->capg = calloc((size_t)maxnodes * FC_GRES, sizeof(*s->capg));
+	s->blkg = calloc((size_t)maxnodes * FC_GRES, sizeof(*s->blkg));
+	s->node_gres = calloc((size_t)nn * FC_GRES, sizeof(*s->node_gres));
+	s->free_gres = calloc((size_t)nn * FC_GRES, sizeof(*s->free_gres));
 	s->blkc = malloc(maxnodes * sizeof(*s->blkc));
 	s->blkm = malloc(maxnodes * sizeof(*s->blkm));
 	s->blkn = malloc(maxnodes * sizeof(*s->blkn));
@@ -1210,7 +1320,8 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->user_slots = snap->strings.count + 1;
 	s->user_tested = calloc(s->user_slots, sizeof(*s->user_tested));
 	if (!s->free_cpu || !s->free_mem || !s->busy || !s->rel_time ||
-	    !s->rel_run || !s->slot || !s->blkc || !s->blkm || !s->blkn ||
+	    !s->rel_run || !s->rel_cnt || !s->capg || !s->blkg || !s->node_gres ||
+	    !s->free_gres || !s->slot || !s->blkc || !s->blkm || !s->blkn ||
 	    !s->blkw ||
 	    !s->capc || !s->capm || !s->capb || !s->pick || !s->remaining ||
 	    !s->blocked || !s->parts || !s->sj_of_job ||
@@ -1221,6 +1332,29 @@ static int setup(struct sim *s, const struct prio_engine *e,
 		s->free_mem[n] = s->res.track_memory
 				     ? (int64_t)s->res.node_mem[n]
 				     : 0;
+	}
+	/* the GRES kinds the nodes have (Gres=gpu:4: gres/gpu), each node's
+	 * count of each */
+	for (uint32_t n = 0; n < snap->node_count; n++) {
+		const struct prio_tres_list *l = &snap->nodes[n].gres_tres;
+
+		for (uint32_t i = 0; i < l->count; i++) {
+			const char *name = snap->tres.names[l->items[i].tres];
+			uint32_t g = 0;
+
+			if (strchr(name, ':'))
+				continue;
+			while (g < s->ngres && s->gres_id[g] != l->items[i].tres)
+				g++;
+			if (g == s->ngres && g < FC_GRES)
+				s->gres_id[s->ngres++] = l->items[i].tres;
+			if (g < s->ngres) {
+				s->node_gres[n * FC_GRES + g] =
+				    (uint32_t)l->items[i].count;
+				s->free_gres[n * FC_GRES + g] =
+				    (int64_t)l->items[i].count;
+			}
+		}
 	}
 	if (load_running(s) < 0)
 		return nomem(err);
@@ -1340,8 +1474,14 @@ int prio_forecast_run(const struct prio_engine *e,
 			r->ended = true;
 			hold(&s, r, -1);
 			for (uint32_t a = r->first; a < r->first + r->count; a++) {
-				s.rel_time[s.ra[a].node] = t;
-				s.rel_run[s.ra[a].node] = ev.run;
+				uint32_t n = s.ra[a].node;
+
+				if (s.rel_time[n] != t)
+					s.rel_cnt[n] = 0;
+				s.rel_time[n] = t;
+				if (s.rel_cnt[n] < REL_KEEP)
+					s.rel_run[n * REL_KEEP +
+						  s.rel_cnt[n]++] = ev.run;
 			}
 		}
 	}
@@ -1372,9 +1512,14 @@ out:
 	prio_resources_free(&s.res);
 	free(s.free_cpu);
 	free(s.free_mem);
+	free(s.node_gres);
+	free(s.free_gres);
+	free(s.capg);
+	free(s.blkg);
 	free(s.busy);
 	free(s.rel_time);
 	free(s.rel_run);
+	free(s.rel_cnt);
 	free(s.blkc);
 	free(s.blkm);
 	free(s.blkn);

@@ -13,10 +13,11 @@
  * before the reserved start of every higher job it would take resources
  * from, within bf_window and bf_max_job_test).  Resources are the select
  * plugin's model of prio_resources_build() (CPUs and memory per node, what
- * every running job holds); the simulation only moves them in time.
+ * every running job holds), with the nodes' GRES counts added; the
+ * simulation only moves them in time.
  *
  * What is not modelled is said on the rows of the jobs it affects (note):
- * limits (a pending reason naming one), GRES, licenses, features, advance
+ * limits (a pending reason naming one), GRES types, licenses, features, advance
  * reservations, dependencies other than after/afterany/afterok, usage
  * accrued by simulated jobs (fairshare stays the snapshot's).  The man page
  * prio-calc(1), FORECAST, is the user's account of the rules.
@@ -64,8 +65,9 @@ struct prio_forecast_row {
 	const char *note;    /* what is not modelled or why it never
 			      * starts; NULL when nothing to say */
 	/* The jobs (snapshot indices, running at NOW or started in the
-	 * simulation) whose end freed nodes it starts on, in node order;
-	 * empty when it starts on resources free at NOW. */
+	 * simulation) whose ends were the last to free resources on the
+	 * nodes it starts on, by job id; empty when it starts on resources
+	 * free at NOW. */
 	const uint32_t *freed_by;
 	uint32_t freed_count;
 };

@@ -38,7 +38,8 @@ EOC
 
 # job ID STATE PARTITION NODES CPUS LIMIT_MIN SUBMIT_OFFSET [START_OFFSET
 # NODELIST]: a record as `scontrol show job` prints it; PRIO, NICE, DEP,
-# REASON, ELIG (EligibleTime), ACCRUE override fields.
+# REASON, ELIG (EligibleTime), ACCRUE override fields, GRES adds TRES
+# (gres/gpu=1).
 job() {
 	id=$1 st=$2 part=$3 nn=$4 cpus=$5 lim=$6 sub=$7
 	if [ "$st" = RUNNING ]; then
@@ -60,7 +61,7 @@ JobId=$id JobName=j$id
    ReqNodeList=(null) ExcNodeList=(null)
    NodeList=$nl
    NumNodes=$nn NumCPUs=$cpus NumTasks=$cpus CPUs/Task=1 ReqB:S:C:T=0:0:*:*
-   TRES=cpu=$cpus,mem=$((cpus * 100))M,node=$nn,billing=$cpus
+   TRES=cpu=$cpus,mem=$((cpus * 100))M,node=$nn,billing=$cpus${GRES:+,$GRES}
    MinCPUsNode=1 MinMemoryCPU=100M MinTmpDiskNode=0
    OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)
 
@@ -199,6 +200,26 @@ expect f 4 nodes 'n[1-2]'
 expect f 4 freed_by 1,2
 expect f 5 start "$(ts 2400)"
 expect f 5 nodes n3
+
+# (j) GRES: n1 has 8 CPUs and 2 GPUs, job 1 holds both GPUs (and one CPU)
+# until 00:30.  Job 2 (highest) needs a GPU: it waits until 00:30 although
+# CPUs are free; job 3 (no GPU, 30 min) starts now, by backfill, since the
+# main scheduler stops at job 2 (it ends when job 2's reservation begins).
+mkdir "$tmp/j"
+conf 1 8 "PartitionName=p Nodes=n1 Default=YES State=UP" >"$tmp/j/slurm.conf"
+sed -i 's/^NodeName=n\[1-1\] CPUs=8/& Gres=gpu:2/' "$tmp/j/slurm.conf"
+printf 'GresTypes=gpu\nAccountingStorageTRES=gres/gpu\n' >>"$tmp/j/slurm.conf"
+{
+	GRES=gres/gpu=2 job 1 RUNNING p 1 1 60 -3600 -1800 n1
+	GRES=gres/gpu=1 job 2 PENDING p 1 1 60 -900
+	job 3 PENDING p 1 1 30 -300
+} >"$tmp/j/jobs.txt"
+forecast j
+expect j 2 start "$(ts 1800)"
+# job 1's GPUs and job 3's CPU are freed at 00:30
+expect j 2 freed_by 1,3
+expect j 3 start "$(ts 0)"
+expect j 3 by backfill
 
 # (h) an empty queue: no rows, success.
 mkdir "$tmp/h"
