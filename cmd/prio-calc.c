@@ -40,6 +40,8 @@ enum {
 	OPT_START,
 	OPT_MINE,
 	OPT_BRIEF,
+	OPT_FORECAST,
+	OPT_FORECAST_UNTIL,
 };
 
 static void help(void)
@@ -100,6 +102,13 @@ static void help(void)
 	    "                         partition, priority, the factor that holds "
 	    "it back\n"
 	    "                         most, Slurm's start estimate\n"
+	    "      --forecast         when every pending job starts: a "
+	    "simulation of the main\n"
+	    "                         and backfill schedulers from NOW "
+	    "(prio-calc(1) FORECAST)\n"
+	    "      --forecast-until=TIME  stop the forecast there (jobs not "
+	    "started by then:\n"
+	    "                         \"after\")\n"
 	    "      --check            load the inputs, report what they hold and "
 	    "every\n"
 	    "                         problem (exit 0 clean, 2 on errors)\n"
@@ -414,12 +423,13 @@ void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 	check_inputs(o, e);
 	/* ranks, the jobs ahead and what moves depend on every job and,
 	 * through FAIRSHARE, on every user's usage */
-	if (o->rank || o->compare || o->explain || o->brief)
+	if (o->rank || o->compare || o->explain || o->brief || o->forecast)
 		cmd_partial(&o->c, snap, PRIO_NEEDS_RANK,
-			    o->rank      ? "--rank"
-			    : o->compare ? "--compare"
-			    : o->brief   ? (o->mine ? "--mine" : "--brief")
-					 : "--explain",
+			    o->rank       ? "--rank"
+			    : o->compare  ? "--compare"
+			    : o->forecast ? "--forecast"
+			    : o->brief    ? (o->mine ? "--mine" : "--brief")
+					  : "--explain",
 			    true);
 	if (!o->c.now_set && !o->at_set)
 		calc_clock(o, e, with_sets);
@@ -907,6 +917,8 @@ int main(int argc, char **argv)
 	    {"start", no_argument, NULL, OPT_START},
 	    {"mine", no_argument, NULL, OPT_MINE},
 	    {"brief", no_argument, NULL, OPT_BRIEF},
+	    {"forecast", no_argument, NULL, OPT_FORECAST},
+	    {"forecast-until", required_argument, NULL, OPT_FORECAST_UNTIL},
 	};
 	enum { NOWN = sizeof(own) / sizeof(own[0]) };
 	const struct option *longopts = cmd_merge_options(own, NOWN);
@@ -951,6 +963,15 @@ int main(int argc, char **argv)
 		case OPT_START: o.start = true; break;
 		case OPT_MINE: o.mine = o.brief = true; break;
 		case OPT_BRIEF: o.brief = true; break;
+		case OPT_FORECAST: o.forecast = true; break;
+		case OPT_FORECAST_UNTIL:
+			if (cmd_parse_now(optarg, &o.forecast_until) < 0)
+				cmd_usage_error(c, USAGE,
+						"--forecast-until: expected Unix "
+						"seconds or YYYY-MM-DDTHH:MM:SS, "
+						"got \"%s\"",
+						optarg);
+			break;
 		case OPT_USAGE: printf("Usage: %s\n", USAGE); return EXIT_OK;
 		case OPT_HELP: help(); return EXIT_OK;
 		case 'V':
@@ -977,11 +998,11 @@ int main(int argc, char **argv)
 				"mutually exclusive. Please remove one and "
 				"retry.");
 	actions = o.check + (o.explain != 0) + o.compare + o.rank + o.start +
-		  o.brief;
+		  o.brief + o.forecast;
 	if (actions > 1)
 		cmd_usage_error(c, USAGE, "--check, --explain, --compare, "
-					  "--rank, --start and --mine/--brief "
-					  "exclude each other");
+					  "--rank, --start, --mine/--brief and "
+					  "--forecast exclude each other");
 	if (o.mine && o.users)
 		cmd_usage_error(c, USAGE, "--mine is -u $USER --brief: give "
 					  "one of --mine and -u");
@@ -993,6 +1014,13 @@ int main(int argc, char **argv)
 					  "-l, -n, -w, -S or --at");
 	if (o.brief && o.format)
 		cmd_usage_error(c, USAGE, "--mine/--brief take no -o");
+	if (o.forecast_until && !o.forecast)
+		cmd_usage_error(c, USAGE, "--forecast-until needs --forecast");
+	/* the forecast starts at the snapshot's NOW; a later clock would
+	 * leave the jobs that ran in between unaccounted for */
+	if (o.forecast && o.at_set)
+		cmd_usage_error(c, USAGE, "--forecast starts at the snapshot's "
+					  "NOW: --at does not apply");
 	if (o.compare && !c->set_count)
 		cmd_usage_error(c, USAGE, "--compare needs what-if "
 					  "assignments (--set or --what-if)");
@@ -1015,6 +1043,8 @@ int main(int argc, char **argv)
 		rc = calc_start(&o);
 	} else if (o.brief) {
 		rc = calc_brief(&o);
+	} else if (o.forecast) {
+		rc = calc_forecast(&o);
 	} else {
 		rc = print_table(&o);
 	}

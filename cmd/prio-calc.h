@@ -40,13 +40,16 @@ struct calc_opts {
 	bool start;            /* --start: squeue --start */
 	bool brief;            /* --brief: one line per job of -u */
 	bool mine;             /* --mine: --brief for the invoking user */
+	bool forecast;         /* --forecast: the queue's start times */
+	time_t forecast_until; /* --forecast-until, 0 none */
 };
 
 #define CALC_USAGE                                                             \
 	"prio-calc [SOURCES] [-l] [-n] [-w] [-o FORMAT] [-S SORT] [-u USERS] "  \
 	"[-j[JOBS]] [-p PARTITIONS] [-h] [-P|--csv|--json] [--now T] [--at T] " \
 	"[--no-lag] [--set K=V] [--explain JOBID | --compare | --rank | "      \
-	"--start | --mine | -u USER --brief | --check]"
+	"--start | --mine | -u USER --brief | --forecast [--forecast-until T] | " \
+	"--check]"
 
 
 /* The -j, -u and -p filters, parsed against a snapshot. */
@@ -82,5 +85,7 @@ int calc_compare(struct calc_opts *o);
 /* --start (squeue --start) and --mine / --brief: exit status. */
 int calc_start(struct calc_opts *o);
 int calc_brief(struct calc_opts *o);
+/* --forecast: exit status. */
+int calc_forecast(struct calc_opts *o);
 
 #endif

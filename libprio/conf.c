@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1604,6 +1605,87 @@ static int preempt_params_link(struct prio_snapshot *snap,
 	return PRIO_OK;
 }
 
+/* The backfill words of SchedulerParameters (struct prio_sched_params).
+ * Slurm finds each word by substring in a list that holds many others
+ * (default_queue_depth=, max_rpc_cnt=...), so other words are left alone;
+ * a word read here must carry a number in Slurm's range. */
+static int sched_params_link(struct prio_snapshot *snap,
+			     struct prio_error *err)
+{
+	static const struct {
+		const char *word;
+		size_t off;
+		unsigned long min, max;
+	} nums[] = {
+#define SP(f) offsetof(struct prio_sched_params, f)
+	    {"bf_window", SP(bf_window), 1, 43200},
+	    {"bf_resolution", SP(bf_resolution), 1, 3600},
+	    {"bf_max_job_test", SP(bf_max_job_test), 1, 1000000},
+	    {"bf_max_job_user", SP(bf_max_job_user), 0, 1000000},
+	    {"bf_interval", SP(bf_interval), 1, 10800},
+#undef SP
+	};
+	struct prio_sched_params *sp = &snap->conf.sched;
+	const struct prio_conf_kv *type =
+	    prio_config_find(&snap->conf, "SchedulerType");
+	const char *v = snap->conf.scheduler_parameters;
+	const char *file;
+	unsigned long line;
+	int rc;
+
+	sp->bf_window = 1440;
+	sp->bf_resolution = 60;
+	sp->bf_max_job_test = 500;
+	sp->bf_max_job_user = 0;
+	sp->bf_interval = 30;
+	sp->bf_continue = false;
+	sp->backfill = !type || !type->value || !*type->value ||
+		       strcasestr(type->value, "backfill") != NULL;
+	key_location(snap, "SchedulerParameters", &file, &line);
+	while (v && *v) {
+		const char *comma = strchr(v, ',');
+		size_t n = comma ? (size_t)(comma - v) : strlen(v);
+		const char *eq = memchr(v, '=', n);
+		size_t wn = eq ? (size_t)(eq - v) : n;
+
+		if (wn == 11 && !strncasecmp(v, "bf_continue", 11))
+			sp->bf_continue = true;
+		for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++) {
+			char num[32];
+			char *end;
+			unsigned long long x;
+			size_t vn;
+
+			if (wn != strlen(nums[k].word) ||
+			    strncasecmp(v, nums[k].word, wn))
+				continue;
+			vn = eq ? n - wn - 1 : 0;
+			if (vn && vn < sizeof(num)) {
+				memcpy(num, eq + 1, vn);
+				num[vn] = '\0';
+				errno = 0;
+				x = strtoull(num, &end, 10);
+				if (!*end && num[0] != '-' && !errno &&
+				    x >= nums[k].min && x <= nums[k].max) {
+					*(uint32_t *)((char *)sp +
+						      nums[k].off) = (uint32_t)x;
+					break;
+				}
+			}
+			prio_error_set(err, PRIO_ERR_PARSE, file, line,
+				       "SchedulerParameters",
+				       "%s=%.*s%s: expected a number from %lu "
+				       "to %lu",
+				       nums[k].word, ECHO(eq ? eq + 1 : "", vn),
+				       nums[k].min, nums[k].max);
+			if ((rc = link_error(snap, err)) < 0)
+				return rc;
+		}
+		v = comma ? comma + 1 : NULL;
+	}
+	return PRIO_OK;
+}
+
 /* Values that a release before 25.05 does not have: PriorityFlags
  * MAX_TRES_GRES and PreemptMode PRIORITY (cluster, partitions). */
 static int release_checks(struct prio_snapshot *snap, struct prio_error *err)
@@ -1727,6 +1809,7 @@ int prio_config_link(struct prio_snapshot *snap, struct prio_error *err)
 	if (snap->have_config && (rc = config_checks(snap, err)) < 0)
 		return rc;
 	if ((rc = preempt_params_link(snap, err)) < 0 ||
+	    (rc = sched_params_link(snap, err)) < 0 ||
 	    (rc = release_checks(snap, err)) < 0)
 		return rc;
 	for (uint32_t i = 0; i < snap->node_count; i++) {

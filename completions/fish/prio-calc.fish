@@ -33,6 +33,8 @@ complete -c prio-calc -l rank -d 'the scheduling order'
 complete -c prio-calc -l start -d "pending jobs with Slurm's start estimate, as squeue --start"
 complete -c prio-calc -l mine -d 'one line per pending job of yours'
 complete -c prio-calc -l brief -d 'with -u: one line per pending job of the user'
+complete -c prio-calc -l forecast -d 'when every pending job starts: a simulation of the scheduler'
+complete -c prio-calc -l forecast-until -x -d 'stop the forecast at that time'
 complete -c prio-calc -l no-lag -d 'classic: fairshare of the next cycle, not as Slurm shows it'
 complete -c prio-calc -l check -d 'load the inputs and report what they hold'
 complete -c prio-calc -l usage -d 'a short usage line'

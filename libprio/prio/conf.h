@@ -107,6 +107,22 @@ struct prio_preempt_params {
 	uint32_t suspend_grace_time;
 };
 
+/* The backfill words of SchedulerParameters the forecast (forecast.h)
+ * uses, filled by prio_config_link() with Slurm's defaults (the same from
+ * 22.05 to 26.05: slurm.conf(5)).  Slurm logs a bad value and keeps its
+ * default; here a value that is not a number in Slurm's range is refused
+ * (file:line: SchedulerParameters: ...), so that a typo never leaves a
+ * default silently in force. */
+struct prio_sched_params {
+	uint32_t bf_window;       /* minutes, default 1440, 1..43200 */
+	uint32_t bf_resolution;   /* seconds, default 60, 1..3600 */
+	uint32_t bf_max_job_test; /* default 500, 1..1000000 */
+	uint32_t bf_max_job_user; /* default 0 (no limit) */
+	uint32_t bf_interval;     /* seconds, default 30 */
+	bool bf_continue;         /* bf_continue */
+	bool backfill;            /* SchedulerType is sched/backfill (default) */
+};
+
 struct prio_config {
 	const char *cluster_name;
 	const char *priority_type;          /* "priority/multifactor" */
@@ -132,6 +148,7 @@ struct prio_config {
 	/* seconds; 0 (Slurm's default, printed 00:00:00) exempts nothing */
 	uint32_t preempt_exempt_time;
 	const char *scheduler_parameters;
+	struct prio_sched_params sched;     /* its backfill words, at link */
 	const char *preempt_parameters;     /* PreemptParameters as written */
 	struct prio_preempt_params preempt; /* both spellings, at link */
 	uint16_t sched_time_slice;          /* SchedulerTimeSlice, s; default 30 */

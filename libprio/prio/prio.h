@@ -13,6 +13,7 @@
 #include "explain_text.h"
 #include "fairshare.h"
 #include "fairshare_explain.h"
+#include "forecast.h"
 #include "format.h"
 #include "hostlist.h"
 #include "intern.h"

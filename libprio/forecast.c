@@ -1,0 +1,1580 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The forecast (forecast.h): an event-driven simulation of Slurm's main and
+ * backfill schedulers over the select plugin's resources of
+ * prio_resources_build().
+ *
+ * Events are job ends (a min-heap), begin times and backfill wake-ups.  At
+ * every event instant the main scheduler walks the queue in order; the
+ * backfill scheduler runs when bf_interval has passed since its last run
+ * (else a wake-up is queued for then), as slurmctld runs it on its own
+ * timer.  The queue is rebuilt only when the instant falls in a later
+ * PriorityCalcPeriod than the last build: between two calculations Slurm's
+ * order does not change.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prio/forecast.h"
+#include "prio/hostlist.h"
+#include "prio/order.h"
+#include "prio/resources.h"
+#include "prio/snapshot.h"
+#include "prio/timestr.h"
+
+#define NONE UINT32_MAX
+#define WAKE (UINT32_MAX - 1) /* event: the backfill timer */
+#define FAR_FUTURE ((time_t)1 << 40)
+/* GRES kinds modelled (untyped gres/NAME that nodes have); a job asking
+ * for another says so in its note. */
+#define FC_GRES 4
+#define REL_KEEP 4
+
+/* What a job's row says it is not modelled for (notes built at the end). */
+enum {
+	N_LIMIT = 1u << 0,   /* pending for a limit */
+	N_GRES = 1u << 1,    /* requests GRES */
+	N_LIC = 1u << 2,     /* licenses */
+	N_FEAT = 1u << 3,    /* features / constraints */
+	N_RESV = 1u << 4,    /* an advance reservation */
+	N_DEP = 1u << 5,     /* a dependency we cannot follow */
+	N_DEPAGE = 1u << 6,  /* its age after the dependency is released */
+	N_NOLIMIT = 1u << 7, /* no time limit: end unknown */
+	N_SHARE = 1u << 8,   /* partition OverSubscribe>1: taken as NO */
+	N_ARRAY = 1u << 9,   /* an unsplit array: one task modelled */
+	N_GTYPE = 1u << 10,  /* a GRES type (gres/gpu:a100) */
+};
+
+/* A pending job in the simulation. */
+struct sjob {
+	uint32_t job;        /* snapshot index */
+	uint32_t nodes;      /* nodes it needs */
+	uint32_t cpn;        /* CPUs per node */
+	uint64_t mpn;        /* memory per node, MB (0: not counted) */
+	uint32_t gpn[FC_GRES]; /* GRES per node, by kind */
+	time_t begin;        /* not before (BeginTime) */
+	time_t limit;        /* seconds; FAR_FUTURE when none */
+	uint32_t dep_first, dep_count;
+	uint32_t rank0;      /* place in the first queue (row order) */
+	uint32_t flags;      /* N_* */
+	/* positions in prio_job_partitions() order where it can never
+	 * start (bit k % 64) */
+	uint64_t bad_parts;
+	bool excl;           /* whole nodes */
+	bool dep_or;         /* '?' between dependencies: any one */
+	bool held, never, started, queued;
+	const char *never_why;
+	uint32_t run;        /* its run once started */
+	uint32_t partition;  /* where it started */
+	uint8_t how;
+};
+
+/* A dependency on another job. */
+struct dep {
+	uint32_t target; /* sjob index, or run index when running */
+	bool on_run;     /* target is a job running at NOW */
+	bool at_start;   /* "after": released when the target starts */
+};
+
+/* A job holding resources: running at NOW or started by the simulation. */
+struct run {
+	uint32_t job;      /* snapshot index */
+	time_t end;        /* FAR_FUTURE: never ends */
+	uint32_t first, count; /* ralloc[first .. +count) */
+	bool ended;
+};
+
+struct ralloc {
+	uint32_t node;
+	uint32_t cpus;
+	uint64_t mem;
+	uint32_t gres[FC_GRES];
+};
+
+struct event {
+	time_t at;
+	uint32_t run; /* NONE: a wake-up */
+};
+
+/* A backfill reservation on one node. */
+struct resv {
+	time_t from, to;
+	uint32_t cpus;
+	uint64_t mem;
+	bool whole;
+	uint32_t node;
+	uint32_t gres[FC_GRES];
+};
+
+struct entry {
+	struct prio_queue_entry q;
+	uint32_t sj;
+};
+
+struct sim {
+	const struct prio_snapshot *snap;
+	struct prio_engine ec; /* e with the clock of the current queue */
+	const struct prio_sched_params *sp;
+	struct prio_resources res;
+	struct prio_forecast *fc;
+	time_t t0, calc0, period, until;
+	/* nodes */
+	int64_t *free_cpu, *free_mem;
+	/* GRES: kinds (TRES ids), per node capacity and free [n * FC_GRES] */
+	uint32_t ngres, gres_id[FC_GRES];
+	uint32_t *node_gres;
+	int64_t *free_gres;
+	uint32_t *busy;
+	/* the last instant something ended on each node, and the runs that
+	 * ended there then (up to REL_KEEP) */
+	time_t *rel_time;
+	uint32_t *rel_run, *rel_cnt;
+	/* jobs */
+	struct sjob *sj;
+	uint32_t nsj;
+	uint32_t *sj_of_job; /* snapshot index -> sjob, NONE */
+	struct dep *deps;
+	uint32_t ndeps, cdeps;
+	struct run *runs;
+	uint32_t nruns, cruns;
+	struct ralloc *ra;
+	uint32_t nra, cra;
+	struct event *heap;
+	uint32_t nheap, cheap;
+	/* the queue */
+	struct entry *q;
+	uint32_t nq, cq;
+	time_t q_calc;
+	uint32_t *remaining; /* per partition: unstarted entries */
+	bool *blocked;
+	/* the main pass takes a failed partition's nodes away from every
+	 * later job (node_stamp == pass_id: taken); part_free counts the
+	 * nodes each partition has left, through node_parts (CSR: the
+	 * partitions of node n are node_parts[node_pfirst[n] ..
+	 * node_pfirst[n + 1])) */
+	uint32_t *node_stamp, pass_id;
+	uint32_t *part_free;
+	uint32_t *node_pfirst, *node_parts;
+	uint32_t *parts;     /* scratch, e->max_job_partitions */
+	/* backfill */
+	time_t next_bf;
+	/* bumped by every end, start, begin time and queue rebuild; the
+	 * backfill pass is skipped while it is what it was at the last */
+	uint64_t version, bf_version;
+	struct nofit *nofit; /* NOFIT_SLOTS, valid when stamp == bf_stamp */
+	uint32_t bf_stamp;
+	bool wake_queued;
+	struct resv *rv;
+	uint32_t nrv, crv;
+	uint32_t *by_from, *by_to; /* rv sorted by from, by to */
+	uint32_t *rv_on;     /* == sweep_id: blocking in this job's sweep */
+	uint32_t sweep_id;
+	uint32_t cidx;
+	uint32_t *slot;      /* node -> 1 + position in partition, scratch */
+	int64_t *capc, *capm, *blkc, *blkm;
+	int64_t *capg, *blkg; /* [k * FC_GRES] */
+	uint32_t *capb, *blkn, *blkw;
+	uint32_t *pick;
+	uint32_t *user_tested;
+	uint32_t user_slots;
+	struct event *rel;   /* scratch: ends in the window */
+};
+
+static int nomem(struct prio_error *err)
+{
+	return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
+}
+
+/* Grow *arr (element size sz) to hold n + 1; -1 on ENOMEM. */
+static int grow(void **arr, uint32_t *cap, uint32_t n, size_t sz)
+{
+	if (n < *cap)
+		return 0;
+	uint32_t nc = *cap ? *cap * 2 : 64;
+	void *p = realloc(*arr, (size_t)nc * sz);
+
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = nc;
+	return 0;
+}
+
+/* --- events ------------------------------------------------------------ */
+
+static bool ev_before(const struct event *a, const struct event *b)
+{
+	return a->at < b->at;
+}
+
+static int heap_push(struct sim *s, time_t at, uint32_t run)
+{
+	uint32_t i;
+
+	if (grow((void **)&s->heap, &s->cheap, s->nheap, sizeof(*s->heap)) < 0)
+		return -1;
+	i = s->nheap++;
+	s->heap[i] = (struct event){at, run};
+	while (i > 0) {
+		uint32_t p = (i - 1) / 2;
+
+		if (!ev_before(&s->heap[i], &s->heap[p]))
+			break;
+		struct event tmp = s->heap[p];
+		s->heap[p] = s->heap[i];
+		s->heap[i] = tmp;
+		i = p;
+	}
+	return 0;
+}
+
+static struct event heap_pop(struct sim *s)
+{
+	struct event top = s->heap[0];
+	uint32_t i = 0;
+
+	s->heap[0] = s->heap[--s->nheap];
+	for (;;) {
+		uint32_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < s->nheap && ev_before(&s->heap[l], &s->heap[m]))
+			m = l;
+		if (r < s->nheap && ev_before(&s->heap[r], &s->heap[m]))
+			m = r;
+		if (m == i)
+			break;
+		struct event tmp = s->heap[m];
+		s->heap[m] = s->heap[i];
+		s->heap[i] = tmp;
+		i = m;
+	}
+	return top;
+}
+
+/* --- resources ----------------------------------------------------------- */
+
+/* A run holds its allocations: take them from the nodes. */
+static void hold(struct sim *s, const struct run *r, int sign)
+{
+	for (uint32_t a = r->first; a < r->first + r->count; a++) {
+		const struct ralloc *al = &s->ra[a];
+
+		s->free_cpu[al->node] -= sign * (int64_t)al->cpus;
+		s->free_mem[al->node] -= sign * (int64_t)al->mem;
+		s->busy[al->node] += sign;
+		for (uint32_t g = 0; g < s->ngres; g++)
+			s->free_gres[al->node * FC_GRES + g] -=
+			    sign * (int64_t)al->gres[g];
+	}
+}
+
+static int new_run(struct sim *s, uint32_t job, time_t end, uint32_t *out)
+{
+	if (grow((void **)&s->runs, &s->cruns, s->nruns, sizeof(*s->runs)) < 0)
+		return -1;
+	*out = s->nruns;
+	s->runs[s->nruns++] = (struct run){job, end, s->nra, 0, false};
+	return 0;
+}
+
+static int add_ralloc(struct sim *s, uint32_t node, uint32_t cpus,
+		      uint64_t mem, const uint32_t *gres)
+{
+	if (grow((void **)&s->ra, &s->cra, s->nra, sizeof(*s->ra)) < 0)
+		return -1;
+	s->ra[s->nra] = (struct ralloc){.node = node, .cpus = cpus, .mem = mem};
+	if (gres)
+		memcpy(s->ra[s->nra].gres, gres, sizeof(s->ra[0].gres));
+	s->nra++;
+	s->runs[s->nruns - 1].count++;
+	return 0;
+}
+
+/* The jobs running at NOW, from the select plugin's model. */
+static int load_running(struct sim *s)
+{
+	const struct prio_resources *res = &s->res;
+
+	for (uint32_t k = 0; k < res->job_count; k++) {
+		const struct prio_res_job *rj = &res->jobs[k];
+		const struct prio_job *job = &s->snap->jobs[rj->job];
+		time_t end = job->end_time;
+		uint32_t r;
+
+		if (!end && job->start_time && job->time_limit != PRIO_INFINITE &&
+		    job->time_limit != PRIO_NO_VAL)
+			end = job->start_time + (time_t)job->time_limit * 60;
+		/* a suspended job keeps its memory until it resumes, which
+		 * nothing in the snapshot tells */
+		if (!end || rj->suspended)
+			end = FAR_FUTURE;
+		/* past its end (completing, or over its limit): ends now */
+		if (end < s->t0 || rj->completing)
+			end = s->t0;
+		if (new_run(s, rj->job, end, &r) < 0)
+			return -1;
+		for (uint32_t a = rj->first_alloc;
+		     a < rj->first_alloc + rj->alloc_count; a++) {
+			const struct prio_res_alloc *al = &res->allocs[a];
+			uint32_t gres[FC_GRES] = {0}, i = a - rj->first_alloc;
+
+			/* its GRES, from TRES=, spread evenly over its
+			 * nodes (a suspended job keeps them) */
+			for (uint32_t g = 0; g < s->ngres; g++) {
+				uint64_t c = prio_tres_list_get(
+				    &job->tres_alloc, s->gres_id[g], 0);
+
+				gres[g] = (uint32_t)(c / rj->alloc_count +
+						     (i < c % rj->alloc_count));
+			}
+			if (add_ralloc(s, al->node, rj->suspended ? 0 : al->cpus,
+				       res->track_memory ? al->mem_mb : 0,
+				       gres) < 0)
+				return -1;
+		}
+		hold(s, &s->runs[r], 1);
+		if (end != FAR_FUTURE && heap_push(s, end, r) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* --- pending jobs ---------------------------------------------------------- */
+
+static bool reason_is_limit(const char *r)
+{
+	return r && (strstr(r, "Limit") || !strncmp(r, "AssocGrp", 8) ||
+		     !strncmp(r, "AssocMax", 8) || !strncmp(r, "QOSGrp", 6) ||
+		     !strncmp(r, "QOSMax", 6));
+}
+
+/* Dependency=afterok:12(unfulfilled),afterany:13_*(unfulfilled): the
+ * kinds after, afterany and afterok, every job of a list (',': all, '?':
+ * any); a job not in the snapshot has ended.  Anything else sets N_DEP and
+ * is left out. */
+static int parse_deps(struct sim *s, struct sjob *j, const char *d)
+{
+	j->dep_first = s->ndeps;
+	j->dep_or = strchr(d, '?') != NULL;
+	while (*d) {
+		size_t n = strcspn(d, ",?");
+		const char *colon = memchr(d, ':', n);
+		size_t kn = colon ? (size_t)(colon - d) : n;
+		bool at_start = kn == 5 && !strncmp(d, "after", 5);
+		bool at_end = (kn == 8 && !strncmp(d, "afterany", 8)) ||
+			      (kn == 7 && !strncmp(d, "afterok", 7));
+		bool fulfilled = memmem(d, n, "(fulfilled)", 11) != NULL;
+
+		if (!colon || (!at_start && !at_end)) {
+			j->flags |= N_DEP;
+		} else if (!fulfilled) {
+			const char *p = colon + 1, *end = d + n;
+
+			while (p < end) {
+				char *stop;
+				unsigned long id = strtoul(p, &stop, 10);
+				const struct prio_job *t;
+
+				if (stop == p) {
+					j->flags |= N_DEP;
+					break;
+				}
+				if (*stop == '_')
+					/* an array task or all of them: the
+					 * array job's record */
+					stop += strcspn(stop, ":(");
+				t = prio_snapshot_find_job(s->snap, (uint32_t)id);
+				if (t) {
+					uint32_t ti = (uint32_t)(t - s->snap->jobs);
+					uint32_t rr = s->res.by_snap_job[ti];
+					struct dep dp = {NONE, false, at_start};
+
+					if (s->sj_of_job[ti] != NONE)
+						dp.target = s->sj_of_job[ti];
+					else if (rr != NONE) {
+						dp.target = rr; /* runs[] index */
+						dp.on_run = true;
+					}
+					if (dp.target != NONE) {
+						if (grow((void **)&s->deps,
+							 &s->cdeps, s->ndeps,
+							 sizeof(*s->deps)) < 0)
+							return -1;
+						s->deps[s->ndeps++] = dp;
+					}
+				}
+				p = stop + strcspn(stop, ":");
+				if (*p == ':')
+					p++;
+				if (p > end)
+					break;
+				if (p < end && *p == '(')
+					break;
+			}
+		}
+		d += n;
+		if (*d)
+			d++;
+	}
+	j->dep_count = s->ndeps - j->dep_first;
+	if (j->dep_count)
+		j->flags |= N_DEPAGE;
+	return 0;
+}
+
+/* When dependency dp is released; FAR_FUTURE while unknown. */
+static time_t dep_time(const struct sim *s, const struct dep *dp)
+{
+	const struct run *r;
+
+	if (dp->on_run) {
+		r = &s->runs[dp->target];
+		return dp->at_start ? s->t0 : r->end;
+	}
+	const struct sjob *t = &s->sj[dp->target];
+
+	if (!t->started)
+		return FAR_FUTURE;
+	return dp->at_start ? s->fc->rows[dp->target].start
+			    : s->runs[t->run].end;
+}
+
+static bool eligible(const struct sim *s, const struct sjob *j, time_t t)
+{
+	bool any = false;
+
+	if (j->begin > t)
+		return false;
+	if (!j->dep_count)
+		return true;
+	for (uint32_t k = j->dep_first; k < j->dep_first + j->dep_count; k++) {
+		bool ok = dep_time(s, &s->deps[k]) <= t;
+
+		if (j->dep_or && ok)
+			return true;
+		if (!j->dep_or && !ok)
+			return false;
+		any = any || ok;
+	}
+	return !j->dep_or || any;
+}
+
+/* The job's size on each node and the notes that do not depend on time. */
+static void shape(struct sim *s, struct sjob *j, const struct prio_job *job)
+{
+	const struct prio_snapshot *snap = s->snap;
+	const struct prio_job_detail *d = job->detail;
+	const char *os = job->oversubscribe != PRIO_NO_ID
+			     ? prio_snapshot_str(snap, job->oversubscribe)
+			     : NULL;
+	uint64_t mem = prio_tres_list_get(&job->tres_req, PRIO_TRES_MEM, 0);
+	uint32_t cpus = job->num_cpus ? job->num_cpus : 1;
+
+	j->nodes = job->min_nodes ? job->min_nodes : 1;
+	j->cpn = (cpus + j->nodes - 1) / j->nodes;
+	if (!s->res.track_memory)
+		j->mpn = 0;
+	else if (mem)
+		j->mpn = (mem + j->nodes - 1) / j->nodes;
+	else if (job->min_memory)
+		j->mpn = job->mem_per_cpu ? job->min_memory * j->cpn
+					  : job->min_memory;
+	else
+		j->mpn = (uint64_t)snap->conf.def_mem_per_cpu * j->cpn;
+	j->excl = s->res.select == PRIO_SELECT_LINEAR ||
+		  (os && !strcmp(os, "NO"));
+	if (job->time_limit == PRIO_INFINITE || job->time_limit == PRIO_NO_VAL) {
+		j->limit = FAR_FUTURE;
+		j->flags |= N_NOLIMIT;
+	} else {
+		j->limit = (time_t)job->time_limit * 60;
+	}
+	j->begin = job->eligible_time > s->t0 ? job->eligible_time : s->t0;
+	if (job->reason != PRIO_NO_ID &&
+	    reason_is_limit(prio_snapshot_str(snap, job->reason)))
+		j->flags |= N_LIMIT;
+	for (uint32_t k = 0; k < job->tres_req.count; k++) {
+		const struct prio_tres_count *it = &job->tres_req.items[k];
+		const char *name = snap->tres.names[it->tres];
+		uint32_t g = 0;
+
+		if (strncmp(name, "gres/", 5) || !it->count)
+			continue;
+		if (strchr(name, ':')) {
+			j->flags |= N_GTYPE; /* the count is in the untyped one */
+			continue;
+		}
+		while (g < s->ngres && s->gres_id[g] != it->tres)
+			g++;
+		if (g < s->ngres)
+			j->gpn[g] = (uint32_t)((it->count + j->nodes - 1) /
+					       j->nodes);
+		else
+			j->flags |= N_GRES;
+	}
+	if (job->array_task_text != PRIO_NO_ID)
+		j->flags |= N_ARRAY;
+	if (d && d->licenses != PRIO_NO_ID)
+		j->flags |= N_LIC;
+	if (d && d->features != PRIO_NO_ID)
+		j->flags |= N_FEAT;
+	if (d && d->reservation != PRIO_NO_ID)
+		j->flags |= N_RESV;
+}
+
+/* Could node n ever hold one node's share of j? */
+static bool node_ever(const struct sim *s, const struct sjob *j, uint32_t n)
+{
+	if (!s->res.node_up[n] || s->res.node_cpus[n] < j->cpn ||
+	    (j->mpn && s->res.node_mem[n] < j->mpn))
+		return false;
+	for (uint32_t g = 0; g < s->ngres; g++)
+		if (s->node_gres[n * FC_GRES + g] < j->gpn[g])
+			return false;
+	return true;
+}
+
+/* Are j's GRES free on node n (free[g] the node's free counts)? */
+static bool gres_fit(const struct sim *s, const struct sjob *j,
+		     const int64_t *free, const int64_t *blk)
+{
+	for (uint32_t g = 0; g < s->ngres; g++)
+		if (free[g] - (blk ? blk[g] : 0) < (int64_t)j->gpn[g])
+			return false;
+	return true;
+}
+
+/* Whether j can ever start in partition p; why not in *why. */
+static bool partition_possible(struct sim *s, struct sjob *j, uint32_t p,
+			       const char **why)
+{
+	const struct prio_partition *pt = &s->snap->partitions[p];
+	uint32_t n = 0;
+
+	if (pt->state && strcmp(pt->state, "UP") != 0) {
+		*why = "its partition is not UP";
+		return false;
+	}
+	if (pt->max_time != PRIO_INFINITE && pt->max_time != PRIO_NO_VAL &&
+	    j->limit != FAR_FUTURE && j->limit > (time_t)pt->max_time * 60) {
+		*why = "its time limit is over the partition's MaxTime";
+		return false;
+	}
+	for (uint32_t k = 0; k < pt->node_count && n < j->nodes; k++)
+		n += node_ever(s, j, pt->nodes[k]);
+	if (n < j->nodes) {
+		*why = "not enough usable nodes (up, not drained) of its "
+		       "size in its partition";
+		return false;
+	}
+	if (pt->max_share > 1 && !(pt->max_share & PRIO_SHARED_FORCE))
+		j->flags |= N_SHARE;
+	return true;
+}
+
+/* --- the queue ------------------------------------------------------------- */
+
+static int cmp_entry(const void *a, const void *b, void *arg)
+{
+	return prio_queue_compare(arg, &((const struct entry *)a)->q,
+				  &((const struct entry *)b)->q);
+}
+
+/* Rebuild the queue of the jobs not started, with priorities at `calc`. */
+static int build_queue(struct sim *s, time_t calc)
+{
+	const struct prio_snapshot *snap = s->snap;
+
+	s->ec.now = calc;
+	s->q_calc = calc;
+	s->nq = 0;
+	memset(s->remaining, 0, snap->partition_count * sizeof(*s->remaining));
+	for (uint32_t i = 0; i < s->nsj; i++) {
+		struct sjob *j = &s->sj[i];
+		const struct prio_job *job = &snap->jobs[j->job];
+		struct prio_job_factors jf;
+		uint32_t np, nq;
+
+		if (j->held || j->never || j->started)
+			continue;
+		np = prio_job_partitions(&s->ec, job, s->parts);
+		nq = prio_job_qos_count(job);
+		prio_job_factors(&s->ec, job, &jf);
+		/* partition-major, as the controller fills priority_array */
+		for (uint32_t k = 0; k < np * nq; k++) {
+			struct prio_job_factors jq;
+			struct prio_row row;
+			struct entry *en;
+
+			if (j->bad_parts & (1ull << (k / nq % 64)))
+				continue;
+			if (grow((void **)&s->q, &s->cq, s->nq, sizeof(*s->q)) < 0)
+				return -1;
+			en = &s->q[s->nq++];
+			en->sj = i;
+			en->q.job = j->job;
+			en->q.partition = s->parts[k / nq];
+			en->q.qos = prio_job_factors_at(&s->ec, job, &jf, k % nq,
+							&jq);
+			prio_row_compute(&s->ec, job, &jq, en->q.partition, &row);
+			en->q.priority = row.priority;
+			s->remaining[en->q.partition]++;
+		}
+	}
+	if (s->nq)
+		qsort_r(s->q, s->nq, sizeof(*s->q), cmp_entry, (void *)snap);
+	s->version++;
+	s->fc->recomputes++;
+	return 0;
+}
+
+/* --- placing ----------------------------------------------------------- */
+
+/* Nodes of partition p where j fits now (first fit in the partition's node
+ * order), into s->pick; returns the count (j->nodes when it fits). */
+static uint32_t fit_now(struct sim *s, const struct sjob *j, uint32_t p)
+{
+	const struct prio_partition *pt = &s->snap->partitions[p];
+	uint32_t got = 0;
+
+	for (uint32_t k = 0; k < pt->node_count && got < j->nodes; k++) {
+		uint32_t n = pt->nodes[k];
+
+		if (!node_ever(s, j, n) || s->node_stamp[n] == s->pass_id)
+			continue;
+		if (j->excl ? s->busy[n] == 0 &&
+				  s->free_cpu[n] >= (int64_t)s->res.node_cpus[n]
+			    : s->free_cpu[n] >= (int64_t)j->cpn &&
+				  s->free_mem[n] >= (int64_t)j->mpn &&
+				  gres_fit(s, j, &s->free_gres[n * FC_GRES],
+					   NULL))
+			s->pick[got++] = n;
+	}
+	return got;
+}
+
+/* Start j on s->pick[0..j->nodes) at t. */
+static int start(struct sim *s, uint32_t sji, uint32_t p, time_t t,
+		 uint8_t how)
+{
+	struct sjob *j = &s->sj[sji];
+	struct prio_forecast_row *row = &s->fc->rows[sji];
+	time_t end = j->limit == FAR_FUTURE ? FAR_FUTURE : t + j->limit;
+	char **names, buf[4096];
+	uint32_t r, nfreed = 0, *freed;
+	const struct prio_job *job = &s->snap->jobs[j->job];
+
+	if (new_run(s, j->job, end, &r) < 0)
+		return -1;
+	names = prio_arena_alloc(&s->fc->arena, j->nodes * sizeof(*names));
+	freed = prio_arena_alloc(&s->fc->arena,
+				 (size_t)j->nodes * REL_KEEP * sizeof(*freed));
+	if (!names || !freed)
+		return -1;
+	for (uint32_t k = 0; k < j->nodes; k++) {
+		uint32_t n = s->pick[k];
+		bool dup;
+		uint32_t gres[FC_GRES];
+
+		for (uint32_t g = 0; g < FC_GRES; g++)
+			gres[g] = j->excl && g < s->ngres
+				      ? s->node_gres[n * FC_GRES + g]
+				      : j->gpn[g];
+		if (add_ralloc(s, n,
+			       j->excl ? s->res.node_cpus[n] : j->cpn,
+			       j->excl && s->res.track_memory
+				   ? s->res.node_mem[n]
+				   : j->mpn,
+			       gres) < 0)
+			return -1;
+		names[k] = (char *)prio_snapshot_str(s->snap,
+						     s->snap->nodes[n].name);
+		if (s->rel_time[n] <= s->t0)
+			continue;
+		for (uint32_t i = 0; i < s->rel_cnt[n]; i++) {
+			uint32_t fj = s->runs[s->rel_run[n * REL_KEEP + i]].job;
+
+			dup = false;
+			for (uint32_t m = 0; m < nfreed && !dup; m++)
+				dup = freed[m] == fj;
+			if (!dup)
+				freed[nfreed++] = fj;
+		}
+	}
+	/* by job id, so that ends at one instant list the same whatever
+	 * order they were taken in */
+	for (uint32_t a = 1; a < nfreed; a++)
+		for (uint32_t b = a; b > 0 && s->snap->jobs[freed[b - 1]].job_id >
+						  s->snap->jobs[freed[b]].job_id;
+		     b--) {
+			uint32_t x = freed[b];
+
+			freed[b] = freed[b - 1];
+			freed[b - 1] = x;
+		}
+	hold(s, &s->runs[r], 1);
+	if (end != FAR_FUTURE && heap_push(s, end, r) < 0)
+		return -1;
+	s->version++;
+	j->started = true;
+	j->run = r;
+	j->partition = p;
+	j->how = how;
+	row->status = PRIO_FC_STARTS;
+	row->partition = p;
+	row->how = how;
+	row->start = t;
+	row->end = end == FAR_FUTURE ? 0 : end;
+	row->nodes = prio_arena_strdup(
+	    &s->fc->arena, prio_hostlist_compress(names, j->nodes, buf,
+						  sizeof(buf)));
+	row->freed_by = freed;
+	row->freed_count = nfreed;
+	if (!row->nodes)
+		return -1;
+	/* its entries (every partition it may start in, every QOS) leave
+	 * the count of what is left */
+	uint32_t np = prio_job_partitions(&s->ec, job, s->parts),
+		 nq = prio_job_qos_count(job);
+
+	for (uint32_t k = 0; k < np; k++)
+		if (!(j->bad_parts & (1ull << (k % 64))))
+			s->remaining[s->parts[k]] -= nq;
+	return 0;
+}
+
+/* --- main scheduler ------------------------------------------------------ */
+
+/* Partition p failed: its nodes are taken from every later job of the
+ * pass, as slurmctld's schedule() takes them from avail_node_bitmap; a
+ * partition left without nodes is blocked too.  *open counts the
+ * partitions with jobs left and not blocked. */
+static void fail_partition(struct sim *s, uint32_t p, uint32_t *open)
+{
+	const struct prio_partition *pt = &s->snap->partitions[p];
+
+	if (!s->blocked[p]) {
+		s->blocked[p] = true;
+		*open -= s->remaining[p] > 0;
+	}
+	for (uint32_t k = 0; k < pt->node_count; k++) {
+		uint32_t n = pt->nodes[k];
+
+		if (s->node_stamp[n] == s->pass_id)
+			continue;
+		s->node_stamp[n] = s->pass_id;
+		for (uint32_t i = s->node_pfirst[n]; i < s->node_pfirst[n + 1];
+		     i++) {
+			uint32_t q = s->node_parts[i];
+
+			if (--s->part_free[q] == 0 && !s->blocked[q]) {
+				s->blocked[q] = true;
+				*open -= s->remaining[q] > 0;
+			}
+		}
+	}
+}
+
+/* Slurm's main scheduler: the queue in order; a job that does not fit
+ * fails its partition (fail_partition).  It stops once every partition
+ * with jobs left is blocked: O(P + entries walked) plus the nodes taken. */
+static int main_pass(struct sim *s, time_t t)
+{
+	const struct prio_snapshot *snap = s->snap;
+	uint32_t open = 0;
+
+	s->pass_id++;
+	for (uint32_t p = 0; p < snap->partition_count; p++) {
+		s->blocked[p] = false;
+		s->part_free[p] = snap->partitions[p].node_count;
+		open += s->remaining[p] > 0;
+	}
+	for (uint32_t k = 0; k < s->nq && open; k++) {
+		const struct entry *en = &s->q[k];
+		struct sjob *j = &s->sj[en->sj];
+		uint32_t p = en->q.partition;
+
+		if (j->started || s->blocked[p] || !eligible(s, j, t))
+			continue;
+		if (fit_now(s, j, p) == j->nodes) {
+			if (start(s, en->sj, p, t, PRIO_FC_MAIN) < 0)
+				return -1;
+			/* a partition whose last job started closes */
+			open = 0;
+			for (uint32_t q = 0; q < snap->partition_count; q++)
+				open += !s->blocked[q] && s->remaining[q] > 0;
+			continue;
+		}
+		fail_partition(s, p, &open);
+	}
+	return 0;
+}
+
+/* --- backfill -------------------------------------------------------------- */
+
+static int cmp_event(const void *a, const void *b)
+{
+	const struct event *x = a, *y = b;
+
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/* A reservation [from, to) blocks a node for a job of limit L at the start
+ * times T whose run [T, T + L) overlaps it: from - L < T < to.  by_from and
+ * by_to keep the pass's reservations sorted by from and by to, so that a
+ * sweep reads both orders without sorting. */
+static uint32_t upper(const struct sim *s, const uint32_t *idx, bool by_to,
+		      time_t key)
+{
+	uint32_t lo = 0, hi = s->nrv - 1; /* the new entry is not in idx yet */
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		const struct resv *r = &s->rv[idx[mid]];
+
+		if ((by_to ? r->to : r->from) <= key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Does j fit on the partition's k-th node n at the sweep's instant: the
+ * CPUs and memory free then (capc, capm; capb jobs on it) less what the
+ * reservations overlapping its run hold (blkc, blkm; blkn of them, blkw
+ * whole-node ones)? */
+static bool fits_at(const struct sim *s, const struct sjob *j, uint32_t n,
+		    uint32_t k)
+{
+	if (!node_ever(s, j, n))
+		return false;
+	if (j->excl)
+		return s->capb[k] == 0 && s->blkn[k] == 0 &&
+		       s->capc[k] >= (int64_t)s->res.node_cpus[n];
+	return s->blkw[k] == 0 &&
+	       s->capc[k] - s->blkc[k] >= (int64_t)j->cpn &&
+	       s->capm[k] - s->blkm[k] >= (int64_t)j->mpn &&
+	       gres_fit(s, j, &s->capg[k * FC_GRES], &s->blkg[k * FC_GRES]);
+}
+
+static int reserve(struct sim *s, const struct sjob *j, time_t from,
+		   time_t to)
+{
+	for (uint32_t k = 0; k < j->nodes; k++) {
+		if (grow((void **)&s->rv, &s->crv, s->nrv, sizeof(*s->rv)) < 0)
+			return -1;
+		if (s->cidx < s->crv) {
+			void *f = realloc(s->by_from,
+					  (size_t)s->crv * sizeof(*s->by_from));
+
+			if (f)
+				s->by_from = f;
+			void *t = realloc(s->by_to,
+					  (size_t)s->crv * sizeof(*s->by_to));
+
+			if (t)
+				s->by_to = t;
+			void *o = realloc(s->rv_on,
+					  (size_t)s->crv * sizeof(*s->rv_on));
+
+			if (o)
+				s->rv_on = o;
+			if (!f || !t || !o)
+				return -1;
+			s->cidx = s->crv;
+		}
+		s->rv_on[s->nrv] = 0;
+		s->rv[s->nrv] = (struct resv){from, to, j->cpn, j->mpn, j->excl,
+					      s->pick[k], {0}};
+		memcpy(s->rv[s->nrv].gres, j->gpn, sizeof(j->gpn));
+		s->nrv++;
+		/* sorted insertion: O(R) moves, no sort per job */
+		uint32_t i = s->nrv - 1, at = upper(s, s->by_from, false, from);
+
+		memmove(s->by_from + at + 1, s->by_from + at,
+			(size_t)(i - at) * sizeof(*s->by_from));
+		s->by_from[at] = i;
+		at = upper(s, s->by_to, true, to);
+		memmove(s->by_to + at + 1, s->by_to + at,
+			(size_t)(i - at) * sizeof(*s->by_to));
+		s->by_to[at] = i;
+	}
+	return 0;
+}
+
+/* Change node k's state in the sweep by f, keeping `fitting` (the nodes
+ * where j fits) up to date. */
+#define SWEEP_NODE(s, j, n, k, fitting, f)                                     	do {                                                                   		(fitting) -= fits_at((s), (j), (n), (k));                      		f;                                                             		(fitting) += fits_at((s), (j), (n), (k));                      	} while (0)
+
+/*
+ * The earliest instant in [t, t + bf_window] at which j fits in p for its
+ * whole run without taking what the pass's reservations hold; its nodes in
+ * s->pick, FAR_FUTURE when none.  One sweep in time over three sorted
+ * lists (the ends in the window, rel[0..nrel); the reservations' starts and
+ * ends as this job's limit sees them), keeping the count of nodes where it
+ * fits: O(N_p + ends + R log R) for a partition of N_p nodes and R
+ * reservation entries on them.  Instants are taken in bf_resolution steps
+ * from t, as the backfill map keeps them (an end is seen at the next step).
+ */
+static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
+		       time_t t, uint32_t nrel)
+{
+	const struct prio_partition *pt = &s->snap->partitions[p];
+	time_t res = s->sp->bf_resolution ? s->sp->bf_resolution : 1;
+	time_t horizon = t + (time_t)s->sp->bf_window * 60, found = FAR_FUTURE;
+	time_t lim = j->limit == FAR_FUTURE ? FAR_FUTURE / 2 : j->limit;
+	uint32_t fitting = 0, r = 0, ion = 0, ioff = 0;
+
+	s->sweep_id++;
+
+	for (uint32_t k = 0; k < pt->node_count; k++) {
+		uint32_t n = pt->nodes[k];
+
+		s->slot[n] = k + 1;
+		s->capc[k] = s->free_cpu[n];
+		s->capm[k] = s->free_mem[n];
+		s->capb[k] = s->busy[n];
+		s->blkc[k] = s->blkm[k] = 0;
+		s->blkn[k] = s->blkw[k] = 0;
+		for (uint32_t g = 0; g < s->ngres; g++) {
+			s->capg[k * FC_GRES + g] = s->free_gres[n * FC_GRES + g];
+			s->blkg[k * FC_GRES + g] = 0;
+		}
+	}
+	for (uint32_t k = 0; k < pt->node_count; k++)
+		fitting += fits_at(s, j, pt->nodes[k], k);
+	for (time_t at = t; at <= horizon;) {
+		time_t next = FAR_FUTURE;
+
+		/* everything due by `at` */
+		for (; r < nrel && s->rel[r].at <= at; r++) {
+			const struct run *rn = &s->runs[s->rel[r].run];
+
+			for (uint32_t a = rn->first; a < rn->first + rn->count;
+			     a++) {
+				const struct ralloc *al = &s->ra[a];
+				uint32_t k = s->slot[al->node];
+
+				if (!k--)
+					continue;
+				SWEEP_NODE(s, j, al->node, k, fitting, {
+					s->capc[k] += al->cpus;
+					s->capm[k] += (int64_t)al->mem;
+					s->capb[k]--;
+					for (uint32_t g = 0; g < s->ngres; g++)
+						s->capg[k * FC_GRES + g] +=
+						    al->gres[g];
+				});
+			}
+		}
+		for (; ion < s->nrv && s->rv[s->by_from[ion]].from - lim + 1 <= at;
+		     ion++) {
+			const struct resv *rv = &s->rv[s->by_from[ion]];
+			uint32_t k = s->slot[rv->node];
+
+			/* not in the partition, or over before it blocks */
+			if (!k-- || rv->to <= at)
+				continue;
+			s->rv_on[s->by_from[ion]] = s->sweep_id;
+			SWEEP_NODE(s, j, rv->node, k, fitting, {
+				s->blkc[k] += rv->cpus;
+				s->blkm[k] += (int64_t)rv->mem;
+				s->blkn[k]++;
+				s->blkw[k] += rv->whole;
+				for (uint32_t g = 0; g < s->ngres; g++)
+					s->blkg[k * FC_GRES + g] += rv->gres[g];
+			});
+		}
+		for (; ioff < s->nrv && s->rv[s->by_to[ioff]].to <= at; ioff++) {
+			const struct resv *rv = &s->rv[s->by_to[ioff]];
+			uint32_t k = s->slot[rv->node];
+
+			/* not in the partition, or never blocked (it was
+			 * over when its start came due) */
+			if (!k-- || s->rv_on[s->by_to[ioff]] != s->sweep_id)
+				continue;
+			SWEEP_NODE(s, j, rv->node, k, fitting, {
+				s->blkc[k] -= rv->cpus;
+				s->blkm[k] -= (int64_t)rv->mem;
+				s->blkn[k]--;
+				s->blkw[k] -= rv->whole;
+				for (uint32_t g = 0; g < s->ngres; g++)
+					s->blkg[k * FC_GRES + g] -= rv->gres[g];
+			});
+		}
+		if (fitting >= j->nodes) {
+			uint32_t got = 0;
+
+			for (uint32_t k = 0;
+			     k < pt->node_count && got < j->nodes; k++)
+				if (fits_at(s, j, pt->nodes[k], k))
+					s->pick[got++] = pt->nodes[k];
+			found = at;
+			break;
+		}
+		if (r < nrel)
+			next = s->rel[r].at;
+		if (ion < s->nrv && s->rv[s->by_from[ion]].from - lim + 1 < next)
+			next = s->rv[s->by_from[ion]].from - lim + 1;
+		if (ioff < s->nrv && s->rv[s->by_to[ioff]].to < next)
+			next = s->rv[s->by_to[ioff]].to;
+		if (next == FAR_FUTURE)
+			break;
+		at = t + (next - t + res - 1) / res * res;
+	}
+	for (uint32_t k = 0; k < pt->node_count; k++)
+		s->slot[pt->nodes[k]] = 0;
+	return found;
+}
+
+/*
+ * Within one backfill pass the resources only shrink (jobs start, and
+ * reservations are added), so a job shape that found no start in the
+ * window finds none later in the pass either, nor does the same shape with
+ * a longer limit.  The pass remembers, per shape (partition, nodes, CPUs
+ * and memory per node, whole nodes), the shortest limit that failed.
+ */
+struct nofit {
+	uint32_t stamp;   /* == sim's bf pass: valid */
+	uint32_t p, nodes, cpn;
+	uint64_t mpn;
+	uint32_t gpn[FC_GRES];
+	bool excl;
+	time_t limit;
+};
+
+#define NOFIT_SLOTS 4096u
+
+static uint32_t nofit_hash(const struct sjob *j, uint32_t p)
+{
+	uint64_t h = p * 0x9e3779b97f4a7c15ull ^ j->nodes * 0xc2b2ae3d27d4eb4full ^
+		     j->cpn * 0x165667b19e3779f9ull ^ j->mpn ^ j->excl;
+
+	return (uint32_t)(h ^ h >> 29) & (NOFIT_SLOTS - 1);
+}
+
+/* The slot of j's shape in p (a free or matching one after a few probes;
+ * NULL when the neighbourhood is full: no caching). */
+static struct nofit *nofit_slot(struct sim *s, const struct sjob *j,
+				uint32_t p)
+{
+	uint32_t h = nofit_hash(j, p);
+
+	for (uint32_t i = 0; i < 8; i++) {
+		struct nofit *f = &s->nofit[(h + i) & (NOFIT_SLOTS - 1)];
+
+		if (f->stamp != s->bf_stamp ||
+		    (f->p == p && f->nodes == j->nodes && f->cpn == j->cpn &&
+		     f->mpn == j->mpn && f->excl == j->excl &&
+		     !memcmp(f->gpn, j->gpn, sizeof(f->gpn))))
+			return f;
+	}
+	return NULL;
+}
+
+static int backfill_pass(struct sim *s, time_t t)
+{
+	const struct prio_sched_params *sp = s->sp;
+	time_t horizon = t + (time_t)sp->bf_window * 60;
+	uint32_t nrel = 0, tested = 0;
+
+	s->fc->backfill_passes++;
+	s->bf_stamp++;
+	for (uint32_t i = 0; i < s->nheap; i++)
+		if (s->heap[i].run < WAKE && s->heap[i].at <= horizon)
+			s->rel[nrel++] = s->heap[i];
+	if (nrel)
+		qsort(s->rel, nrel, sizeof(*s->rel), cmp_event);
+	if (sp->bf_max_job_user)
+		memset(s->user_tested, 0,
+		       s->user_slots * sizeof(*s->user_tested));
+	for (uint32_t k = 0; k < s->nq && tested < sp->bf_max_job_test; k++) {
+		const struct entry *en = &s->q[k];
+		struct sjob *j = &s->sj[en->sj];
+		const struct prio_job *job = &s->snap->jobs[j->job];
+		time_t at;
+
+		if (j->started || !eligible(s, j, t))
+			continue;
+		if (sp->bf_max_job_user) {
+			if (s->user_tested[job->user] >= sp->bf_max_job_user)
+				continue;
+			s->user_tested[job->user]++;
+		}
+		tested++;
+		struct nofit *f = nofit_slot(s, j, en->q.partition);
+
+		if (f && f->stamp == s->bf_stamp && j->limit >= f->limit)
+			continue; /* known not to fit in the window */
+		at = earliest(s, j, en->q.partition, t, nrel);
+		if (at == FAR_FUTURE && f) {
+			if (f->stamp != s->bf_stamp || j->limit < f->limit)
+				*f = (struct nofit){s->bf_stamp, en->q.partition,
+						    j->nodes, j->cpn, j->mpn,
+						    {0}, j->excl, j->limit};
+			memcpy(f->gpn, j->gpn, sizeof(f->gpn));
+		}
+		if (at == t) {
+			if (start(s, en->sj, en->q.partition, t,
+				  PRIO_FC_BACKFILL) < 0)
+				return -1;
+		} else if (at != FAR_FUTURE &&
+			   reserve(s, j, at,
+				   j->limit == FAR_FUTURE ? FAR_FUTURE
+							  : at + j->limit) < 0) {
+			return -1;
+		}
+	}
+	s->nrv = 0;
+	return 0;
+}
+
+/* --- the run ------------------------------------------------------------- */
+
+static int pass(struct sim *s, time_t t)
+{
+	time_t calc = t;
+
+	if (s->period > 0 && t >= s->calc0)
+		calc = s->calc0 + (t - s->calc0) / s->period * s->period;
+	else if (t < s->calc0)
+		calc = s->calc0;
+	if (calc != s->q_calc && build_queue(s, calc) < 0)
+		return -1;
+	s->fc->passes++;
+	if (main_pass(s, t) < 0)
+		return -1;
+	if (!s->sp->backfill)
+		return 0;
+	if (t >= s->next_bf) {
+		/* nothing ended, started or came due since the last pass:
+		 * it would find what it found then */
+		if (s->version == s->bf_version)
+			return 0;
+		s->next_bf = t + (s->sp->bf_interval ? s->sp->bf_interval : 30);
+		if (backfill_pass(s, t) < 0)
+			return -1;
+		s->bf_version = s->version;
+		return 0;
+	}
+	if (!s->wake_queued) {
+		s->wake_queued = true;
+		return heap_push(s, s->next_bf, WAKE);
+	}
+	return 0;
+}
+
+static const char *note_text(struct sim *s, const struct sjob *j)
+{
+	const struct prio_job *job = &s->snap->jobs[j->job];
+	char buf[1024];
+	size_t n = 0;
+
+#define ADD(...)                                                               \
+	do {                                                                   \
+		if (n < sizeof(buf))                                           \
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,        \
+					      "%s", n ? "; " : "");            \
+		if (n < sizeof(buf))                                           \
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,        \
+					      __VA_ARGS__);                    \
+	} while (0)
+	if (j->held)
+		ADD("held (priority 0): starts only when released");
+	if (j->never_why)
+		ADD("never starts in the model: %s", j->never_why);
+	if (j->flags & N_LIMIT)
+		ADD("not modelled: %s (forecast as if the limit did not hold)",
+		    prio_snapshot_str(s->snap, job->reason));
+	if (j->flags & N_DEP)
+		ADD("not modelled: dependency %s",
+		    prio_snapshot_str(s->snap, job->dependency));
+	if (j->flags & N_DEPAGE)
+		ADD("not modelled: age accrued after its dependency is "
+		    "released");
+	if (j->flags & N_GRES)
+		ADD("not modelled: a GRES no node has, or more than %d kinds",
+		    FC_GRES);
+	if (j->flags & N_GTYPE)
+		ADD("not modelled: GRES types (counted as any of its kind)");
+	if (j->flags & N_LIC)
+		ADD("not modelled: licenses");
+	if (j->flags & N_FEAT)
+		ADD("not modelled: features");
+	if (j->flags & N_RESV)
+		ADD("not modelled: reservation %s",
+		    prio_snapshot_str(s->snap, job->detail->reservation));
+	if (j->flags & N_ARRAY)
+		ADD("not modelled: the tasks of array %s after the first",
+		    prio_snapshot_str(s->snap, job->array_task_text));
+	if (j->flags & N_NOLIMIT)
+		ADD("no time limit: its end is unknown");
+	if (j->flags & N_SHARE)
+		ADD("not modelled: OverSubscribe of its partition (CPUs "
+		    "not shared)");
+#undef ADD
+	return n ? prio_arena_strdup(&s->fc->arena, buf) : NULL;
+}
+
+static int cmp_rows(const void *a, const void *b, void *arg)
+{
+	const struct prio_forecast_row *x = a, *y = b;
+	const struct sim *s = arg;
+	uint32_t rx = s->sj[s->sj_of_job[x->job]].rank0,
+		 ry = s->sj[s->sj_of_job[y->job]].rank0;
+
+	if (x->status != y->status)
+		return x->status < y->status ? -1 : 1;
+	if (x->status == PRIO_FC_STARTS && x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	return x->job < y->job ? -1 : x->job > y->job;
+}
+
+static int setup(struct sim *s, const struct prio_engine *e,
+		 const struct prio_forecast_opts *opts, struct prio_error *err)
+{
+	const struct prio_snapshot *snap = e->snap;
+	uint32_t nn = snap->node_count ? snap->node_count : 1;
+	uint32_t np = snap->partition_count ? snap->partition_count : 1;
+	uint32_t maxnodes = 1;
+	int rc;
+
+	s->snap = snap;
+	s->ec = *e;
+	s->sp = &snap->conf.sched;
+	s->t0 = snap->now;
+	s->calc0 = e->now;
+	s->period = snap->conf.calc_period;
+	s->until = opts && opts->until ? opts->until : FAR_FUTURE;
+	s->q_calc = (time_t)-1;
+	s->next_bf = s->t0;
+	if ((rc = prio_resources_build(snap, &s->res, err)) < 0)
+		return rc;
+	for (uint32_t p = 0; p < snap->partition_count; p++)
+		if (snap->partitions[p].node_count > maxnodes)
+			maxnodes = snap->partitions[p].node_count;
+	s->free_cpu = calloc(nn, sizeof(*s->free_cpu));
+	s->free_mem = calloc(nn, sizeof(*s->free_mem));
+	s->busy = calloc(nn, sizeof(*s->busy));
+	s->rel_time = calloc(nn, sizeof(*s->rel_time));
+	s->rel_run = calloc((size_t)nn * REL_KEEP, sizeof(*s->rel_run));
+	s->rel_cnt = calloc(nn, sizeof(*s->rel_cnt));
+	s->slot = calloc(nn, sizeof(*s->slot));
+	s->capc = malloc(maxnodes * sizeof(*s->capc));
+	s->capm = malloc(maxnodes * sizeof(*s->capm));
+	s->capb = malloc(maxnodes * sizeof(*s->capb));
+	s->capg = calloc((size_t)maxnodes * FC_GRES, sizeof(*s->capg));
+	s->blkg = calloc((size_t)maxnodes * FC_GRES, sizeof(*s->blkg));
+	s->node_gres = calloc((size_t)nn * FC_GRES, sizeof(*s->node_gres));
+	s->free_gres = calloc((size_t)nn * FC_GRES, sizeof(*s->free_gres));
+	s->blkc = malloc(maxnodes * sizeof(*s->blkc));
+	s->blkm = malloc(maxnodes * sizeof(*s->blkm));
+	s->blkn = malloc(maxnodes * sizeof(*s->blkn));
+	s->blkw = malloc(maxnodes * sizeof(*s->blkw));
+	s->pick = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pick));
+	s->remaining = calloc(np, sizeof(*s->remaining));
+	s->blocked = calloc(np, sizeof(*s->blocked));
+	s->parts = malloc(((size_t)e->max_job_partitions + 1) *
+			  sizeof(*s->parts));
+	s->sj_of_job = malloc(((size_t)snap->job_count + 1) *
+			      sizeof(*s->sj_of_job));
+	s->node_stamp = calloc(nn, sizeof(*s->node_stamp));
+	s->part_free = calloc(np, sizeof(*s->part_free));
+	s->node_pfirst = calloc((size_t)nn + 1, sizeof(*s->node_pfirst));
+	if (!s->node_stamp || !s->part_free || !s->node_pfirst)
+		return nomem(err);
+	{
+		uint32_t total = 0, *fill;
+
+		for (uint32_t p = 0; p < snap->partition_count; p++)
+			for (uint32_t k = 0; k < snap->partitions[p].node_count;
+			     k++)
+				s->node_pfirst[snap->partitions[p].nodes[k] + 1]++;
+		for (uint32_t n = 0; n < snap->node_count; n++)
+			s->node_pfirst[n + 1] += s->node_pfirst[n];
+		total = s->node_pfirst[snap->node_count];
+		s->node_parts = malloc((total ? total : 1) *
+				       sizeof(*s->node_parts));
+		fill = malloc((size_t)nn * sizeof(*fill));
+		if (!s->node_parts || !fill) {
+			free(fill);
+			return nomem(err);
+		}
+		memcpy(fill, s->node_pfirst, (size_t)nn * sizeof(*fill));
+		for (uint32_t p = 0; p < snap->partition_count; p++)
+			for (uint32_t k = 0; k < snap->partitions[p].node_count;
+			     k++)
+				s->node_parts[fill[snap->partitions[p].nodes[k]]++] =
+				    p;
+		free(fill);
+	}
+	s->nofit = calloc(NOFIT_SLOTS, sizeof(struct nofit));
+	if (!s->nofit)
+		return nomem(err);
+	s->user_slots = snap->strings.count + 1;
+	s->user_tested = calloc(s->user_slots, sizeof(*s->user_tested));
+	if (!s->free_cpu || !s->free_mem || !s->busy || !s->rel_time ||
+	    !s->rel_run || !s->rel_cnt || !s->capg || !s->blkg || !s->node_gres ||
+	    !s->free_gres || !s->slot || !s->blkc || !s->blkm || !s->blkn ||
+	    !s->blkw ||
+	    !s->capc || !s->capm || !s->capb || !s->pick || !s->remaining ||
+	    !s->blocked || !s->parts || !s->sj_of_job ||
+	    !s->user_tested)
+		return nomem(err);
+	for (uint32_t n = 0; n < snap->node_count; n++) {
+		s->free_cpu[n] = s->res.node_cpus[n];
+		s->free_mem[n] = s->res.track_memory
+				     ? (int64_t)s->res.node_mem[n]
+				     : 0;
+	}
+	/* the GRES kinds the nodes have (Gres=gpu:4: gres/gpu), each node's
+	 * count of each */
+	for (uint32_t n = 0; n < snap->node_count; n++) {
+		const struct prio_tres_list *l = &snap->nodes[n].gres_tres;
+
+		for (uint32_t i = 0; i < l->count; i++) {
+			const char *name = snap->tres.names[l->items[i].tres];
+			uint32_t g = 0;
+
+			if (strchr(name, ':'))
+				continue;
+			while (g < s->ngres && s->gres_id[g] != l->items[i].tres)
+				g++;
+			if (g == s->ngres && g < FC_GRES)
+				s->gres_id[s->ngres++] = l->items[i].tres;
+			if (g < s->ngres) {
+				s->node_gres[n * FC_GRES + g] =
+				    (uint32_t)l->items[i].count;
+				s->free_gres[n * FC_GRES + g] =
+				    (int64_t)l->items[i].count;
+			}
+		}
+	}
+	if (load_running(s) < 0)
+		return nomem(err);
+	return 0;
+}
+
+static int add_jobs(struct sim *s, struct prio_error *err)
+{
+	const struct prio_snapshot *snap = s->snap;
+	struct prio_forecast *fc = s->fc;
+
+	for (uint32_t i = 0; i < snap->job_count; i++) {
+		s->sj_of_job[i] = NONE;
+		if (prio_job_state_pending(snap->jobs[i].state) &&
+		    snap->jobs[i].partition_count &&
+		    snap->jobs[i].state != PRIO_JOB_REVOKED)
+			s->sj_of_job[i] = s->nsj++;
+	}
+	s->sj = calloc(s->nsj ? s->nsj : 1, sizeof(*s->sj));
+	fc->rows = calloc(s->nsj ? s->nsj : 1, sizeof(*fc->rows));
+	if (!s->sj || !fc->rows)
+		return nomem(err);
+	fc->count = s->nsj;
+	for (uint32_t i = 0; i < snap->job_count; i++) {
+		uint32_t k = s->sj_of_job[i];
+		const struct prio_job *job = &snap->jobs[i];
+		struct sjob *j;
+		uint32_t np;
+		bool any = false;
+		const char *why = NULL;
+
+		if (k == NONE)
+			continue;
+		j = &s->sj[k];
+		j->job = i;
+		fc->rows[k].job = i;
+		fc->rows[k].partition = NONE;
+		shape(s, j, job);
+		j->held = job->priority == 0;
+		if (job->dependency != PRIO_NO_ID &&
+		    parse_deps(s, j, prio_snapshot_str(snap, job->dependency)) <
+			0)
+			return nomem(err);
+		np = prio_job_partitions(&s->ec, job, s->parts);
+		for (uint32_t p = 0; p < np; p++) {
+			if (s->snap->partitions[s->parts[p]].max_share == 0)
+				j->excl = true; /* OverSubscribe=EXCLUSIVE */
+		}
+		for (uint32_t p = 0; p < np; p++) {
+			bool ok = partition_possible(s, j, s->parts[p], &why);
+
+			any |= ok;
+			if (!ok)
+				j->bad_parts |= 1ull << (p % 64);
+		}
+		if (!any) {
+			j->never = true;
+			j->never_why = why ? why : "no partition it may use";
+		}
+		j->queued = !j->held && !j->never;
+		if (j->queued && j->begin > s->t0 &&
+		    heap_push(s, j->begin, NONE) < 0)
+			return nomem(err);
+	}
+	return 0;
+}
+
+int prio_forecast_run(const struct prio_engine *e,
+		      const struct prio_forecast_opts *opts,
+		      struct prio_forecast *fc, struct prio_error *err)
+{
+	struct sim s;
+	time_t t = 0;
+	int rc;
+
+	memset(fc, 0, sizeof(*fc));
+	prio_arena_init(&fc->arena);
+	memset(&s, 0, sizeof(s));
+	s.fc = fc;
+	fc->from = e->snap->now;
+	if ((rc = setup(&s, e, opts, err)) < 0 ||
+	    (rc = add_jobs(&s, err)) < 0)
+		goto out;
+	rc = -1;
+	s.rel = malloc((s.nruns + s.nsj + 1) * sizeof(*s.rel));
+	if (!s.rel)
+		goto oom;
+	/* the first queue fixes the rows' order among equal starts */
+	if (build_queue(&s, s.calc0) < 0)
+		goto oom;
+	for (uint32_t k = s.nq; k-- > 0;)
+		s.sj[s.q[k].sj].rank0 = k;
+	t = s.t0;
+	for (;;) {
+		if (pass(&s, t) < 0)
+			goto oom;
+		if (!s.nheap)
+			break;
+		t = s.heap[0].at;
+		if (t > s.until)
+			break;
+		while (s.nheap && s.heap[0].at == t) {
+			struct event ev = heap_pop(&s);
+
+			fc->events++;
+			if (ev.run == WAKE) {
+				s.wake_queued = false;
+				continue;
+			}
+			s.version++; /* a begin time or an end */
+			if (ev.run == NONE)
+				continue;
+			struct run *r = &s.runs[ev.run];
+
+			if (r->ended)
+				continue;
+			r->ended = true;
+			hold(&s, r, -1);
+			for (uint32_t a = r->first; a < r->first + r->count; a++) {
+				uint32_t n = s.ra[a].node;
+
+				if (s.rel_time[n] != t)
+					s.rel_cnt[n] = 0;
+				s.rel_time[n] = t;
+				if (s.rel_cnt[n] < REL_KEEP)
+					s.rel_run[n * REL_KEEP +
+						  s.rel_cnt[n]++] = ev.run;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < s.nsj; i++) {
+		struct sjob *j = &s.sj[i];
+		struct prio_forecast_row *row = &fc->rows[i];
+
+		if (j->held)
+			row->status = PRIO_FC_HELD;
+		else if (j->never)
+			row->status = PRIO_FC_NEVER;
+		else if (!j->started && s.until != FAR_FUTURE && t > s.until)
+			row->status = PRIO_FC_HORIZON;
+		else if (!j->started) {
+			row->status = PRIO_FC_NEVER;
+			j->never_why = "waits for a job that never ends, or a "
+				       "dependency that is never released";
+		}
+		row->note = note_text(&s, j);
+	}
+	if (fc->count)
+		qsort_r(fc->rows, fc->count, sizeof(*fc->rows), cmp_rows, &s);
+	rc = 0;
+	goto out;
+oom:
+	rc = nomem(err);
+out:
+	prio_resources_free(&s.res);
+	free(s.free_cpu);
+	free(s.free_mem);
+	free(s.node_gres);
+	free(s.free_gres);
+	free(s.capg);
+	free(s.blkg);
+	free(s.busy);
+	free(s.rel_time);
+	free(s.rel_run);
+	free(s.rel_cnt);
+	free(s.blkc);
+	free(s.blkm);
+	free(s.blkn);
+	free(s.blkw);
+	free(s.by_from);
+	free(s.by_to);
+	free(s.rv_on);
+	free(s.slot);
+	free(s.capc);
+	free(s.capm);
+	free(s.capb);
+	free(s.pick);
+	free(s.remaining);
+	free(s.blocked);
+	free(s.parts);
+	free(s.sj_of_job);
+	free(s.user_tested);
+	free(s.node_stamp);
+	free(s.nofit);
+	free(s.part_free);
+	free(s.node_pfirst);
+	free(s.node_parts);
+	free(s.sj);
+	free(s.deps);
+	free(s.runs);
+	free(s.ra);
+	free(s.heap);
+	free(s.q);
+	free(s.rv);
+	free(s.rel);
+	if (rc < 0)
+		prio_forecast_free(fc);
+	return rc;
+}
+
+void prio_forecast_free(struct prio_forecast *fc)
+{
+	free(fc->rows);
+	fc->rows = NULL;
+	fc->count = 0;
+	prio_arena_free(&fc->arena);
+}
+
+const char *prio_forecast_status_name(enum prio_forecast_status st)
+{
+	switch (st) {
+	case PRIO_FC_STARTS: return "starts";
+	case PRIO_FC_HELD: return "held";
+	case PRIO_FC_NEVER: return "never";
+	case PRIO_FC_HORIZON: return "after";
+	}
+	return "?";
+}
+
+const char *prio_forecast_how_name(enum prio_forecast_how how)
+{
+	return how == PRIO_FC_BACKFILL ? "backfill" : "main";
+}

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * When will the pending jobs start?  A simulation of Slurm's scheduler
+ * forward in time from a snapshot (issue 15, "our forecast").
+ *
+ * From the snapshot's NOW: running jobs end at their EndTime (StartTime +
+ * TimeLimit as the controller printed it); pending jobs start in Slurm's
+ * order (prio_queue_compare: PriorityTier, then the priority the engine
+ * computes, recomputed at every PriorityCalcPeriod of simulated time as age
+ * grows), by a main-scheduler pass at every event (strict order per
+ * partition: a job that cannot start blocks the lower jobs of its partition)
+ * and a backfill pass every bf_interval (a lower job starts when it ends
+ * before the reserved start of every higher job it would take resources
+ * from, within bf_window and bf_max_job_test).  Resources are the select
+ * plugin's model of prio_resources_build() (CPUs and memory per node, what
+ * every running job holds), with the nodes' GRES counts added; the
+ * simulation only moves them in time.
+ *
+ * What is not modelled is said on the rows of the jobs it affects (note):
+ * limits (a pending reason naming one), GRES types, licenses, features, advance
+ * reservations, dependencies other than after/afterany/afterok, usage
+ * accrued by simulated jobs (fairshare stays the snapshot's).  The man page
+ * prio-calc(1), FORECAST, is the user's account of the rules.
+ */
+#ifndef PRIO_FORECAST_H
+#define PRIO_FORECAST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "arena.h"
+#include "error.h"
+#include "priority.h"
+
+/* Field comments are aligned by hand. */
+/* clang-format off */
+
+struct prio_forecast_opts {
+	time_t until;  /* stop the simulation there; 0: until nothing moves */
+};
+
+/* In the order rows are listed. */
+enum prio_forecast_status {
+	PRIO_FC_STARTS = 0, /* start (and end) forecast */
+	PRIO_FC_HORIZON,    /* not started before opts.until */
+	PRIO_FC_NEVER,      /* cannot start in the model (note says why) */
+	PRIO_FC_HELD,       /* priority 0: never starts by itself */
+};
+
+enum prio_forecast_how {
+	PRIO_FC_MAIN = 0,   /* the main scheduler, in priority order */
+	PRIO_FC_BACKFILL,   /* the backfill scheduler, ahead of its turn */
+};
+
+/* One pending job. */
+struct prio_forecast_row {
+	uint32_t job;        /* snapshot index */
+	uint32_t partition;  /* where it starts (snapshot index); UINT32_MAX
+			      * when it does not start */
+	uint8_t status;      /* enum prio_forecast_status */
+	uint8_t how;         /* enum prio_forecast_how */
+	time_t start, end;   /* end 0: no time limit */
+	const char *nodes;   /* hostlist of its nodes, NULL when none */
+	const char *note;    /* what is not modelled or why it never
+			      * starts; NULL when nothing to say */
+	/* The jobs (snapshot indices, running at NOW or started in the
+	 * simulation) whose ends were the last to free resources on the
+	 * nodes it starts on, by job id; empty when it starts on resources
+	 * free at NOW. */
+	const uint32_t *freed_by;
+	uint32_t freed_count;
+};
+
+struct prio_forecast {
+	time_t from;               /* the snapshot's NOW */
+	/* by status, then start, then the order of the queue at NOW */
+	struct prio_forecast_row *rows;
+	uint32_t count;
+	/* What the run did, for benchmarks and --check. */
+	uint32_t events, passes, backfill_passes, recomputes;
+	struct prio_arena arena;
+};
+
+/*
+ * Run the forecast of e's snapshot.  e is the engine prio-calc computes
+ * with (its clock is Slurm's last priority calculation, or NOW); the
+ * simulation starts at the snapshot's NOW and recomputes priorities at
+ * e->now + k * PriorityCalcPeriod.  Returns 0, or a negative status with
+ * err filled (a job naming an unknown node, out of memory).
+ *
+ * Cost, for J pending jobs, R running jobs, N nodes, E = J + R ends:
+ * every priority recomputation is O(J log J) and happens at most once per
+ * PriorityCalcPeriod in which something ends or begins; a main pass stops
+ * as soon as every partition with jobs left is blocked, O(P + started +
+ * ineligible) entries, each trial O(nodes of its partition); a backfill
+ * pass (at most one per bf_interval) tries bf_max_job_test jobs, each a
+ * sweep over the ends in bf_window, O(ends + nodes of its partition).
+ * Nothing is O(J) per event but the recomputations.
+ */
+int prio_forecast_run(const struct prio_engine *e,
+		      const struct prio_forecast_opts *opts,
+		      struct prio_forecast *fc, struct prio_error *err);
+void prio_forecast_free(struct prio_forecast *fc);
+
+const char *prio_forecast_status_name(enum prio_forecast_status st);
+const char *prio_forecast_how_name(enum prio_forecast_how how);
+
+/* clang-format on */
+
+#endif

@@ -1,0 +1,271 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# prio-calc --forecast on small hand-built snapshots whose schedule follows
+# from Slurm's documented rules (slurm.conf(5) SchedulerType, bf_window,
+# PriorityTier; sched_config.html: strict priority order of the main
+# scheduler, backfill that never delays a higher job's expected start).
+# Each case states the schedule derived by hand; the test checks the
+# forecast's start, end, nodes and how it started against it.
+set -u
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+NOW=1767225600 # 2026-01-01T00:00:00 UTC
+fail=0
+
+ts() { TZ=UTC date -d "@$((NOW + $1))" +%Y-%m-%dT%H:%M:%S; }
+
+# conf NODES CPUS [extra slurm.conf lines...]: nodes n[1-NODES], CPUS each,
+# 8000 MB; age the only priority factor (1000 over a day), so an older job
+# is a higher one unless Nice says otherwise.
+conf() {
+	n=$1 c=$2
+	shift 2
+	cat <<EOC
+ClusterName=t
+SlurmctldHost=h
+AccountingStorageType=accounting_storage/slurmdbd
+PriorityType=priority/multifactor
+PriorityWeightAge=1000
+PriorityMaxAge=1-0
+PriorityWeightFairshare=0
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core_Memory
+SchedulerType=sched/backfill
+NodeName=n[1-$n] CPUs=$c RealMemory=8000 State=UNKNOWN
+EOC
+	for l in "$@"; do echo "$l"; done
+}
+
+# job ID STATE PARTITION NODES CPUS LIMIT_MIN SUBMIT_OFFSET [START_OFFSET
+# NODELIST]: a record as `scontrol show job` prints it; PRIO, NICE, DEP,
+# REASON, ELIG (EligibleTime), ACCRUE override fields, GRES adds TRES
+# (gres/gpu=1).
+job() {
+	id=$1 st=$2 part=$3 nn=$4 cpus=$5 lim=$6 sub=$7
+	if [ "$st" = RUNNING ]; then
+		start=$(ts "$8") end=$(ts $(($8 + lim * 60))) nl=$9 reason=None
+	else
+		start=Unknown end=Unknown nl= reason=${REASON:-Priority}
+	fi
+	cat <<EOJ
+JobId=$id JobName=j$id
+   UserId=u1(1001) GroupId=g(1001) MCS_label=N/A
+   Priority=${PRIO:-1000} Nice=${NICE:-0} Account=a QOS=normal
+   JobState=$st Reason=$reason Dependency=${DEP:-(null)}
+   Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0
+   RunTime=00:00:00 TimeLimit=$(printf '%02d:%02d:00' $((lim / 60)) $((lim % 60))) TimeMin=N/A
+   SubmitTime=$(ts "$sub") EligibleTime=${ELIG:-$(ts "$sub")}
+   AccrueTime=${ACCRUE:-$(ts "$sub")}
+   StartTime=$start EndTime=$end Deadline=N/A
+   Partition=$part AllocNode:Sid=h:1
+   ReqNodeList=(null) ExcNodeList=(null)
+   NodeList=$nl
+   NumNodes=$nn NumCPUs=$cpus NumTasks=$cpus CPUs/Task=1 ReqB:S:C:T=0:0:*:*
+   TRES=cpu=$cpus,mem=$((cpus * 100))M,node=$nn,billing=$cpus${GRES:+,$GRES}
+   MinCPUsNode=1 MinMemoryCPU=100M MinTmpDiskNode=0
+   OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)
+
+EOJ
+}
+
+# forecast CASE [ARGS...]: run it into $tmp/CASE.out (-P, no header)
+forecast() {
+	c=$1
+	shift
+	echo "$NOW" >"$tmp/$c/NOW"
+	prio-calc --snapshot "$tmp/$c" --now "$NOW" --forecast -P -h "$@" \
+		>"$tmp/$c.out" 2>"$tmp/$c.err" ||
+		{ echo "$c: prio-calc failed"; cat "$tmp/$c.err"; fail=1; }
+}
+
+# expect CASE JOBID FIELD VALUE: field of the job's row (start end nodes by
+# freed_by note) is VALUE
+expect() {
+	got=$(awk -F'|' -v j="$2" -v f="$3" '
+		BEGIN { split("job_id partition user start end nodes by slurm_start reason freed_by note", k, " ")
+			for (i in k) col[k[i]] = i }
+		$1 == j { print $(col[f]) }' "$tmp/$1.out")
+	if [ "$got" != "$4" ]; then
+		echo "$1: job $2 $3: forecast $got, expected $4"
+		fail=1
+	fi
+}
+
+# (a) strict priority on one node: job 1 holds the node until 00:30; the
+# pending jobs need the whole node for an hour and start one after the
+# other, oldest (highest) first.
+mkdir "$tmp/a"
+conf 1 4 "PartitionName=p Nodes=n1 Default=YES State=UP" >"$tmp/a/slurm.conf"
+{
+	job 1 RUNNING p 1 4 60 -3600 -1800 n1
+	job 2 PENDING p 1 4 60 -900
+	job 3 PENDING p 1 4 60 -600
+	job 4 PENDING p 1 4 60 -300
+} >"$tmp/a/jobs.txt"
+forecast a
+expect a 2 start "$(ts 1800)"
+expect a 2 end "$(ts 5400)"
+expect a 2 by main
+expect a 3 start "$(ts 5400)"
+expect a 4 start "$(ts 9000)"
+expect a 4 end "$(ts 12600)"
+# (g) the running job's end frees job 2's node; job 2's end frees job 3's
+expect a 2 freed_by 1
+expect a 3 freed_by 2
+expect a 2 nodes n1
+# with --forecast-until 01:00 only job 2 starts; the others are "after"
+forecast a --forecast-until "$(ts 3600)"
+expect a 2 start "$(ts 1800)"
+expect a 3 start after
+expect a 4 start after
+
+# (b) backfill: 2 of 4 CPUs busy until 01:00.  Job 2 (highest) needs all 4:
+# reserved at 01:00.  Job 3 (2 CPUs, 30 min) ends at 00:30, before that
+# reservation: it starts now.  Job 4 (2 CPUs, 2 h) would hold 2 CPUs past
+# 01:00 and delay job 2: it waits until job 2 ends at 02:00.
+mkdir "$tmp/b"
+conf 1 4 "PartitionName=p Nodes=n1 Default=YES State=UP" >"$tmp/b/slurm.conf"
+{
+	job 1 RUNNING p 1 2 120 -3600 -3600 n1
+	job 2 PENDING p 1 4 60 -900
+	job 3 PENDING p 1 2 30 -600
+	job 4 PENDING p 1 2 120 -300
+} >"$tmp/b/jobs.txt"
+forecast b
+expect b 3 start "$(ts 0)"
+expect b 3 by backfill
+expect b 2 start "$(ts 3600)"
+expect b 2 by main
+expect b 4 start "$(ts 7200)"
+
+# (c) PriorityTier: partitions lo (tier 1) and hi (tier 2) share the node;
+# job 2 in lo is older (higher priority) but hi's job 3 comes first.
+mkdir "$tmp/c"
+conf 1 4 "PartitionName=lo Nodes=n1 Default=YES PriorityTier=1 State=UP" \
+	"PartitionName=hi Nodes=n1 PriorityTier=2 State=UP" >"$tmp/c/slurm.conf"
+{
+	job 1 RUNNING lo 1 4 60 -3600 -1800 n1
+	job 2 PENDING lo 1 4 60 -900
+	job 3 PENDING hi 1 4 60 -300
+} >"$tmp/c/jobs.txt"
+forecast c
+expect c 3 start "$(ts 1800)"
+expect c 3 partition hi
+expect c 2 start "$(ts 5400)"
+
+# (d) a held job never starts; a job whose BeginTime is 02:00 starts then on
+# an idle node, not before.
+mkdir "$tmp/d"
+conf 1 4 "PartitionName=p Nodes=n1 Default=YES State=UP" >"$tmp/d/slurm.conf"
+{
+	PRIO=0 REASON=JobHeldUser job 2 PENDING p 1 1 60 -900
+	REASON=BeginTime ELIG=$(ts 7200) ACCRUE=Unknown job 3 PENDING p 1 1 60 -600
+	job 4 PENDING p 1 1 60 -300
+} >"$tmp/d/jobs.txt"
+forecast d
+expect d 2 start held
+expect d 3 start "$(ts 7200)"
+expect d 4 start "$(ts 0)"
+
+# (e) a dependency: job 3 (afterok on job 2) would fit beside job 2 at once
+# but starts when job 2 ends, at 01:00.
+mkdir "$tmp/e"
+conf 1 8 "PartitionName=p Nodes=n1 Default=YES State=UP" >"$tmp/e/slurm.conf"
+{
+	job 2 PENDING p 1 4 60 -900
+	DEP='afterok:2(unfulfilled)' REASON=Dependency ACCRUE=Unknown \
+		job 3 PENDING p 1 1 10 -600
+} >"$tmp/e/jobs.txt"
+forecast e
+expect e 2 start "$(ts 0)"
+expect e 3 start "$(ts 3600)"
+expect e 3 end "$(ts 4200)"
+
+# (f) a multi-node job: n1, n2, n3 free at 00:10, 00:20, 00:40.  Job 4
+# needs two whole nodes: n[1-2] at 00:20, freed by jobs 1 and 2.  Job 5
+# (one node, 30 min) cannot use n1 from 00:10 (it would run into job 4's
+# reservation at 00:20): it starts on n3 at 00:40.
+mkdir "$tmp/f"
+conf 3 4 "PartitionName=p Nodes=n[1-3] Default=YES State=UP" >"$tmp/f/slurm.conf"
+{
+	job 1 RUNNING p 1 4 60 -3600 -3000 n1
+	job 2 RUNNING p 1 4 60 -3600 -2400 n2
+	job 3 RUNNING p 1 4 60 -3600 -1200 n3
+	job 4 PENDING p 2 8 60 -900
+	job 5 PENDING p 1 4 30 -600
+} >"$tmp/f/jobs.txt"
+forecast f
+expect f 4 start "$(ts 1200)"
+expect f 4 nodes 'n[1-2]'
+expect f 4 freed_by 1,2
+expect f 5 start "$(ts 2400)"
+expect f 5 nodes n3
+
+# (j) GRES: n1 has 8 CPUs and 2 GPUs, job 1 holds both GPUs (and one CPU)
+# until 00:30.  Job 2 (highest) needs a GPU: it waits until 00:30 although
+# CPUs are free; job 3 (no GPU, 30 min) starts now, by backfill, since the
+# main scheduler stops at job 2 (it ends when job 2's reservation begins).
+mkdir "$tmp/j"
+conf 1 8 "PartitionName=p Nodes=n1 Default=YES State=UP" >"$tmp/j/slurm.conf"
+sed -i 's/^NodeName=n\[1-1\] CPUs=8/& Gres=gpu:2/' "$tmp/j/slurm.conf"
+printf 'GresTypes=gpu\nAccountingStorageTRES=gres/gpu\n' >>"$tmp/j/slurm.conf"
+{
+	GRES=gres/gpu=2 job 1 RUNNING p 1 1 60 -3600 -1800 n1
+	GRES=gres/gpu=1 job 2 PENDING p 1 1 60 -900
+	job 3 PENDING p 1 1 30 -300
+} >"$tmp/j/jobs.txt"
+forecast j
+expect j 2 start "$(ts 1800)"
+# job 1's GPUs and job 3's CPU are freed at 00:30
+expect j 2 freed_by 1,3
+expect j 3 start "$(ts 0)"
+expect j 3 by backfill
+
+# (h) an empty queue: no rows, success.
+mkdir "$tmp/h"
+conf 1 4 "PartitionName=p Nodes=n1 Default=YES State=UP" >"$tmp/h/slurm.conf"
+job 1 RUNNING p 1 4 60 -3600 -1800 n1 >"$tmp/h/jobs.txt"
+forecast h
+[ -s "$tmp/h.out" ] && { echo "h: rows for an empty queue"; cat "$tmp/h.out"; fail=1; }
+
+# (i) age changes the order while the jobs wait.  The node is busy until
+# 12:00.  Job 2: submitted 23 h ago, Nice=-100: 958 + 100 = 1058 now, 1100
+# once its age is capped (a day).  Job 3: submitted 10 h ago, Nice=-300:
+# 416 + 300 = 716 now, 916 + 300 = 1216 at 12:00 (22 h old).  Job 2 leads
+# now; at 12:00 job 3 does, and starts first.
+mkdir "$tmp/i"
+conf 1 4 "PartitionName=p Nodes=n1 Default=YES State=UP" >"$tmp/i/slurm.conf"
+{
+	job 1 RUNNING p 1 4 780 -3600 -3600 n1
+	NICE=-100 job 2 PENDING p 1 4 60 -82800
+	NICE=-300 job 3 PENDING p 1 4 60 -36000
+} >"$tmp/i/jobs.txt"
+prio-calc --snapshot "$tmp/i" --now "$NOW" -h -o '%i %Y' >"$tmp/i.prio" 2>&1
+[ "$(awk '{ printf "%s=%s ", $1, $2 }' "$tmp/i.prio")" = "2=1058 3=716 " ] ||
+	{ echo "i: priorities at NOW: $(cat "$tmp/i.prio")"; fail=1; }
+forecast i
+expect i 3 start "$(ts 43200)"
+expect i 2 start "$(ts 46800)"
+
+# A real capture (Slurm 24.11, every node drained): squeue --start gives no
+# start time (N/A) to any pending job; the forecast starts none either, and
+# says why.
+o=tests/oracle/slurm-24.11-fairtree
+mkdir "$tmp/live"
+cp "$o/NOW" "$tmp/live/NOW"
+cp "$o/scontrol_show_config.txt" "$tmp/live/config.txt"
+cp "$o/scontrol_show_node.txt" "$tmp/live/nodes.txt"
+cp "$o/scontrol_show_partition.txt" "$tmp/live/partitions.txt"
+cp "$o/scontrol_show_job_d.txt" "$tmp/live/jobs.txt"
+cp "$o/sacctmgr_show_qos.txt" "$tmp/live/qos.txt"
+cp "$o/sacctmgr_dump.cfg" "$tmp/live/assoc.cfg"
+cp "$o/sshare_a_l_P.txt" "$tmp/live/sshare.txt"
+prio-calc --snapshot "$tmp/live" --forecast -P -h >"$tmp/live.out" 2>"$tmp/live.err" ||
+	{ echo "live: prio-calc failed"; cat "$tmp/live.err"; fail=1; }
+want=$(awk 'NR > 1 && $5 == "PD" { n++ } END { print n }' "$o/squeue_start.txt")
+na=$(awk 'NR > 1 && $5 == "PD" && $6 == "N/A" { n++ } END { print n }' "$o/squeue_start.txt")
+got=$(awk -F'|' '$4 == "never" && $11 ~ /not enough usable nodes/ || $4 == "held" { n++ } END { print n }' "$tmp/live.out")
+[ "$want" = "$na" ] && [ "$got" = "$want" ] ||
+	{ echo "live: $want pending, $na N/A in squeue --start, $got never or held in the forecast"; fail=1; }
+
+exit $fail
