@@ -141,6 +141,16 @@ add_user pllive1 accc 1
 echo "live: tree acca=$sh_a accb=$sh_b accc=$sh_c"
 
 sub() { local u=$1; shift; runuser -u "$u" -- sbatch --parsable --chdir=/tmp -o /dev/null "$@"; }
+# shellcheck source=forecast.sh
+. "$top_srcdir/tests/live/forecast.sh"
+# PRIO_LIVE_ONLY=forecast: the forecast step alone (about 5 minutes), to
+# judge the forecast on several seeds without the priority phases
+if [ "${PRIO_LIVE_ONLY:-}" = forecast ]; then
+	forecast_step
+	echo "live: $passed passed, $failed failed, ${known:-0} known failures (seed $seed)"
+	[ "$failed" = 0 ]
+	exit
+fi
 
 # ---- usage: real jobs for two minutes ---------------------------------------
 start_usage=$(date +%s)
@@ -387,5 +397,8 @@ else
 	sed 's/^/live:   /' "$base/plan.txt"
 fi
 
-echo "live: $passed passed, $failed failed (seed $seed)"
+# ---- the forecast: when do the pending jobs start? (issue 15) -----------------
+forecast_step
+
+echo "live: $passed passed, $failed failed, ${known:-0} known failures (seed $seed)"
 [ "$failed" = 0 ]

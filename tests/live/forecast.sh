@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: MIT
+# The live test's forecast step (issue 15), sourced by run.sh after the
+# preemption step: it uses run.sh's cluster and helpers (sub, pick, rnd,
+# ok, bad, live_wait, $base).
+#
+# Every job here sleeps two seconds less than its time limit, so a job's
+# limit is the truth about its end and a forecast that assumes limits (ours
+# and Slurm's) is judged on the scheduling alone.  The cluster is filled
+# with running jobs, a queue of varied shapes waits behind them, and at one
+# instant we take Slurm's estimates (squeue --start) and a snapshot; then the
+# queue drains (a few minutes: limits of one or two minutes) and sacct
+# says when each job really started.
+#
+# Verdict, per run:
+#  - our mean error must not exceed Slurm's on the jobs Slurm estimated
+#    (plus 5 s: both assume limits, the jobs end 2 s early, and the
+#    controller starts a job a second or two after a node frees);
+#  - no two jobs may start in the opposite order from reality where
+#    reality separates them by more than 10 s and we do not tie them.
+# Both error tables are printed on every run.
+
+forecast_step() {
+	local fc=$base/forecast u n lim nodes mem args id k
+	mkdir -p "$fc"
+	scancel $(squeue -h -o %i) 2>/dev/null
+	live_wait 60 "an empty cluster" sh -c '[ -z "$(squeue -h -o %i)" ]'
+	scontrol update nodename="lvn[1-4]" state=resume >/dev/null 2>&1
+
+	# the fill: each node busy with one 8-CPU job or two 4-CPU jobs
+	for k in 1 2 3 4; do
+		lim=$(pick 1 2)
+		u=$(pick "pllive1 acca" "pllive3 accb1" "pllive6 accc")
+		if [ "$(rnd 2)" = 0 ]; then
+			sub "${u% *}" -A "${u#* }" -w "lvn$k" -N 1 -n 8 -t "$lim" -J fill \
+				--wrap "sleep $((lim * 60 - 2))" >/dev/null
+		else
+			sub "${u% *}" -A "${u#* }" -w "lvn$k" -N 1 -n 4 -t "$lim" -J fill \
+				--wrap "sleep $((lim * 60 - 2))" >/dev/null
+			lim=$(pick 1 2)
+			sub "${u% *}" -A "${u#* }" -w "lvn$k" -N 1 -n 4 -t "$lim" -J fill \
+				--wrap "sleep $((lim * 60 - 2))" >/dev/null
+		fi
+	done
+	live_wait 60 "the fill to run" sh -c '[ -z "$(squeue -h -t PD -o %i)" ]'
+
+	# the queue: shapes and priorities that make backfill matter
+	for k in $(seq 9); do
+		u=$(pick "pllive1 acca" "pllive2 acca" "pllive3 accb1" "pllive4 accb2" "pllive6 accc")
+		n=$(pick 1 2 4 4 8 12 16)
+		lim=$(pick 1 1 2)
+		args=(-A "${u#* }" -p "$(pick batch batch short)" -n "$n" -t "$lim"
+			--qos "$(pick normal normal high low)" -J "q$k")
+		nodes=1
+		[ "$n" -gt 8 ] && nodes=2
+		args+=(-N "$nodes")
+		mem=$(pick "" "" "" "--mem=12G")
+		[ -n "$mem" ] && [ "$n" -le 8 ] && args+=("$mem")
+		sub "${u% *}" "${args[@]}" --wrap "sleep $((lim * 60 - 2))" >/dev/null ||
+			live_log "forecast: sbatch ${args[*]} refused"
+	done
+	# let the backfill scheduler (bf_interval=5) look at the queue once
+	sleep 12
+	date +%s >"$fc/NOW"
+	squeue -h -t PD -o '%i|%S' >"$fc/slurm_estimates.txt"
+	prio-snap "$fc/snap" 2>"$fc/snap.err" || bad "forecast: prio-snap: $(cat "$fc/snap.err")"
+	squeue -a --start >"$fc/squeue_start.txt" 2>&1
+	prio-calc --snapshot "$fc/snap" --forecast -P >"$fc/ours.txt" 2>"$fc/ours.err" ||
+		bad "forecast: prio-calc --forecast exit $?: $(head -2 "$fc/ours.err")"
+
+	# the drain (every limit is at most 2 minutes; a few waves)
+	live_wait 720 "the queue to drain" sh -c '[ -z "$(squeue -h -o %i)" ]'
+	sleep 2
+	sacct -a -X -n -P -S "$(date -d "@$(($(cat "$fc/NOW") - 600))" +%Y-%m-%dT%H:%M:%S)" \
+		-o JobID,JobName,Start,End,State >"$fc/sacct.txt" 2>&1
+
+	forecast_judge "$fc"
+}
+
+# forecast_judge DIR: the tables and the verdict from DIR's files.
+forecast_judge() {
+	local fc=$1 r
+	awk -F'|' -v now="$(cat "$fc/NOW")" '
+	function epoch(t,   c) {
+		if (t == "" || t == "N/A" || t == "Unknown" || t == "None") return -1
+		gsub(/[-:T]/, " ", t)
+		return mktime(t)
+	}
+	FILENAME ~ /slurm_estimates/ { est[$1] = epoch($2); next }
+	FILENAME ~ /ours/ {
+		if (FNR == 1) { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		ours[$col["JOBID"]] = epoch($col["START"]); next
+	}
+	FILENAME ~ /sacct/ {
+		if ($2 ~ /^q[0-9]+$/) { real[$1] = epoch($3); name[$1] = $2 }
+	}
+	END {
+		printf "live: forecast %-6s %-5s %8s %8s %8s\n", "job", "name", "real", "ours", "slurm"
+		for (j in real) {
+			o = (j in ours) ? ours[j] : -1
+			s = (j in est) ? est[j] : -1
+			printf "live: forecast %-6s %-5s %8d %8s %8s\n", j, name[j], real[j] - now,
+				o < 0 ? "-" : o - real[j], s < 0 ? "-" : s - real[j]
+			if (s >= 0) {
+				f = s - real[j]; if (f < 0) f = -f
+				n_s++; sum_s += f; if (f > max_s) max_s = f
+			}
+			if (o < 0) { missing++; continue }
+			e = o - real[j]; if (e < 0) e = -e
+			n_o++; sum_o += e; if (e > max_o) max_o = e
+			if (s >= 0) { n_os++; sum_os += e }
+		}
+		for (a in real) for (b in real) {
+			if (!(a in ours) || !(b in ours)) continue
+			if (real[a] + 10 < real[b] && ours[a] > ours[b]) {
+				inv++; printf "live: forecast order: %s starts before %s, we say after\n", a, b
+			}
+		}
+		printf "live: forecast error (s) ours: mean %.1f max %d over %d jobs\n", n_o ? sum_o / n_o : 0, max_o, n_o
+		printf "live: forecast error (s) slurm: mean %.1f max %d over %d estimated jobs (ours on them: mean %.1f)\n",
+			n_s ? sum_s / n_s : 0, max_s, n_s, n_os ? sum_os / n_os : 0
+		if (missing) { printf "live: forecast: %d jobs not in our forecast\n", missing; exit 2 }
+		if (n_o == 0) { print "live: forecast: no job to judge"; exit 2 }
+		if (n_os && sum_os / n_os > sum_s / n_s + 5) exit 1
+		if (inv) exit 1
+	}' "$fc/slurm_estimates.txt" "$fc/ours.txt" "$fc/sacct.txt"
+	r=$?
+	if [ $r = 2 ]; then
+		bad "forecast: not every job that ran is in our forecast (files in $fc)"
+		return
+	fi
+	ok "forecast: every queued job is in our forecast, with a start"
+	if [ $r = 0 ]; then
+		ok "forecast: no worse than Slurm's estimate, starts in reality's order"
+	elif [ -n "${PRIO_LIVE_FORECAST_STRICT:-}" ]; then
+		bad "forecast: worse than Slurm's estimate, or out of order (tables above; files in $fc)"
+	else
+		# issue 15 is open: the verdict is reported on every run and
+		# counted apart until the forecast meets it
+		known=$((${known:-0} + 1))
+		echo "live: known failure: forecast worse than Slurm's estimate, or out of order (tables above)"
+	fi
+}
