@@ -20,6 +20,7 @@
 
 /* The machine modes' table (text mode prints the detail lines only). */
 static const struct prio_column explain_columns[] = {
+    {.id = "job_id", .header = "JOBID", .numfmt = PRIO_NUMFMT_PLAIN},
     {.id = "section", .header = "SECTION"},
     {.id = "partition", .header = "PARTITION"},
     {.id = "item", .header = "ITEM"},
@@ -32,6 +33,7 @@ static const struct prio_column explain_columns[] = {
 struct out {
 	struct calc_opts *o;
 	struct prio_writer *w;
+	uint32_t job_id; /* the job explained (the rows' first cell) */
 };
 
 /* One line of the explanation: printed as text, or one row in the machine
@@ -59,7 +61,8 @@ static int say(void *ctx, const struct prio_explain_line *l)
 	(isnan(v)		     ? prio_cell_blank()                               \
 	 : fabs(v) < 9e15 && (v) == floor(v) ? prio_cell_int((int64_t)(v))             \
 					     : prio_cell_double(v))
-	struct prio_cell cells[7] = {
+	struct prio_cell cells[8] = {
+	    prio_cell_int(out->job_id),
 	    prio_cell_str(l->section),
 	    l->partition ? prio_cell_str(l->partition) : prio_cell_blank(),
 	    l->item ? prio_cell_str(l->item) : prio_cell_blank(),
@@ -185,13 +188,18 @@ int calc_explain(struct calc_opts *o)
 	struct prio_queue q;
 	struct prio_explain x;
 	struct prio_error err;
-	struct out out = {o, NULL};
+	struct out out = {o, NULL, 0};
 
 	calc_load(o, &snap, &e, true);
 	if (prio_queue_build(&e, &q, &err) < 0)
 		cmd_die_error(c, &err);
-	if (prio_explain_job(&e, &q, o->explain, &x, &err) < 0)
-		cmd_die_error(c, &err);
+	/* every job is checked before any is explained: a typo'd id in the
+	 * list fails the command, not its last part */
+	for (uint32_t k = 0; k < o->explain_count; k++) {
+		if (prio_explain_job(&e, &q, o->explain_ids[k], &x, &err) < 0)
+			cmd_die_error(c, &err);
+		prio_explain_free(&x);
+	}
 	if (c->mode != CMD_OUT_TEXT) {
 		out.w = prio_writer_new(
 		    stdout, cmd_writer_mode(c->mode), PRIO_STYLE_SPRIO,
@@ -202,13 +210,20 @@ int calc_explain(struct calc_opts *o)
 			cmd_die(c, "cannot start the table: %s",
 				strerror(errno));
 	}
-	prio_explain_render(&e, &x, say, &out);
-	explain_next(o, &snap, &q, x.job_index, &out);
+	for (uint32_t k = 0; k < o->explain_count; k++) {
+		if (prio_explain_job(&e, &q, o->explain_ids[k], &x, &err) < 0)
+			cmd_die_error(c, &err);
+		out.job_id = o->explain_ids[k];
+		if (k && !out.w)
+			putchar('\n');
+		prio_explain_render(&e, &x, say, &out);
+		explain_next(o, &snap, &q, x.job_index, &out);
+		prio_explain_free(&x);
+	}
 	if (out.w && prio_writer_finish(out.w) < 0)
 		cmd_die_write(c);
 	if (!out.w && (fflush(stdout) != 0 || ferror(stdout)))
 		cmd_die_write(c);
-	prio_explain_free(&x);
 	prio_queue_free(&q);
 	prio_engine_free(&e);
 	prio_snapshot_free(&snap);

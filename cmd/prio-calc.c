@@ -83,7 +83,7 @@ static void help(void)
 	    "      --no-lag           classic, DEPTH_OBLIVIOUS: fairshare from "
 	    "current usage,\n"
 	    "                         not one cycle behind as Slurm shows it\n"
-	    "      --explain=JOBID    why the job waits: rank, terms, the job "
+	    "      --explain=JOBS     why each job waits: rank, terms, the job "
 	    "ahead, what\n"
 	    "                         would change it\n"
 	    "      --compare          with --set: which jobs move in each "
@@ -894,6 +894,29 @@ static uint32_t parse_job_id(struct calc_opts *o, const char *s)
 	return id;
 }
 
+/* --explain 16,17: each job explained in turn, in the order given. */
+static void parse_explain_ids(struct calc_opts *o, const char *arg)
+{
+	size_t n = 1;
+	char *copy, *tok, *save = NULL;
+
+	for (const char *p = arg; *p; p++)
+		n += *p == ',';
+	free(o->explain_ids);
+	o->explain_ids = calloc(n, sizeof(*o->explain_ids));
+	copy = strdup(arg);
+	if (!o->explain_ids || !copy)
+		cmd_die(&o->c, "out of memory");
+	o->explain_count = 0;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save))
+		o->explain_ids[o->explain_count++] = parse_job_id(o, tok);
+	free(copy);
+	if (!o->explain_count)
+		cmd_usage_error(&o->c, USAGE, "Invalid job id: %s", arg);
+	o->explain = o->explain_ids[0];
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -956,7 +979,7 @@ int main(int argc, char **argv)
 						optarg);
 			o.at_set = true;
 			break;
-		case OPT_EXPLAIN: o.explain = parse_job_id(&o, optarg); break;
+		case OPT_EXPLAIN: parse_explain_ids(&o, optarg); break;
 		case OPT_COMPARE: o.compare = true; break;
 		case OPT_RANK: o.rank = true; break;
 		case OPT_NO_LAG: o.no_lag = true; break;
@@ -968,8 +991,8 @@ int main(int argc, char **argv)
 			if (cmd_parse_now(optarg, &o.forecast_until) < 0)
 				cmd_usage_error(c, USAGE,
 						"--forecast-until: expected Unix "
-						"seconds or YYYY-MM-DDTHH:MM:SS, "
-						"got \"%s\"",
+						"seconds, YYYY-MM-DDTHH:MM:SS or "
+						"now[-N[unit]], got \"%s\"",
 						optarg);
 			break;
 		case OPT_USAGE: printf("Usage: %s\n", USAGE); return EXIT_OK;
@@ -1051,5 +1074,6 @@ int main(int argc, char **argv)
 	if (rc == EXIT_OK && reported_invalid)
 		rc = EXIT_ERROR;
 	prio_calc_time_free(&o.calc);
+	free(o.explain_ids);
 	return rc;
 }

@@ -28,7 +28,9 @@ struct calc_opts {
 	bool check;
 	bool at_set;           /* --at */
 	time_t at;
-	uint32_t explain;      /* --explain JOBID, 0 none */
+	uint32_t explain;      /* --explain JOBID[,JOBID...]: the first, 0 none */
+	uint32_t *explain_ids; /* ... all of them, in the order given */
+	uint32_t explain_count;
 	bool compare;
 	bool rank;             /* --rank: scheduling order */
 	/* The clock when neither --now nor --at sets one: Slurm's last
@@ -47,7 +49,7 @@ struct calc_opts {
 #define CALC_USAGE                                                             \
 	"prio-calc [SOURCES] [-l] [-n] [-w] [-o FORMAT] [-S SORT] [-u USERS] "  \
 	"[-j[JOBS]] [-p PARTITIONS] [-h] [-P|--csv|--json] [--now T] [--at T] " \
-	"[--no-lag] [--set K=V] [--explain JOBID | --compare | --rank | "      \
+	"[--no-lag] [--set K=V] [--explain JOBS | --compare | --rank | "        \
 	"--start | --mine | -u USER --brief | --forecast [--forecast-until T] | " \
 	"--check]"
 

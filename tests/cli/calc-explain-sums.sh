@@ -20,8 +20,9 @@ check() { # label, sprio -l output, prio-calc arguments...
 		prio-calc "$@" --explain "$j" -P >"$tmp/x" || { echo "$label: --explain $j failed"; return 1; }
 		want=$(awk -v j="$j" 'NR > 1 && $1 == j { print $4 }' "$table")
 		awk -F'|' -v j="$j" -v want="$want" -v label="$label" '
-			$1 == "term" { sum[$2] += $6; n[$2]++ }
-			$1 == "sum" && $3 == "sum" { total[$2] = $6; split($7, w, "priority "); split(w[2], p, " "); prio[$2] = p[1] }
+			$1 != j && NR > 1 { printf "%s: job %s: a row of job %s\n", label, j, $1; exit 1 }
+			$2 == "term" { sum[$3] += $7; n[$3]++ }
+			$2 == "sum" && $4 == "sum" { total[$3] = $7; split($8, w, "priority "); split(w[2], p, " "); prio[$3] = p[1] }
 			END {
 				bad = 0; seen = 0
 				for (part in total) {

@@ -14,13 +14,13 @@ checked=0
 for job in 34 36 25 37; do
 	prio-calc --snapshot "$s" --explain "$job" -P >"$tmp/x" 2>/dev/null ||
 		{ echo "--explain $job failed"; status=1; continue; }
-	clock=$(awk -F'|' '$1 == "job" && $3 == "clock" { print $4 }' "$tmp/x")
+	clock=$(awk -F'|' '$2 == "job" && $4 == "clock" { print $5 }' "$tmp/x")
 	period=$(prio-calc --snapshot "$s" --check -P 2>/dev/null |
 		awk -F'|' '$1 == "config" && $2 == "calc period" { print $4 + 0 }')
 	[ -n "$period" ] && [ "$period" -gt 0 ] || period=60
-	awk -F'|' '$1 == "change" && $3 == "time" && $4 != "" { print $2, $4 }' "$tmp/x" |
+	awk -F'|' '$2 == "change" && $4 == "time" && $5 != "" { print $3, $5 }' "$tmp/x" |
 	while read -r part secs; do
-		ahead=$(grep "^change|$part||" "$tmp/x" | sed 's/.*ahead of job \([0-9]*\):.*/\1/')
+		ahead=$(grep "^$job|change|$part||" "$tmp/x" | sed 's/.*ahead of job \([0-9]*\):.*/\1/')
 		t=$((clock + secs))
 		prio-calc --snapshot "$s" --at "$t" -p "$part" -o '%i|%Y' -h >"$tmp/at" 2>/dev/null
 		me=$(awk -F'|' -v j="$job" '$1 + 0 == j { print $2 + 0 }' "$tmp/at")
@@ -43,7 +43,7 @@ done
 # job 34 (ivan) passes job 28 once ivan's FairShare reaches what --explain
 # says it needs: fstree-show --when names the same calculation
 need=$(prio-calc --snapshot "$s" --explain 34 -P 2>/dev/null |
-	awk -F'|' '$1 == "change" && $3 == "fairshare" { sub(/.*\(fairshare /, "", $7); sub(/\).*/, "", $7); print $7 }')
+	awk -F'|' '$2 == "change" && $4 == "fairshare" { sub(/.*\(fairshare /, "", $8); sub(/\).*/, "", $8); print $8 }')
 t34=$(awk '$1 == 34 { print $3 }' "$tmp/found" | head -1)
 when=$(fstree-show --snapshot "$s" --when ivan --fairshare "$need" | sed -n 's/.* at \([0-9T:-]*\) (in .*/\1/p')
 [ -n "$t34" ] && [ "$(date -u -d "$when" +%s 2>/dev/null)" = "$t34" ] ||
