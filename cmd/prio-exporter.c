@@ -57,6 +57,26 @@ struct exporter {
 	char *auth_user, *auth_pass;
 };
 
+/* The common sources without the what-if lines: an exporter reports what
+ * Slurm does (--set and --what-if are refused). */
+static void help_sources(void)
+{
+	char *text = NULL, *cut;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return;
+	cmd_common_help_sources(f);
+	if (fclose(f) != 0)
+		return;
+	cut = strstr(text, "What if:");
+	if (cut)
+		*cut = '\0';
+	fputs(text, stdout);
+	free(text);
+}
+
 static void help(void)
 {
 	printf("Usage: %s\n\n"
@@ -87,7 +107,7 @@ static void help(void)
 	       "      --help             this help, then exit\n"
 	       "      --version          the version, then exit\n\n",
 	       USAGE);
-	cmd_common_help_sources(stdout);
+	help_sources();
 	printf("\nExit status: 0 success, 1 the server cannot start, 2 usage "
 	       "or input error.\nSee prio-exporter(1).\n");
 }

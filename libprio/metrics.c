@@ -666,7 +666,7 @@ int prio_metrics_render(struct prio_snapshot *snap,
 			struct prio_metrics_text *out, struct prio_error *err)
 {
 	static const char *const families[W_COUNT] = {
-	    [W_USER_ASSOC] = "prio_assoc (user rows)",
+	    [W_USER_ASSOC] = "prio_assoc_* (the rows of users)",
 	    [W_FAIRSHARE] = "prio_assoc_usage_norm, prio_assoc_usage_effective, "
 			    "prio_assoc_fairshare, prio_assoc_level_fs",
 	    [W_JOBS] = "prio_job_priority, prio_job_priority_term",
