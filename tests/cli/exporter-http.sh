@@ -11,27 +11,16 @@ set -eu
 command -v curl >/dev/null || { echo "curl not installed"; exit 1; }
 . tests/cli/calc-oracle.lib
 d=$(mktemp -d)
-pid=""
-cleanup() {
-	[ -n "$pid" ] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	rm -rf "$d"
-}
+epid=""
+. tests/cli/exporter.lib
+cleanup() { exporter_stop "$epid"; rm -rf "$d"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 fail() { echo "FAIL: $*"; [ -f "$d/err" ] && sed 's/^/  server: /' "$d/err"; exit 1; }
 calc_snapshot fairtree-basic "$d/s"
 printf 'prom:s3cret pass\n' >"$d/auth"
-: >"$d/err"
-prio-exporter --snapshot "$d/s" --listen 127.0.0.1:0 --basic-auth-file "$d/auth" 2>"$d/err" &
-pid=$!
-port=""
-for i in $(seq 50); do
-	port=$(sed -n 's|.*serving http://127.0.0.1:\([0-9]*\)/metrics.*|\1|p' "$d/err")
-	[ -n "$port" ] && break
-	kill -0 "$pid" 2>/dev/null || fail "the server exited"
-	sleep 0.1
-done
-[ -n "$port" ] || fail "no port announced"
+exporter_start "$d/err" --snapshot "$d/s" --basic-auth-file "$d/auth"
+port=$eport
 url=http://127.0.0.1:$port/metrics
 om='application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5'
 

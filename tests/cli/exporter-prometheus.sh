@@ -19,14 +19,8 @@ done
 o=tests/oracle/fairtree-basic
 d=$(mktemp -d)
 epid="" ppid_=""
-stop() { # PID: TERM, then KILL after 5 s
-	[ -n "$1" ] || return 0
-	kill "$1" 2>/dev/null || return 0
-	for i in $(seq 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
-	kill -9 "$1" 2>/dev/null || true
-	wait "$1" 2>/dev/null || true
-}
-cleanup() { stop "$ppid_"; stop "$epid"; rm -rf "$d"; }
+. tests/cli/exporter.lib
+cleanup() { exporter_stop "$ppid_"; exporter_stop "$epid"; rm -rf "$d"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 fail() {
@@ -38,17 +32,7 @@ fail() {
 }
 calc_snapshot fairtree-basic "$d/s"
 printf 'prom:scrape-me\n' >"$d/auth"
-: >"$d/exporter.err"
-prio-exporter --snapshot "$d/s" --listen 127.0.0.1:0 --basic-auth-file "$d/auth" 2>"$d/exporter.err" &
-epid=$!
-eport=""
-for i in $(seq 50); do
-	eport=$(sed -n 's|.*serving http://127.0.0.1:\([0-9]*\)/metrics.*|\1|p' "$d/exporter.err")
-	[ -n "$eport" ] && break
-	kill -0 "$epid" 2>/dev/null || fail "the exporter exited"
-	sleep 0.1
-done
-[ -n "$eport" ] || fail "the exporter announced no port"
+exporter_start "$d/exporter.err" --snapshot "$d/s" --basic-auth-file "$d/auth"
 
 cat >"$d/prometheus.yml" <<EOT
 global:
@@ -79,7 +63,7 @@ for try in 1 2 3 4 5 6 7 8; do
 		sleep 0.2
 	done
 	[ -n "$pport" ] && break
-	stop "$ppid_"; ppid_=""
+	exporter_stop "$ppid_"; ppid_=""
 done
 [ -n "$pport" ] || fail "prometheus did not start"
 api=http://127.0.0.1:$pport/api/v1
