@@ -55,6 +55,7 @@ struct exporter {
 	time_t last_try;    /* --live: the last capture attempt */
 	long min_interval;  /* --live: seconds between captures */
 	char *auth_user, *auth_pass;
+	bool once;          /* --once: a failed capture ends the run */
 };
 
 /* The common sources without the what-if lines: an exporter reports what
@@ -173,6 +174,11 @@ static int live_capture(struct exporter *x, char *dir, size_t size)
 	pid_t pid;
 	ssize_t got;
 
+	if (x->once) {
+		/* its one-line error and exit 2 are the run's */
+		cmd_live_capture(&x->c, dir, size);
+		return 0;
+	}
 	if (pipe(fd) != 0)
 		return -1;
 	pid = fork();
@@ -673,6 +679,7 @@ int main(int argc, char **argv)
 	x.c.folder_roles &= ~(1u << PRIO_ROLE_SACCT);
 	if (auth)
 		read_auth(&x, auth);
+	x.once = once;
 	if (once) {
 		struct prio_error err;
 		char *text;
