@@ -18,6 +18,7 @@
 #include "hostlist.h"
 #include "intern.h"
 #include "job.h"
+#include "metrics.h"
 #include "order.h"
 #include "preempt.h"
 #include "priority.h"

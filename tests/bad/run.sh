@@ -14,7 +14,8 @@
 #           22.05's TRES=, sshare -P), json (samples/slurm-24.11: squeue
 #           --json, sshare --json)
 # MUTATION  shell run in the work folder to spoil ./s (helpers below)
-# TOOL      prio-calc, fstree-show, tres-bill, preempt-plan, prio-top, all
+# TOOL      prio-calc, fstree-show, tres-bill, preempt-plan, prio-top,
+#           prio-exporter (no --once: ARGS say it), all
 #           (the five), or check (prio-calc --keep-going --check -P, STDERR
 #           is then the "problem|" line expected on stdout)
 # ARGS      more arguments (after --snapshot s)
@@ -65,6 +66,7 @@ run() { # TOOL ARGS -> $rc, $tmp/out, $tmp/err (in $tmp/w)
 	prio-calc | fstree-show | tres-bill) set -- "$t" --snapshot s ;;
 	preempt-plan) set -- "$t" --snapshot s --job "$job" ;;
 	prio-top) set -- "$t" --snapshot s --once --size 80x24 ;;
+	prio-exporter) set -- "$t" --snapshot s ;;
 	check) set -- prio-calc --snapshot s --keep-going --check -P ;;
 	esac
 	if [ "$asnobody" = 1 ] && [ "$(id -u)" = 0 ]; then

@@ -18,9 +18,10 @@ if command -v valgrind >/dev/null 2>&1 &&
 	    --leak-check=full --errors-for-leak-kinds=definite,indirect"
 fi
 
-for tool in prio-calc fstree-show tres-bill preempt-plan prio-top; do
+for tool in prio-calc fstree-show tres-bill preempt-plan prio-top prio-exporter; do
 	extra=""
 	[ $tool = preempt-plan ] && extra="--job 20"
+	[ $tool = prio-exporter ] && extra="--once"
 	# shellcheck disable=SC2086
 	$vg "$top_builddir/$tool" --snapshot $S --jobs - $extra <&- >"$tmp/out" 2>"$tmp/err"
 	rc=$?
