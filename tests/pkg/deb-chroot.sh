@@ -51,7 +51,7 @@ fi
 cmp -s "$tmp/installed.err" "$tmp/build.err" || bad "quick start: stderr differs: $(cat "$tmp/installed.err")"
 
 ver=$(sed -n 's/^m4_define(\[prio_version\], \[\(.*\)\])$/\1/p' "$top/configure.ac")
-for c in prio-calc fstree-show tres-bill preempt-plan prio-top prio-snap; do
+for c in prio-calc fstree-show tres-bill preempt-plan prio-top prio-snap prio-exporter; do
 	v=$(in_root "$c" --version 2>&1)
 	[ "$v" = "$c (prio-tools) $ver" ] || bad "$c --version: $v"
 done
@@ -65,9 +65,10 @@ in_root man -P cat prio-snap >/dev/null 2>&1 || bad "man prio-snap fails"
 # systemd units: verify clean, the timer shipped but not enabled
 unitdir=$(in_root pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null)
 unitdir=${unitdir:-/lib/systemd/system}
-if in_root systemd-analyze verify "$unitdir/prio-snap.service" "$unitdir/prio-snap.timer" >"$tmp/verify" 2>&1 &&
+if in_root systemd-analyze verify "$unitdir/prio-snap.service" "$unitdir/prio-snap.timer" \
+	"$unitdir/prio-exporter.service" >"$tmp/verify" 2>&1 &&
 	[ ! -s "$tmp/verify" ]; then
-	echo "deb-chroot: systemd-analyze verify prio-snap.service prio-snap.timer: clean"
+	echo "deb-chroot: systemd-analyze verify prio-snap.service prio-snap.timer prio-exporter.service: clean"
 else
 	bad "systemd-analyze verify: $(cat "$tmp/verify")"
 fi
@@ -75,14 +76,16 @@ fi
 printf '[Service]\nExecStart=/usr/bin/prio-no-such-program\n' >"$root/tmp/prio-bad.service"
 in_root systemd-analyze verify /tmp/prio-bad.service >/dev/null 2>&1 &&
 	bad "systemd-analyze verify passes a unit whose program is missing: it checks nothing here"
-en=$(in_root systemctl is-enabled prio-snap.timer 2>&1)
-[ "$en" = disabled ] || bad "prio-snap.timer is '$en' after install, expected disabled"
+for u in prio-snap.timer prio-exporter.service; do
+	en=$(in_root systemctl is-enabled $u 2>&1)
+	[ "$en" = disabled ] || bad "$u is '$en' after install, expected disabled"
+done
 # the library package and the -dev link
 in_root sh -c 'ls /usr/lib/*/libprio.so.0 /usr/lib/*/libprio.so /usr/lib/*/pkgconfig/libprio.pc' >/dev/null ||
 	bad "libprio files missing"
 # purge leaves nothing of ours
 in_root apt-get purge -y -q prio-tools libprio-dev libprio0 >"$tmp/purge.log" 2>&1 || bad "purge failed: $(tail -3 "$tmp/purge.log")"
-left=$(in_root sh -c 'ls -d /usr/bin/prio-* /usr/lib/*/libprio* /lib/systemd/system/prio-snap.* /usr/lib/systemd/system/prio-snap.* /etc/systemd/system/*/prio-snap.* 2>/dev/null')
+left=$(in_root sh -c 'ls -d /usr/bin/prio-* /usr/lib/*/libprio* /lib/systemd/system/prio-* /usr/lib/systemd/system/prio-* /etc/systemd/system/*/prio-* 2>/dev/null')
 [ -z "$left" ] || bad "left after purge: $left"
 [ $status = 0 ] && echo "deb-chroot: ok"
 exit $status

@@ -24,7 +24,7 @@ for p in prio-tools libprio libprio-devel; do
 done
 has() { grep -qx -- "$2" "$build/rpm/$1.files" || bad "$1: rpm -qlp lists no $2"; }
 needs() { grep -q -- "$2" "$build/rpm/$1.requires" || bad "$1: rpm -qRp names no $2"; }
-for c in prio-calc fstree-show tres-bill preempt-plan prio-top prio-snap; do
+for c in prio-calc fstree-show tres-bill preempt-plan prio-top prio-snap prio-exporter; do
 	has prio-tools "/usr/bin/$c"
 	grep -q "^/usr/share/man/man1/$c\\.1" "$build/rpm/prio-tools.files" || bad "prio-tools: no man page $c.1"
 	has prio-tools "/usr/share/bash-completion/completions/$c"
@@ -35,6 +35,7 @@ grep -q '^/usr/share/man/man7/prio-tools\.7' "$build/rpm/prio-tools.files" || ba
 grep -q '^/usr/share/man/man5/prio-tools\.conf\.5' "$build/rpm/prio-tools.files" || bad "prio-tools: no prio-tools.conf.5"
 has prio-tools /usr/lib/systemd/system/prio-snap.service
 has prio-tools /usr/lib/systemd/system/prio-snap.timer
+has prio-tools /usr/lib/systemd/system/prio-exporter.service
 grep -q 'libprio\.so' "$build/rpm/prio-tools.files" && bad "prio-tools: holds the library"
 libdir=$(rpm --eval '%{_libdir}')
 has libprio "$libdir/libprio.so.$so"
@@ -47,6 +48,7 @@ needs prio-tools "^libprio.so.$so()"
 needs prio-tools "^libprio(.*) = $ver-"
 needs prio-tools '^libconfuse\.so\.'
 needs prio-tools '^libncursesw\.so\.'
+needs prio-tools '^libmicrohttpd\.so\.'
 needs libprio '^libjansson\.so\.'
 needs libprio '^libcsv\.so\.'
 needs libprio-devel "^libprio(.*) = $ver-"
