@@ -763,8 +763,12 @@ int prio_explain_job(const struct prio_engine *e, const struct prio_queue *q,
 	x->job_index = (uint32_t)(job - snap->jobs);
 	x->unlisted = prio_job_unlisted_reason(e, job);
 	x->listed = x->unlisted == NULL;
+	/* Slurm's reasons say why a job waits; a running or finished job's
+	 * "None" means nothing holds it, not "not looked at yet" */
 	x->reason_meaning =
-	    prio_reason_meaning(prio_snapshot_str(snap, job->reason));
+	    job->state == PRIO_JOB_PENDING
+		? prio_reason_meaning(prio_snapshot_str(snap, job->reason))
+		: NULL;
 	prio_job_factors(e, job, &own);
 	/* several QOS: the row of the first, as the queue computes it */
 	prio_job_factors_at(e, job, &own, 0, &x->jf);

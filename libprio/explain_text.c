@@ -430,11 +430,17 @@ static void explain_text(struct out *out, const struct prio_explain *x)
 	const char *reason = str(out, job->reason);
 	char b1[64], b2[64], flags[256], where[128];
 
+	/* a job that is not pending waits for nothing: no reason to give
+	 * when Slurm has none ("None") */
+	bool waits = job->state == PRIO_JOB_PENDING ||
+		     (*reason && strcmp(reason, "None") != 0);
+
 	say(out, "job", NULL, "job", (double)job->job_id, NAN, NAN,
-	    "Job %u (user %s, account %s, QOS %s) is %s, reason %s%s%s.",
+	    "Job %u (user %s, account %s, QOS %s) is %s%s%s%s%s.",
 	    job->job_id, str(out, job->user), str(out, job->account),
 	    job->qos != PRIO_NO_ID ? str(out, job->qos) : "(null)",
-	    prio_job_state_name(job->state), *reason ? reason : "(none)",
+	    prio_job_state_name(job->state), waits ? ", reason " : "",
+	    waits ? (*reason ? reason : "(none)") : "",
 	    x->reason_meaning ? ": " : "",
 	    x->reason_meaning ? x->reason_meaning : "");
 	if (prio_job_qos_list(job)) {

@@ -189,8 +189,10 @@ static void fair_tree_path(const struct text *tx, const struct prio_why *why)
 	who(tx, u);
 	fprintf(
 	    tx->out,
-	    " has FairShare %f: rank %u of %u user associations (Fair Tree).\n",
-	    tx->res[u].fairshare, tx->res[u].rank, tx->snap->user_assoc_count);
+	    " has FairShare %f: rank %u of %u user associations (Fair Tree "
+	    "counts from the bottom: rank %u is served first).\n",
+	    tx->res[u].fairshare, tx->res[u].rank, tx->snap->user_assoc_count,
+	    tx->snap->user_assoc_count);
 	for (uint32_t k = 0; k < why->nlevels; k++) {
 		const struct prio_why_level *l = &why->levels[k];
 
