@@ -1053,8 +1053,10 @@ int main(int argc, char **argv)
 	memset(&shape, 0, sizeof(shape));
 	cmd_common_init(&c, "tres-bill");
 	opterr = 0;
-	/* '+': stop at the first report word, so "end=..." is not an option */
-	while ((opt = getopt_long(argc, argv, "+:p:N:n:c:t:T:M:Ph", longopts, NULL)) != -1) {
+	/* options anywhere, before or after the report words, as sreport
+	 * takes them (getopt moves the words, which never begin with '-',
+	 * behind the options in their order) */
+	while ((opt = getopt_long(argc, argv, ":p:N:n:c:t:T:M:Ph", longopts, NULL)) != -1) {
 		if (cmd_common_option(&c, opt, optarg))
 			continue;
 		switch (opt) {
