@@ -13,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "prio/wrap.h"
 #include "common.h"
 #include "live.h"
 
@@ -106,6 +108,58 @@ long cmd_live_min_interval(void)
 /* An error line was printed on the way out: the exit handler must not add
  * a second one about standard output (issue 13: one line). */
 static bool error_reported;
+
+int cmd_text_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+	long n;
+
+	if (env && *env) {
+		n = strtol(env, &end, 10);
+		if (!*end && n > 0 && n <= 10000)
+			return (int)n;
+	}
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 &&
+	    ws.ws_col > 0)
+		return ws.ws_col;
+	return 0;
+}
+
+void cmd_put_wrapped(const char *text, int width)
+{
+	if (!*text) {
+		putchar('\n'); /* an empty line is a line */
+		return;
+	}
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t len = nl ? (size_t)(nl - text) : strlen(text);
+		char *line = strndup(text, len);
+
+		if (!line || width <= 0) {
+			/* as it is (and out of memory: unfolded beats lost) */
+			fwrite(text, 1, len, stdout);
+			putchar('\n');
+		} else {
+			uint32_t n = prio_wrap(line, width, NULL);
+			struct prio_wrap_piece *pc = calloc(n, sizeof(*pc));
+
+			if (!pc) {
+				puts(line);
+			} else {
+				prio_wrap(line, width, pc);
+				for (uint32_t k = 0; k < n; k++)
+					printf("%*s%.*s\n", pc[k].indent, "",
+					       (int)pc[k].len, pc[k].start);
+			}
+			free(pc);
+		}
+		free(line);
+		text += len + (nl != NULL);
+	}
+}
 
 void cmd_warn(const struct cmd_common *c, const char *fmt, ...)
 {

@@ -129,6 +129,14 @@ int cmd_sources(const struct cmd_common *c, const char *dir,
 bool cmd_partial(const struct cmd_common *c, const struct prio_snapshot *snap,
 		 enum prio_needs need, const char *what, bool refuse);
 
+/* The width prose is folded to: $COLUMNS when set, else the terminal's
+ * when stdout is one; 0 (never fold) for a pipe or a file, where a line
+ * is a record a script reads. */
+int cmd_text_width(void);
+/* Print text (lines ending in '\n') folded to width as prio-top folds its
+ * detail pane; width 0 prints it as it is. */
+void cmd_put_wrapped(const char *text, int width);
+
 /* Print "prog: message" (printf-style) to stderr. */
 void cmd_warn(const struct cmd_common *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

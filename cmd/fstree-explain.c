@@ -54,7 +54,7 @@ int fstree_why(struct fstree *f, const char *user, const char *vs)
 	if (!(text = prio_fairshare_why_text(&f->snap, f->algorithm, f->res,
 					     &why, utf8_locale())))
 		cmd_die(&f->c, "out of memory");
-	fputs(text, stdout);
+	cmd_put_wrapped(text, cmd_text_width());
 	free(text);
 	return EXIT_OK;
 }

@@ -34,6 +34,7 @@ struct out {
 	struct calc_opts *o;
 	struct prio_writer *w;
 	uint32_t job_id; /* the job explained (the rows' first cell) */
+	int width;       /* text folded to it (cmd_text_width), 0 never */
 };
 
 /* One line of the explanation: printed as text, or one row in the machine
@@ -49,7 +50,7 @@ static int say(void *ctx, const struct prio_explain_line *l)
 		if (!strcmp(l->section, "warning"))
 			cmd_warn(&out->o->c, "%s", l->text);
 		else
-			puts(l->text);
+			cmd_put_wrapped(l->text, out->width);
 		return 0;
 	}
 	while (*detail == ' ')
@@ -188,7 +189,7 @@ int calc_explain(struct calc_opts *o)
 	struct prio_queue q;
 	struct prio_explain x;
 	struct prio_error err;
-	struct out out = {o, NULL, 0};
+	struct out out = {o, NULL, 0, cmd_text_width()};
 
 	calc_load(o, &snap, &e, true);
 	if (prio_queue_build(&e, &q, &err) < 0)

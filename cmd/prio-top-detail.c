@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prio/wrap.h"
 #include "prio-top.h"
 
 void top_detail_close(struct top_app *a)
@@ -246,52 +247,6 @@ void top_detail_open_help(struct top_app *a)
 		a->view = TOP_VIEW_HELP;
 }
 
-/* One screen line of a wrapped text line. */
-struct piece {
-	const char *start;
-	size_t len; /* bytes */
-	int indent; /* columns before it */
-};
-
-/* Wrap a line to width columns, at spaces where it can; continuation lines
- * keep the line's indentation and two more columns.  Puts each
- * piece into out (NULL: only counts).  Returns the pieces. */
-static uint32_t wrap(const char *line, int width, struct piece *out)
-{
-	int indent = 0, cont;
-	uint32_t n = 0;
-	const char *p = line;
-
-	while (line[indent] == ' ')
-		indent++;
-	cont = indent + 2 < width / 2 ? indent + 2 : 0;
-	do {
-		int room = width - (n ? cont : 0), cols = 0;
-		const char *q = p, *space = NULL;
-
-		if (room < 1)
-			room = 1;
-		while (*q && cols < room) {
-			if (*q == ' ' && q > p)
-				space = q;
-			q++;
-			while ((*q & 0xc0) == 0x80)
-				q++;
-			cols++;
-		}
-		if (*q && space && *q != ' ')
-			q = space; /* cut at the last space */
-		if (out)
-			out[n] =
-			    (struct piece){p, (size_t)(q - p), n ? cont : 0};
-		n++;
-		p = q;
-		while (*p == ' ' && n)
-			p++;
-	} while (*p);
-	return n;
-}
-
 void top_detail_draw(struct top_app *a, int y, int height)
 {
 	struct scr *s = &a->scr;
@@ -302,7 +257,7 @@ void top_detail_draw(struct top_app *a, int y, int height)
 	scr_fill(s, y, 0, s->cols, ' ', SCR_TITLE);
 	scr_text_cut(s, y, 1, s->cols - 1, SCR_TITLE, a->detail_title, true);
 	for (uint32_t i = 0; i < a->ndetail; i++)
-		total += wrap(a->detail_lines[i], s->cols, NULL);
+		total += prio_wrap(a->detail_lines[i], s->cols, NULL);
 	/* a text scrolls by its top line: the cursor is the first line */
 	p->count = total;
 	p->height = body;
@@ -313,8 +268,8 @@ void top_detail_draw(struct top_app *a, int y, int height)
 	p->first = p->selected;
 	skip = p->first;
 	for (uint32_t i = 0; i < a->ndetail && (int)shown < body; i++) {
-		uint32_t n = wrap(a->detail_lines[i], s->cols, NULL);
-		struct piece *pieces;
+		uint32_t n = prio_wrap(a->detail_lines[i], s->cols, NULL);
+		struct prio_wrap_piece *pieces;
 
 		if (skip >= n) {
 			skip -= n;
@@ -322,7 +277,7 @@ void top_detail_draw(struct top_app *a, int y, int height)
 		}
 		if (!(pieces = malloc(n * sizeof(*pieces))))
 			break;
-		wrap(a->detail_lines[i], s->cols, pieces);
+		prio_wrap(a->detail_lines[i], s->cols, pieces);
 		for (uint32_t k = skip; k < n && (int)shown < body; k++) {
 			char buf[2048];
 			size_t len = pieces[k].len < sizeof(buf) - 1

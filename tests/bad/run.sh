@@ -34,6 +34,7 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 top_builddir=${top_builddir:-$top_srcdir}
 PATH="$top_builddir:$PATH"
 export PATH TZ=UTC LC_ALL=C PRIO_TOOLS_CONF=/dev/null
+unset COLUMNS # prose folds to it (cmd_text_width)
 cases=${BAD_CASES:-$top_srcdir/tests/bad/cases}
 vg=""
 [ -n "${BAD_VALGRIND:-}" ] &&

@@ -11,6 +11,8 @@ top_builddir=${top_builddir:-$top_srcdir}
 export top_srcdir top_builddir
 PATH="$top_builddir:$top_builddir/scripts:$PATH"
 export PATH TZ=UTC LC_ALL=C PRIO_TOOLS_CONF=/dev/null
+# prose folds to $COLUMNS (cmd_text_width): transcripts are unfolded
+unset COLUMNS
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT INT TERM
 passed=0 failed=0 skipped=0
