@@ -50,12 +50,15 @@ static const char *header_in(enum prio_top_col c, int width)
 static const int cap[PRIO_TOP_COL_COUNT] = {
     [PRIO_TOP_COL_USER] = 20,	   [PRIO_TOP_COL_ACCOUNT] = 20,
     [PRIO_TOP_COL_PARTITION] = 16, [PRIO_TOP_COL_QOS] = 16,
-    [PRIO_TOP_COL_REASON] = 40,
+    /* Slurm's longest reasons are about 95 columns: a wide screen shows
+     * them whole, the bar keeps its quarter (layout) */
+    [PRIO_TOP_COL_REASON] = 100,
 };
 static const int least[PRIO_TOP_COL_COUNT] = {
     [PRIO_TOP_COL_USER] = 5,	  [PRIO_TOP_COL_ACCOUNT] = 6,
     [PRIO_TOP_COL_PARTITION] = 5, [PRIO_TOP_COL_QOS] = 4,
-    [PRIO_TOP_COL_REASON] = 6,
+    /* "Dependency", "Resources", "Priority" whole */
+    [PRIO_TOP_COL_REASON] = 10,
 };
 #define BAR_LEAST 10
 

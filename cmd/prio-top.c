@@ -201,6 +201,8 @@ static void item(struct header *h, enum scr_role key_role, const char *key,
 		h->row++;
 		h->col = 0;
 	}
+	if (h->row >= h->rows_max)
+		return; /* over the header's share of the screen: left out */
 	if (h->col > 0)
 		h->col += 2;
 	if (h->draw) {
@@ -221,7 +223,7 @@ static void legend_item(void *h, enum scr_role role, const char *key,
 
 static void newline(struct header *h)
 {
-	if (h->col > 0) {
+	if (h->col > 0 && h->row < h->rows_max) {
 		h->row++;
 		h->col = 0;
 	}
@@ -276,12 +278,16 @@ static const char *clock_text(const struct top_app *a, char *buf, size_t size)
 }
 
 /* The header: where and when, what the queue holds, the weights as the
- * bars' legend.  Returns the lines used (draw false: only counts). */
+ * bars' legend.  Returns the lines used (draw false: only counts).  It
+ * takes at most half of what the frame's three other lines leave (at
+ * least a line): in a small pane the queue must show as many lines, and
+ * the items come in the order they matter, so the legend goes first. */
 static int header(struct top_app *a, bool draw)
 {
 	const struct prio_top *t = &a->model;
 	const struct prio_snapshot *snap = t->snap;
-	struct header h = {a, 0, 0, 0, draw};
+	int budget = (a->scr.rows - 3) / 2;
+	struct header h = {a, 0, 0, budget < 1 ? 1 : budget, draw};
 	char buf[256], b2[64];
 	const char *cluster = snap->conf.cluster_name;
 
