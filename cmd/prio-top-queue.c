@@ -51,7 +51,7 @@ static const int cap[PRIO_TOP_COL_COUNT] = {
     [PRIO_TOP_COL_USER] = 20,	   [PRIO_TOP_COL_ACCOUNT] = 20,
     [PRIO_TOP_COL_PARTITION] = 16, [PRIO_TOP_COL_QOS] = 16,
     /* Slurm's longest reasons are about 95 columns: a wide screen shows
-     * them whole, the bar keeps its quarter (layout) */
+     * them whole (layout: the bar gives way first) */
     [PRIO_TOP_COL_REASON] = 100,
 };
 static const int least[PRIO_TOP_COL_COUNT] = {
@@ -153,13 +153,15 @@ static void layout(struct top_app *a, int cols)
 	    PRIO_TOP_COL_REASON, PRIO_TOP_COL_ACCOUNT, PRIO_TOP_COL_USER,
 	    PRIO_TOP_COL_QOS, PRIO_TOP_COL_PARTITION};
 	static const enum prio_top_col drop[] = {
-	    PRIO_TOP_COL_REASON, PRIO_TOP_COL_ACCOUNT,	 PRIO_TOP_COL_QOS,
-	    PRIO_TOP_COL_USER,	 PRIO_TOP_COL_PARTITION, PRIO_TOP_COL_MOVED};
+	    PRIO_TOP_COL_ACCOUNT, PRIO_TOP_COL_QOS,	  PRIO_TOP_COL_REASON,
+	    PRIO_TOP_COL_USER,	  PRIO_TOP_COL_PARTITION, PRIO_TOP_COL_MOVED};
 	int w[PRIO_TOP_COL_COUNT] = {0};
 	bool shown[PRIO_TOP_COL_COUNT] = {false};
 	int used = 0, x = 1;
-	/* the bar wants a quarter of the width, text columns give way */
-	int bar_least = cols / 4 > BAR_LEAST ? cols / 4 : BAR_LEAST;
+	/* the text columns at their width, the bar takes the rest: it gives
+	 * way before any text is cut, down to BAR_LEAST (issue 16: a whole
+	 * REASON matters more than a long bar) */
+	int bar_least = BAR_LEAST;
 
 	for (size_t i = 0; i < NORDER; i++) {
 		enum prio_top_col c = order[i];
@@ -199,7 +201,7 @@ static void layout(struct top_app *a, int cols)
 			break;
 	}
 	/* Slurm's start estimate when some job has one and the bar keeps
-	 * its quarter with it; never in place of another column */
+	 * its least with it; never in place of another column */
 	if (a->any_start) {
 		int need = w[PRIO_TOP_COL_START] + 1;
 		int room = cols - used - bar_least, take = 0;

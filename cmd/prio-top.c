@@ -279,14 +279,15 @@ static const char *clock_text(const struct top_app *a, char *buf, size_t size)
 
 /* The header: where and when, what the queue holds, the weights as the
  * bars' legend.  Returns the lines used (draw false: only counts).  It
- * takes at most half of what the frame's three other lines leave (at
- * least a line): in a small pane the queue must show as many lines, and
- * the items come in the order they matter, so the legend goes first. */
+ * takes at most a third of what the frame's three other lines leave (at
+ * least a line): in a small pane the queue must show twice as many lines
+ * (five at 80x10), and the items come in the order they matter, so the
+ * legend goes first. */
 static int header(struct top_app *a, bool draw)
 {
 	const struct prio_top *t = &a->model;
 	const struct prio_snapshot *snap = t->snap;
-	int budget = (a->scr.rows - 3) / 2;
+	int budget = (a->scr.rows - 3) / 3;
 	struct header h = {a, 0, 0, budget < 1 ? 1 : budget, draw};
 	char buf[256], b2[64];
 	const char *cluster = snap->conf.cluster_name;

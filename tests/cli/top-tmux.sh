@@ -151,6 +151,17 @@ wait_for resize 'P partition 3000  Q qos 5000  T tres CPU=700,Mem=300$' &&
 	[ "$(wc -l <"$tmp/screen")" = 40 ] && row resize -2 'sort rank  1/17$' &&
 	row resize 17 '^   17   v5    33 mallory chem ' || status=1
 
+# 7b. small and wide panes (issue 16): job rows at 40x10, five at 80x10,
+# Slurm's longest reason whole at 200x50; then back to 120x40
+tmux -L "$sock" resize-window -t main: -x 40 -y 10
+wait_for small40 '^ RANK ' && row small40 1 '^ +1 ' && row small40 4 '^ +4 ' || status=1
+tmux -L "$sock" resize-window -t main: -x 80 -y 10
+wait_for small80 '^ RANK .*REASON' && row small80 5 '^ +5 .*Priority$' || status=1
+tmux -L "$sock" resize-window -t main: -x 200 -y 50
+wait_for wide 'Nodes_required_for_job_are_DOWN,_DRAINED_or_reserved_for_jobs_in_higher_priority_partitions$' || status=1
+tmux -L "$sock" resize-window -t main: -x 120 -y 40
+wait_for back 'P partition 3000  Q qos 5000  T tres CPU=700,Mem=300$' || status=1
+
 # 8. the tree: fold the root, unfold it
 keys t
 wait_for tree '^ACCOUNT / USER' && row tree 1 '^v root' &&
