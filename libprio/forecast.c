@@ -52,8 +52,12 @@ enum {
 struct sjob {
 	uint32_t job;        /* snapshot index */
 	uint32_t nodes;      /* nodes it needs */
-	uint32_t cpn;        /* CPUs per node */
-	uint64_t mpn;        /* memory per node, MB (0: not counted) */
+	uint32_t cpn;        /* CPUs per node (flex: the least, one task) */
+	uint64_t mpn;        /* memory per node, MB (0: not counted); flex:
+			      * the least, for one task */
+	uint32_t cpus;       /* CPUs in all */
+	uint64_t mpc;        /* memory per CPU, MB, when it scales by CPU */
+	bool flex;           /* several nodes, tasks spread as they fit */
 	uint32_t gpn[FC_GRES]; /* GRES per node, by kind */
 	time_t begin;        /* not before (BeginTime) */
 	time_t limit;        /* seconds; FAR_FUTURE when none */
@@ -178,6 +182,9 @@ struct sim {
 	int64_t *capg, *blkg; /* [k * FC_GRES] */
 	uint32_t *capb, *blkn, *blkw;
 	uint32_t *pick;
+	uint32_t *pcpu;      /* CPUs on pick[k] */
+	uint64_t *pmem;      /* memory on pick[k] */
+	int64_t *avc;        /* choose(): usable CPUs per partition slot */
 	uint32_t *user_tested;
 	uint32_t user_slots;
 	struct event *rel;   /* scratch: ends in the window */
@@ -474,16 +481,35 @@ static void shape(struct sim *s, struct sjob *j, const struct prio_job *job)
 	uint32_t cpus = job->num_cpus ? job->num_cpus : 1;
 
 	j->nodes = job->min_nodes ? job->min_nodes : 1;
+	j->cpus = cpus;
 	j->cpn = (cpus + j->nodes - 1) / j->nodes;
+	j->mpc = 0;
 	if (!s->res.track_memory)
 		j->mpn = 0;
-	else if (mem)
-		j->mpn = (mem + j->nodes - 1) / j->nodes;
-	else if (job->min_memory)
-		j->mpn = job->mem_per_cpu ? job->min_memory * j->cpn
-					  : job->min_memory;
+	else if (job->min_memory && !job->mem_per_cpu)
+		j->mpn = job->min_memory;
+	else if (job->min_memory || (!mem && snap->conf.def_mem_per_cpu))
+		j->mpc = job->min_memory ? job->min_memory
+					 : snap->conf.def_mem_per_cpu;
 	else
-		j->mpn = (uint64_t)snap->conf.def_mem_per_cpu * j->cpn;
+		j->mpn = (mem + j->nodes - 1) / j->nodes;
+	if (j->mpc)
+		j->mpn = j->mpc * j->cpn;
+	/* -n 12 -N 2 without --ntasks-per-node: the select plugin lays the
+	 * tasks out over the nodes as their free CPUs allow (8 + 4 as well
+	 * as 6 + 6), so such a job fits where an even split would not */
+	j->flex = j->nodes > 1 && job->num_tasks != PRIO_NO_VAL &&
+		  job->num_tasks >= j->nodes &&
+		  (job->ntasks_per_node == 0 ||
+		   job->ntasks_per_node >= 65534) &&
+		  (j->mpc || !mem || job->min_memory);
+	if (j->flex) {
+		uint32_t unit = job->cpus_per_task ? job->cpus_per_task : 1;
+
+		j->cpn = unit;
+		if (j->mpc)
+			j->mpn = j->mpc * unit;
+	}
 	j->excl = s->res.select == PRIO_SELECT_LINEAR ||
 		  (os && !strcmp(os, "NO"));
 	if (job->time_limit == PRIO_INFINITE || job->time_limit == PRIO_NO_VAL) {
@@ -633,27 +659,132 @@ static int build_queue(struct sim *s, time_t calc)
 
 /* --- placing ----------------------------------------------------------- */
 
-/* Nodes of partition p where j fits now (first fit in the partition's node
- * order), into s->pick; returns the count (j->nodes when it fits). */
-static uint32_t fit_now(struct sim *s, const struct sjob *j, uint32_t p)
+/* The CPUs j could use on a node with c CPUs and m MB free: what memory
+ * allows too, in whole tasks; 0 when it cannot take its least there. */
+static int64_t usable(const struct sjob *j, int64_t c, int64_t m)
+{
+	int64_t unit = j->flex ? j->cpn : 1;
+
+	if (j->mpc && m / (int64_t)j->mpc < c)
+		c = m / (int64_t)j->mpc;
+	c -= c % unit;
+	if (c < (int64_t)j->cpn || (!j->mpc && m < (int64_t)j->mpn))
+		return 0;
+	return c;
+}
+
+/*
+ * The nodes the select plugin (cons_tres's default, no topology) gives j
+ * from partition p's slots, s->avc[k] the CPUs it could use on the k-th
+ * (0: none): the nodes it may use form runs of consecutive nodes; it takes
+ * the run that holds what it still needs with the fewest CPUs (else the
+ * largest, and goes on with the next); in a run a one-node job takes the
+ * node with the fewest CPUs that hold it (best fit), others take nodes in
+ * order.  Into s->pick, s->pcpu and s->pmem; false when it does not fit.
+ */
+static bool choose(struct sim *s, const struct sjob *j, uint32_t p)
 {
 	const struct prio_partition *pt = &s->snap->partitions[p];
-	uint32_t got = 0;
+	int64_t rem_cpus = j->flex ? (int64_t)j->cpus
+				   : (int64_t)j->cpn * j->nodes;
+	int64_t unit = j->flex ? j->cpn : 1;
+	uint32_t rem_nodes = j->nodes, got = 0;
 
-	for (uint32_t k = 0; k < pt->node_count && got < j->nodes; k++) {
+	while (rem_nodes > 0 || rem_cpus > 0) {
+		uint32_t bs = 0, be = 0, bn = 0;
+		int64_t bc = 0;
+		bool bsuff = false;
+
+		/* the runs of usable slots; the best one */
+		for (uint32_t k = 0; k < pt->node_count;) {
+			uint32_t e = k, cnt = 0;
+			int64_t c = 0;
+
+			if (s->avc[k] <= 0) {
+				k++;
+				continue;
+			}
+			while (e < pt->node_count && s->avc[e] > 0 &&
+			       (e == k || pt->nodes[e] == pt->nodes[e - 1] + 1)) {
+				c += s->avc[e];
+				cnt++;
+				e++;
+			}
+			bool suff = c >= rem_cpus && cnt >= rem_nodes;
+
+			if (bn == 0 || (suff && !bsuff) ||
+			    (suff && c < bc) || (!suff && !bsuff && c > bc)) {
+				bs = k, be = e, bn = cnt, bc = c;
+				bsuff = suff;
+			}
+			k = e;
+		}
+		if (bn == 0)
+			return false;
+		if (rem_nodes <= 1) {
+			uint32_t best = UINT32_MAX;
+
+			for (uint32_t k = bs; k < be; k++)
+				if (s->avc[k] >= rem_cpus &&
+				    (best == UINT32_MAX ||
+				     s->avc[k] < s->avc[best]))
+					best = k;
+			if (best != UINT32_MAX) {
+				for (uint32_t k = bs; k < be; k++)
+					if (k != best)
+						s->avc[k] = 0;
+			}
+		}
+		for (uint32_t k = bs; k < be; k++) {
+			int64_t take = s->avc[k];
+
+			if (rem_nodes == 0 && rem_cpus <= 0)
+				break;
+			if (take <= 0 || (rem_nodes == 1 && take < rem_cpus))
+				continue;
+			if (rem_nodes == 0)
+				break; /* no node left to take */
+			if (!j->flex)
+				take = j->cpn;
+			else if (take > rem_cpus - (int64_t)(rem_nodes - 1) * unit)
+				take = rem_cpus - (int64_t)(rem_nodes - 1) * unit;
+			s->pick[got] = pt->nodes[k];
+			s->pcpu[got] = (uint32_t)take;
+			s->pmem[got] = j->mpc ? (uint64_t)take * j->mpc : j->mpn;
+			got++;
+			rem_cpus -= take;
+			rem_nodes--;
+		}
+		for (uint32_t k = bs; k < be; k++)
+			s->avc[k] = 0;
+	}
+	return true;
+}
+
+/* Whether j fits in partition p now: its nodes, as the select plugin
+ * would choose them, in s->pick. */
+static bool fit_now(struct sim *s, const struct sjob *j, uint32_t p)
+{
+	const struct prio_partition *pt = &s->snap->partitions[p];
+	uint32_t cand = 0;
+
+	for (uint32_t k = 0; k < pt->node_count; k++) {
 		uint32_t n = pt->nodes[k];
 
+		s->avc[k] = 0;
 		if (!node_ever(s, j, n) || s->node_stamp[n] == s->pass_id)
 			continue;
-		if (j->excl ? s->busy[n] == 0 &&
-				  s->free_cpu[n] >= (int64_t)s->res.node_cpus[n]
-			    : s->free_cpu[n] >= (int64_t)j->cpn &&
-				  s->free_mem[n] >= (int64_t)j->mpn &&
-				  gres_fit(s, j, &s->free_gres[n * FC_GRES],
-					   NULL))
-			s->pick[got++] = n;
+		if (j->excl)
+			s->avc[k] = s->busy[n] == 0 &&
+					    s->free_cpu[n] >=
+						(int64_t)s->res.node_cpus[n]
+					? s->free_cpu[n]
+					: 0;
+		else if (gres_fit(s, j, &s->free_gres[n * FC_GRES], NULL))
+			s->avc[k] = usable(j, s->free_cpu[n], s->free_mem[n]);
+		cand += s->avc[k] > 0;
 	}
-	return got;
+	return cand >= j->nodes && choose(s, j, p);
 }
 
 /* Start j on s->pick[0..j->nodes) at t. */
@@ -684,10 +815,10 @@ static int start(struct sim *s, uint32_t sji, uint32_t p, time_t t,
 				      ? s->node_gres[n * FC_GRES + g]
 				      : j->gpn[g];
 		if (add_ralloc(s, n,
-			       j->excl ? s->res.node_cpus[n] : j->cpn,
+			       j->excl ? s->res.node_cpus[n] : s->pcpu[k],
 			       j->excl && s->res.track_memory
 				   ? s->res.node_mem[n]
-				   : j->mpn,
+				   : s->pmem[k],
 			       gres) < 0)
 			return -1;
 		names[k] = (char *)prio_snapshot_str(s->snap,
@@ -799,7 +930,7 @@ static int main_pass(struct sim *s, time_t t)
 
 		if (j->started || s->blocked[p] || !eligible(s, j, t))
 			continue;
-		if (fit_now(s, j, p) == j->nodes) {
+		if (fit_now(s, j, p)) {
 			if (start(s, en->sj, p, t, PRIO_FC_MAIN) < 0)
 				return -1;
 			/* a partition whose last job started closes */
@@ -888,8 +1019,8 @@ static int reserve(struct sim *s, const struct sjob *j, time_t from,
 			s->cidx = s->crv;
 		}
 		s->rv_on[s->nrv] = 0;
-		s->rv[s->nrv] = (struct resv){from, to, j->cpn, j->mpn, j->excl,
-					      s->pick[k], {0}};
+		s->rv[s->nrv] = (struct resv){from, to, s->pcpu[k], s->pmem[k],
+					      j->excl, s->pick[k], {0}};
 		memcpy(s->rv[s->nrv].gres, j->gpn, sizeof(j->gpn));
 		s->nrv++;
 		/* sorted insertion: O(R) moves, no sort per job */
@@ -1007,14 +1138,20 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			});
 		}
 		if (fitting >= j->nodes) {
-			uint32_t got = 0;
+			for (uint32_t k = 0; k < pt->node_count; k++) {
+				uint32_t n = pt->nodes[k];
 
-			for (uint32_t k = 0;
-			     k < pt->node_count && got < j->nodes; k++)
-				if (fits_at(s, j, pt->nodes[k], k))
-					s->pick[got++] = pt->nodes[k];
-			found = at;
-			break;
+				s->avc[k] = 0;
+				if (!fits_at(s, j, n, k))
+					continue;
+				s->avc[k] = j->excl ? s->capc[k]
+					    : usable(j, s->capc[k] - s->blkc[k],
+						     s->capm[k] - s->blkm[k]);
+			}
+			if (choose(s, j, p)) {
+				found = at;
+				break;
+			}
 		}
 		if (r < nrel)
 			next = s->rel[r].at;
@@ -1278,6 +1415,9 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->blkn = malloc(maxnodes * sizeof(*s->blkn));
 	s->blkw = malloc(maxnodes * sizeof(*s->blkw));
 	s->pick = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pick));
+	s->pcpu = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pcpu));
+	s->pmem = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pmem));
+	s->avc = malloc(maxnodes * sizeof(*s->avc));
 	s->remaining = calloc(np, sizeof(*s->remaining));
 	s->blocked = calloc(np, sizeof(*s->blocked));
 	s->parts = malloc(((size_t)e->max_job_partitions + 1) *
@@ -1323,7 +1463,8 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	    !s->rel_run || !s->rel_cnt || !s->capg || !s->blkg || !s->node_gres ||
 	    !s->free_gres || !s->slot || !s->blkc || !s->blkm || !s->blkn ||
 	    !s->blkw ||
-	    !s->capc || !s->capm || !s->capb || !s->pick || !s->remaining ||
+	    !s->capc || !s->capm || !s->capb || !s->pick || !s->pcpu ||
+	    !s->pmem || !s->avc || !s->remaining ||
 	    !s->blocked || !s->parts || !s->sj_of_job ||
 	    !s->user_tested)
 		return nomem(err);
@@ -1532,6 +1673,9 @@ out:
 	free(s.capm);
 	free(s.capb);
 	free(s.pick);
+	free(s.pcpu);
+	free(s.pmem);
+	free(s.avc);
 	free(s.remaining);
 	free(s.blocked);
 	free(s.parts);

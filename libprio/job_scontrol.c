@@ -805,6 +805,22 @@ static int on_pair(struct sc_loader *ld, const char *k, size_t kn,
 						 text_quote(v, n, q, sizeof(q)));
 		}
 		return 0;
+	case 16:
+		/* NtasksPerN:B:S:C=2:0:*:*: the first field is
+		 * --ntasks-per-node, 0 when the user left it to Slurm */
+		if (IS("NtasksPerN:B:S:C")) {
+			size_t m = 0;
+
+			while (m < n && v[m] != ':')
+				m++;
+			if (m == 1 && v[0] == '*')
+				job->ntasks_per_node = 0;
+			else if (lc_u32(v, m, &job->ntasks_per_node) < 0)
+				return bad_value(ld, line, "NtasksPerN:B:S:C",
+						 "expected a count, got \"%s\"",
+						 text_quote(v, n, q, sizeof(q)));
+		}
+		return 0;
 	case 19:
 		if (IS("PreemptEligibleTime")) {
 			time_t t;

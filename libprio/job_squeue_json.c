@@ -183,6 +183,11 @@ static const struct js_key keys[] = {
     K("submit_time", 38, 45, RD_TIME, 0, JOB(submit_time)),
     K("suspend_time", 38, 45, RD_TIME, 0, JOB(suspend_time)),
     K("tasks", 38, 45, RD_U32_NOVAL, 0, JOB(num_tasks)),
+    /* --ntasks-per-node; not required (22.05's v0.0.38 leaves it out,
+     * later ones print NO_VAL16 when unset: the forecast reads any value
+     * of 65534 and over as unset) */
+    {"tasks_per_node", 38, 45, 46, RD_U32_NOVAL, 0, JOB(ntasks_per_node),
+     false},
     K("time_limit", 38, 45, RD_U32_NOVAL, 0, JOB(time_limit)),
     K("tres_alloc_str", 38, 45, RD_TRES, 0, JOB(tres_alloc)),
     K("tres_req_str", 38, 45, RD_TRES, 0, JOB(tres_req)),

@@ -168,6 +168,7 @@ struct prio_job {
 	uint32_t num_cpus;         /* NumCPUs: total_cpus, or the min */
 	uint32_t max_cpus;         /* NumCPUs=min-max; 0 if none */
 	uint32_t num_tasks;        /* PRIO_NO_VAL when not shown */
+	uint32_t ntasks_per_node;  /* --ntasks-per-node; 0 when not asked */
 	uint32_t partition_count;
 	uint32_t line;             /* where the record starts */
 	uint16_t cpus_per_task;    /* CPUs/Task; 0 when not shown */

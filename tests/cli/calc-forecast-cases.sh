@@ -61,6 +61,7 @@ JobId=$id JobName=j$id
    ReqNodeList=(null) ExcNodeList=(null)
    NodeList=$nl
    NumNodes=$nn NumCPUs=$cpus NumTasks=$cpus CPUs/Task=1 ReqB:S:C:T=0:0:*:*
+   NtasksPerN:B:S:C=${NTPN:-0}:0:*:* CoreSpec=*
    TRES=cpu=$cpus,mem=$((cpus * 100))M,node=$nn,billing=$cpus${GRES:+,$GRES}
    MinCPUsNode=1 MinMemoryCPU=100M MinTmpDiskNode=0
    OverSubscribe=OK Contiguous=0 Licenses=(null) Network=(null)
@@ -220,6 +221,46 @@ expect j 2 start "$(ts 1800)"
 expect j 2 freed_by 1,3
 expect j 3 start "$(ts 0)"
 expect j 3 by backfill
+
+# (k) node choice (cons_tres, no topology): a one-node job takes the node
+# with the fewest free CPUs that hold it (best fit); a job of several nodes
+# without --ntasks-per-node spreads its tasks as the nodes' free CPUs allow.
+# n1 has 8 CPUs free, n2, n3 and n4 have 4 (jobs 1-3 hold 4 each until
+# 01:00).  Job 4 (12 tasks on 2 nodes, the highest) takes n1's 8 and n2's 4:
+# an even 6 + 6 fits nowhere.  Job 5 (4 CPUs) takes n3, best fit among the
+# 4-CPU nodes left; job 6 (4 CPUs) n4.  First fit would have put job 5 on
+# n1 and left job 4 waiting an hour.  With --ntasks-per-node=6 job 4 needs
+# 6 on each node: only n1 has them, so it waits for 01:00, when the fill's
+# nodes free, and jobs 5 and 6 (1 h, ending at 01:00) start now beside it.
+mkdir "$tmp/k"
+conf 4 8 "PartitionName=p Nodes=n[1-4] Default=YES State=UP" >"$tmp/k/slurm.conf"
+{
+	job 1 RUNNING p 1 4 60 -3600 0 n2
+	job 2 RUNNING p 1 4 60 -3600 0 n3
+	job 3 RUNNING p 1 4 60 -3600 0 n4
+	job 4 PENDING p 2 12 60 -900
+	job 5 PENDING p 1 4 60 -600
+	job 6 PENDING p 1 4 60 -300
+} >"$tmp/k/jobs.txt"
+forecast k
+expect k 4 start "$(ts 0)"
+expect k 4 nodes 'n[1-2]'
+expect k 5 start "$(ts 0)"
+expect k 5 nodes n3
+expect k 6 start "$(ts 0)"
+expect k 6 nodes n4
+{
+	job 1 RUNNING p 1 4 60 -3600 0 n2
+	job 2 RUNNING p 1 4 60 -3600 0 n3
+	job 3 RUNNING p 1 4 60 -3600 0 n4
+	NTPN=6 job 4 PENDING p 2 12 60 -900
+	job 5 PENDING p 1 4 60 -600
+	job 6 PENDING p 1 4 60 -300
+} >"$tmp/k/jobs.txt"
+forecast k
+expect k 4 start "$(ts 3600)"
+expect k 5 start "$(ts 0)"
+expect k 6 start "$(ts 0)"
 
 # (h) an empty queue: no rows, success.
 mkdir "$tmp/h"
