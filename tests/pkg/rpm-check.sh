@@ -36,6 +36,7 @@ grep -q '^/usr/share/man/man5/prio-tools\.conf\.5' "$build/rpm/prio-tools.files"
 has prio-tools /usr/lib/systemd/system/prio-snap.service
 has prio-tools /usr/lib/systemd/system/prio-snap.timer
 has prio-tools /usr/lib/systemd/system/prio-exporter.service
+has prio-tools /usr/share/prio-tools/grafana/prio-tools-dashboard.json
 grep -q 'libprio\.so' "$build/rpm/prio-tools.files" && bad "prio-tools: holds the library"
 libdir=$(rpm --eval '%{_libdir}')
 has libprio "$libdir/libprio.so.$so"
