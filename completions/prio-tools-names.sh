@@ -1,7 +1,7 @@
-#!/bin/sh
 # SPDX-License-Identifier: MIT
 # The names a prio-tools option can take, for the bash, zsh and fish
-# completions (each shell finds this file beside its own completion files):
+# completions (each shell finds this file beside its own completion files
+# and runs it with sh, so it needs no #! line nor the execute bit):
 #   sh prio-tools-names.sh KIND [SNAPSHOT-DIR]
 # KIND is jobs (pending jobs), users, accounts, partitions or qos; one name
 # per line, sorted, no duplicates.  From the snapshot folder when one is
