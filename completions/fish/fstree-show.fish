@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: MIT
+# the shared name lists (jobs, users, partitions... of the snapshot on the line)
+source (status dirname)/prio-tools-names.fish
 complete -c fstree-show -s a -l all -d 'every user'
-complete -c fstree-show -s A -l accounts -x -d 'only these accounts'
+complete -c fstree-show -s A -l accounts -x -a '(__prio_tools_names accounts)' -d 'only these accounts'
 complete -c fstree-show -s e -l helpformat -d 'list the field names'
 complete -c fstree-show -s h -s n -l noheader -d 'no header line'
 complete -c fstree-show -s l -l long -d 'long column set'
@@ -8,7 +10,7 @@ complete -c fstree-show -s m -l partition -d 'add the Partition column'
 complete -c fstree-show -s o -l format -x -a 'Account Cluster EffectvUsage FairShare GrpTRESMins GrpTRESRaw ID LevelFS NormShares NormUsage Partition RawShares RawUsage TRESRunMins User' -d 'columns'
 complete -c fstree-show -s p -l parsable -d '| after every field'
 complete -c fstree-show -s P -l parsable2 -d '| between fields'
-complete -c fstree-show -s u -l users -x -a '(__fish_complete_users)' -d 'these users'
+complete -c fstree-show -s u -l users -x -a '(__prio_tools_names users)' -d 'these users'
 complete -c fstree-show -s U -l Users -d 'user rows only'
 complete -c fstree-show -s V -d 'show version'
 complete -c fstree-show -l algorithm -x -a 'fairtree classic depth-oblivious ticket' -d 'fairshare algorithm'
@@ -19,10 +21,10 @@ complete -c fstree-show -l no-lag -d 'classic: account rows from current usage'
 complete -c fstree-show -l tree -d 'draw the tree'
 complete -c fstree-show -l ascii -d 'draw with ASCII characters'
 complete -c fstree-show -l audit -r -F -d 'compare with a real sshare output'
-complete -c fstree-show -l why -x -a '(__fish_complete_users)' -d "explain a user's FairShare"
-complete -c fstree-show -l vs -x -a '(__fish_complete_users)' -d 'compare with another user'
-complete -c fstree-show -l account -x -d 'which association of the user'
-complete -c fstree-show -l when -x -a '(__fish_complete_users)' -d 'when a user reaches a target'
+complete -c fstree-show -l why -x -a '(__prio_tools_names users)' -d "explain a user's FairShare"
+complete -c fstree-show -l vs -x -a '(__prio_tools_names users)' -d 'compare with another user'
+complete -c fstree-show -l account -x -a '(__prio_tools_names accounts)' -d 'which association of the user'
+complete -c fstree-show -l when -x -a '(__prio_tools_names users)' -d 'when a user reaches a target'
 complete -c fstree-show -l fairshare -x -d 'FairShare target'
 complete -c fstree-show -l level-fs -x -d 'Level FS target'
 complete -c fstree-show -l snapshot -r -a '(__fish_complete_directories)' -d 'snapshot folder'

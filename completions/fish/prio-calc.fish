@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: MIT
+# the shared name lists (jobs, users, partitions... of the snapshot on the line)
+source (status dirname)/prio-tools-names.fish
 complete -c prio-calc -l snapshot -r -a '(__fish_complete_directories)' -d 'snapshot folder'
 complete -c prio-calc -l conf -r -F -d 'slurm.conf or scontrol show config output'
 complete -c prio-calc -l assoc -r -F -d 'sacctmgr dump or sshare output'
@@ -20,14 +22,14 @@ complete -c prio-calc -s n -l norm -d 'normalised factors'
 complete -c prio-calc -s w -l weights -d 'print the weights'
 complete -c prio-calc -s o -l format -x -d 'sprio format: %[.][width]letter'
 complete -c prio-calc -s S -l sort -x -a 'i -i y -y Y -Y u r N a A f F j J p P q Q t T c o n' -d 'sort keys'
-complete -c prio-calc -s u -l user -x -a '(__fish_complete_users)' -d 'only these users'
-complete -c prio-calc -l users -x -a '(__fish_complete_users)' -d 'only these users'
-complete -c prio-calc -s j -x -d 'only these job ids'
-complete -c prio-calc -s p -l partition -x -d 'only these partitions'
+complete -c prio-calc -s u -l user -x -a '(__prio_tools_names users)' -d 'only these users'
+complete -c prio-calc -l users -x -a '(__prio_tools_names users)' -d 'only these users'
+complete -c prio-calc -s j -x -a '(__prio_tools_names jobs)' -d 'only these job ids'
+complete -c prio-calc -s p -l partition -x -a '(__prio_tools_names partitions)' -d 'only these partitions'
 complete -c prio-calc -s h -l noheader -d 'no header line'
 complete -c prio-calc -s V -d 'show version'
 complete -c prio-calc -l at -x -d 'compute at a later time'
-complete -c prio-calc -l explain -x -d 'why the job waits'
+complete -c prio-calc -l explain -x -a '(__prio_tools_names jobs)' -d 'why the job waits'
 complete -c prio-calc -l compare -d 'with --set: which jobs move'
 complete -c prio-calc -l rank -d 'the scheduling order'
 complete -c prio-calc -l start -d "pending jobs with Slurm's start estimate, as squeue --start"

@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: MIT
+# the shared name lists (jobs, users, partitions... of the snapshot on the line)
+source (status dirname)/prio-tools-names.fish
 complete -c prio-top -l snapshot -r -a '(__fish_complete_directories)' -d 'snapshot folder'
 complete -c prio-top -l conf -r -F -d 'slurm.conf or scontrol show config output'
 complete -c prio-top -l assoc -r -F -d 'sacctmgr dump or sshare output'
@@ -23,9 +25,9 @@ complete -c prio-top -l size -x -a '80x24 120x40 200x50' -d 'frame size with --o
 complete -c prio-top -l view -x -a 'queue tree detail help' -d 'start in a view'
 complete -c prio-top -l select -x -d 'job id or user association under the cursor'
 complete -c prio-top -s s -l sort -x -a 'rank moved jobid user account partition qos priority factors reason start' -d 'sort column'
-complete -c prio-top -s u -l user -x -a '(__fish_complete_users)' -d 'only this user'
-complete -c prio-top -s A -l account -x -d 'only this account'
-complete -c prio-top -s p -l partition -x -d 'only this partition'
+complete -c prio-top -s u -l user -x -a '(__prio_tools_names users)' -d 'only this user'
+complete -c prio-top -s A -l account -x -a '(__prio_tools_names accounts)' -d 'only this account'
+complete -c prio-top -s p -l partition -x -a '(__prio_tools_names partitions)' -d 'only this partition'
 complete -c prio-top -l filter -x -d 'only jobs containing a text'
 complete -c prio-top -l change -x -d 'a what-if, as the w key'
 complete -c prio-top -l no-color -d 'no colours'

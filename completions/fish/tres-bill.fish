@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: MIT
+# the shared name lists (jobs, users, partitions... of the snapshot on the line)
+source (status dirname)/prio-tools-names.fish
 complete -c tres-bill -l snapshot -r -a '(__fish_complete_directories)' -d 'snapshot folder'
 complete -c tres-bill -l conf -r -F -d 'slurm.conf or scontrol show config output'
 complete -c tres-bill -l assoc -r -F -d 'sacctmgr dump or sshare output'
@@ -13,7 +15,7 @@ complete -c tres-bill -l slurm-version -x -a '22.05 23.02 23.11 24.05 24.11 25.0
 complete -c tres-bill -l assume-complete -d 'the sources are whole whatever PrivateData hides'
 complete -c tres-bill -l set -x -d 'change one value before computing: Key=Value'
 complete -c tres-bill -l what-if -x -d 'apply a named set of the config file'
-complete -c tres-bill -s p -l partition -x -d 'partition whose weights apply'
+complete -c tres-bill -s p -l partition -x -a '(__prio_tools_names partitions)' -d 'partition whose weights apply'
 complete -c tres-bill -s T -l tres -x -d 'TRES counts (cpu=4,mem=8G) or report TRES names'
 complete -c tres-bill -s N -x -d 'nodes of a job shape'
 complete -c tres-bill -s n -l ntasks -x -d 'tasks'

@@ -5,21 +5,16 @@
 # up, the query API must give the values the tools print: a job's priority
 # (prio-calc -P, and Slurm's own sprio of the capture), an association's
 # FairShare (fstree-show -a -l -P), the pending count of a partition
-# (Slurm's squeue).  Skips (77) without prometheus or curl, unless
+# (Slurm's squeue); and every query of the example Grafana dashboard
+# answers.  Skips (77) without prometheus or curl, unless
 # PRIO_REQUIRE_PROMETHEUS is set (.ci/run): then their absence fails.
 set -eu
-for tool in prometheus curl; do
-	if ! command -v "$tool" >/dev/null; then
-		[ -n "${PRIO_REQUIRE_PROMETHEUS:-}" ] && { echo "FAIL: $tool not installed"; exit 1; }
-		echo "$tool not installed (Debian package $tool)"
-		exit 77
-	fi
-done
+. tests/cli/exporter.lib
+need_tools prometheus curl
 . tests/cli/calc-oracle.lib
 o=tests/oracle/fairtree-basic
 d=$(mktemp -d)
 epid="" ppid_=""
-. tests/cli/exporter.lib
 cleanup() { exporter_stop "$ppid_"; exporter_stop "$epid"; rm -rf "$d"; }
 trap cleanup EXIT
 trap 'exit 1' INT TERM
@@ -100,4 +95,19 @@ got=$(query 'prio_jobs_pending{partition="batch",reason="Priority"}')
 # the info metric and the counters came through the OpenMetrics parser
 got=$(query 'prio_exporter_loads_total')
 [ "$got" = 1 ] || fail "prio_exporter_loads_total: $got"
+# every expression of the example Grafana dashboard (dashboard.sh checks
+# them offline), its variables at their defaults: Prometheus evaluates it
+# without error, and one that is not a rate over a short history or the
+# withheld series (none here) has samples
+if command -v python3 >/dev/null || [ -n "${PRIO_REQUIRE_PROMETHEUS:-}" ]; then
+	python3 tests/cli/dashboard.py exprs contrib/grafana/prio-tools-dashboard.json >"$d/exprs" ||
+		fail "the dashboard's expressions"
+	[ -s "$d/exprs" ] || fail "no expression in the dashboard"
+	while IFS='	' read -r kind expr; do
+		r=$(curl -s -G --data-urlencode "query=$expr" "$api/query")
+		case $r in *'"status":"success"'*) ;; *) fail "dashboard: $expr: $r" ;; esac
+		[ "$kind" = maybe ] && continue
+		case $r in *'"result":[]'*) fail "dashboard: no samples for $expr" ;; esac
+	done <"$d/exprs"
+fi
 exit 0

@@ -62,6 +62,9 @@ for m in $(in_root dpkg -L prio-tools | grep '^/usr/share/man/.*\.gz$'); do
 	[ "$d" = "$mdoc" ] || bad "$m: .Dd $d, expected $mdoc"
 done
 in_root man -P cat prio-snap >/dev/null 2>&1 || bad "man prio-snap fails"
+# the example Grafana dashboard (prio-exporter(1))
+in_root dpkg -L prio-tools | grep -qx /usr/share/prio-tools/grafana/prio-tools-dashboard.json ||
+	bad "prio-tools: no /usr/share/prio-tools/grafana/prio-tools-dashboard.json"
 # systemd units: verify clean, the timer shipped but not enabled
 unitdir=$(in_root pkg-config --variable=systemdsystemunitdir systemd 2>/dev/null)
 unitdir=${unitdir:-/lib/systemd/system}

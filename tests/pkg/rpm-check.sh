@@ -36,6 +36,13 @@ grep -q '^/usr/share/man/man5/prio-tools\.conf\.5' "$build/rpm/prio-tools.files"
 has prio-tools /usr/lib/systemd/system/prio-snap.service
 has prio-tools /usr/lib/systemd/system/prio-snap.timer
 has prio-tools /usr/lib/systemd/system/prio-exporter.service
+has prio-tools /usr/share/prio-tools/grafana/prio-tools-dashboard.json
+# the completions' shared name lister, beside each shell's files
+for f in /usr/share/bash-completion/completions /usr/share/zsh/site-functions \
+	/usr/share/fish/vendor_completions.d; do
+	has prio-tools "$f/prio-tools-names.sh"
+done
+has prio-tools /usr/share/zsh/site-functions/_prio_tools_names
 grep -q 'libprio\.so' "$build/rpm/prio-tools.files" && bad "prio-tools: holds the library"
 libdir=$(rpm --eval '%{_libdir}')
 has libprio "$libdir/libprio.so.$so"
