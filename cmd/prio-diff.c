@@ -287,7 +287,9 @@ static struct prio_cell num_cell(bool json, double v, int decimals,
 	if (isnan(v))
 		return prio_cell_blank();
 	if (json)
-		return prio_cell_double(v);
+		/* 3401, not 3401.0: an integer stays one */
+		return decimals == 0 && fabs(v) < 9e15 ? prio_cell_int((int64_t)v)
+						       : prio_cell_double(v);
 	num(buf, size, v, decimals, false);
 	return prio_cell_str(buf);
 }
@@ -484,6 +486,9 @@ int main(int argc, char **argv)
 	if (!c.live)
 		check_folder(&c, name_b);
 
+	/* a folder without the configuration or the jobs is not a snapshot
+	 * of the cluster: every job would read as submitted or ended */
+	c.required_roles = 1u << PRIO_ROLE_CONF | 1u << PRIO_ROLE_JOBS;
 	c.snapshot_dir = name_a;
 	c.live = false;
 	cmd_load_snapshot(&c, &a);

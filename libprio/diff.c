@@ -191,6 +191,13 @@ SECS_FN(half_life, decay_half_life)
 SECS_FN(calc_period, calc_period)
 SECS_FN(max_age, max_age)
 
+static const char *cluster(const struct prio_config *c, char *buf,
+			   size_t size)
+{
+	(void)buf, (void)size;
+	return c->cluster_name;
+}
+
 static const char *prio_type(const struct prio_config *c, char *buf,
 			     size_t size)
 {
@@ -241,6 +248,7 @@ static const struct {
 	const char *key;
 	setting_fn get;
 } settings[] = {
+    {"ClusterName", cluster},
     {"PriorityType", prio_type},
     {"PriorityFlags", flags},
     {"PriorityWeightAge", w_age},
