@@ -52,7 +52,7 @@ static void help(void)
 	    "      --force            compare snapshots of different clusters\n"
 	    "      --live             B is the running cluster now (runs "
 	    "prio-snap(1))\n"
-	    "      --cluster=NAME     with --live, that cluster (Slurm's -M)\n"
+	    "  -M, --cluster=NAME     with --live, that cluster (Slurm's -M)\n"
 	    "      --keep-going       report malformed records as warnings and "
 	    "go on\n"
 	    "      --slurm-version=X.Y  the Slurm release of both snapshots\n"
@@ -410,7 +410,7 @@ int main(int argc, char **argv)
 	memset(&o, 0, sizeof(o));
 	cmd_common_init(&c, "prio-diff");
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":u:A:p:PhV", longopts, NULL)) !=
+	while ((opt = getopt_long(argc, argv, ":u:A:p:M:PhV", longopts, NULL)) !=
 	       -1) {
 		if (cmd_common_option(&c, opt, optarg))
 			continue;
@@ -426,6 +426,9 @@ int main(int argc, char **argv)
 			break;
 		case 'p':
 			o.partitions = optarg;
+			break;
+		case 'M':
+			cmd_common_option(&c, OPT_CLUSTER, optarg);
 			break;
 		case OPT_ALL:
 			o.all = true;

@@ -14,6 +14,8 @@ status=0
 fail() { echo "FAIL: $*"; status=1; }
 
 cp -r "$a" "$b"
+# what B's jobs and sprio were is not known: only the files edited below
+rm "$b/jobs.json" "$b/sprio_l.expected"
 echo $(($(cat "$a/NOW") + 600)) >"$b/NOW"
 sed -i 's/^PriorityWeightQOS=5000$/PriorityWeightQOS=2000/' "$b/slurm.conf"
 awk -F'|' 'BEGIN { OFS = "|" } { a = $1; gsub(/ /, "", a) }
@@ -28,6 +30,9 @@ awk 'BEGIN { RS = ""; ORS = "\n\n" }
 		gsub(/(Submit|Eligible|Accrue)Time=[^ \n]*/, "&X")
 		gsub(/=2026-11-22T03:[0-9:]*X/, "=2026-11-22T04:01:00") }
 	{ print }' "$a/jobs.txt" >"$b/jobs.txt"
+
+# samples/site-later (the man page's examples) is that snapshot
+diff -r samples/site-later "$b" >"$tmp/d" || fail "samples/site-later is not B: $(head -5 "$tmp/d")"
 
 # identical snapshots: no difference, exit 0
 out=$(prio-diff "$a" "$a"); rc=$?
