@@ -372,6 +372,29 @@ static void check_folder(struct cmd_common *c, const char *dir)
 			   "prio-snap(1))", dir);
 }
 
+/* A folder without the configuration or the jobs is not a snapshot of
+ * the cluster (every job would read as submitted or ended): refused,
+ * naming the files it lacks (the loader's own message would offer
+ * --jobs FILE, which prio-diff does not take). */
+static void whole(struct cmd_common *c, const struct prio_snapshot *snap,
+		  const char *name)
+{
+	static const enum prio_role need[] = {PRIO_ROLE_CONF, PRIO_ROLE_JOBS};
+
+	for (size_t k = 0; k < sizeof(need) / sizeof(need[0]); k++) {
+		const char *const *names = prio_snapshot_dir_names(need[k]);
+		char list[128] = "";
+
+		if (snap->roles_loaded & (1u << need[k]))
+			continue;
+		for (size_t i = 0; names[i]; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list),
+				 "%s%s", i ? (names[i + 1] ? ", " : " or ") : "",
+				 names[i]);
+		cmd_die(c, "%s: not a whole snapshot: no %s", name, list);
+	}
+}
+
 /* A snapshot with job records but no RawUsage: the usage Slurm would hold,
  * rebuilt as prio-calc and fstree-show rebuild it. */
 static void replay(struct cmd_common *c, struct prio_snapshot *snap)
@@ -489,9 +512,6 @@ int main(int argc, char **argv)
 	if (!c.live)
 		check_folder(&c, name_b);
 
-	/* a folder without the configuration or the jobs is not a snapshot
-	 * of the cluster: every job would read as submitted or ended */
-	c.required_roles = 1u << PRIO_ROLE_CONF | 1u << PRIO_ROLE_JOBS;
 	c.snapshot_dir = name_a;
 	c.live = false;
 	cmd_load_snapshot(&c, &a);
@@ -502,6 +522,8 @@ int main(int argc, char **argv)
 		c.snapshot_dir = name_b;
 	}
 	cmd_load_snapshot(&c, &b);
+	whole(&c, &a, name_a);
+	whole(&c, &b, name_b);
 	replay(&c, &a);
 	replay(&c, &b);
 
