@@ -959,7 +959,7 @@ int prio_diff_compute(const struct prio_snapshot *a,
 		uint32_t first = d->count;
 
 		rc = diff_ranks(a, b, opt, d, err);
-		if (rc == 0)
+		if (rc == 0 && d->count > first)
 			qsort(d->v + first, d->count - first, sizeof(*d->v),
 			      rank_cmp);
 	}
