@@ -487,9 +487,44 @@ static uint32_t side_find(const struct side *other,
 	return hit ? hit->assoc : PRIO_ASSOC_NONE;
 }
 
-/* The six cells of an association as text; "" for blank. */
+/* sshare's column bit of each compared field. */
+static const uint32_t field_bits[] = {
+    PRIO_SSHARE_RAW_SHARES,    PRIO_SSHARE_NORM_SHARES,
+    PRIO_SSHARE_RAW_USAGE,     PRIO_SSHARE_EFFECTV_USAGE,
+    PRIO_SSHARE_FAIRSHARE,     PRIO_SSHARE_LEVEL_FS,
+};
+
+/* What sshare printed in a field, as it printed it (print_fields: "%f",
+ * RawUsage an integer); false when it is not one of the printed numbers. */
+static bool slurm_text(const struct prio_sshare_values *v, size_t k,
+		       char *out, size_t size)
+{
+	double x;
+
+	if (v->blank & field_bits[k]) {
+		*out = '\0';
+		return true;
+	}
+	switch (field_bits[k]) {
+	case PRIO_SSHARE_RAW_USAGE:
+		snprintf(out, size, "%llu", (unsigned long long)v->raw_usage);
+		return true;
+	case PRIO_SSHARE_NORM_SHARES: x = v->norm_shares; break;
+	case PRIO_SSHARE_EFFECTV_USAGE: x = v->effectv_usage; break;
+	case PRIO_SSHARE_FAIRSHARE: x = v->fairshare; break;
+	case PRIO_SSHARE_LEVEL_FS: x = v->level_fs; break;
+	default: return false; /* RawShares: the configuration's */
+	}
+	snprintf(out, size, "%f", x);
+	return true;
+}
+
+/* The six cells of an association as text; "" for blank.  A field whose
+ * bit is in `printed` is what sshare printed in the capture (its RawUsage
+ * exact, not truncated; ratios of the controller's own clock); the others
+ * are computed as fstree-show computes them. */
 static void assoc_texts(const struct side *sd, uint32_t assoc,
-			char text[NFIELDS][64])
+			uint32_t printed, char text[NFIELDS][64])
 {
 	const struct prio_column *table = prio_sshare_fields();
 	struct prio_field_sel sel[NFIELDS];
@@ -508,10 +543,15 @@ static void assoc_texts(const struct side *sd, uint32_t assoc,
 		return;
 	prio_sshare_cells(sd->s, sd->res, sd->algorithm, NULL, assoc, 0, sel,
 			  NFIELDS, cells, &buf);
-	for (size_t k = 0; k < NFIELDS; k++)
+	for (size_t k = 0; k < NFIELDS; k++) {
+		if ((printed & field_bits[k]) &&
+		    slurm_text(&sd->s->assocs[assoc].slurm, k, text[k],
+			       sizeof(text[k])))
+			continue;
 		if (prio_cell_render(&sel[k].col, &cells[k], 0, text[k],
 				     sizeof(text[k])) < 0)
 			text[k][0] = '\0';
+	}
 }
 
 /* The number a cell prints and its decimals; NAN for a blank or a word
@@ -567,8 +607,15 @@ static int add_assoc(struct prio_diff *d, const struct side *sa,
 	if (!listed(o->users, user) || !listed(o->accounts, account) ||
 	    (part && !listed(o->partitions, part)))
 		return 0;
-	assoc_texts(sa, ia, ta);
-	assoc_texts(sb, ib, tb);
+	/* Slurm's printed values where both captures have them: a value
+	 * printed on one side and computed on the other would differ by the
+	 * computation's rounding alone */
+	uint32_t printed =
+	    (ia != PRIO_ASSOC_NONE ? sa->s->assocs[ia].slurm.present : ~0u) &
+	    (ib != PRIO_ASSOC_NONE ? sb->s->assocs[ib].slurm.present : ~0u);
+
+	assoc_texts(sa, ia, printed, ta);
+	assoc_texts(sb, ib, printed, tb);
 	for (size_t k = 0; k < NFIELDS; k++) {
 		struct prio_diff_change *c;
 		bool changed = strcmp(ta[k], tb[k]) != 0;

@@ -18,9 +18,11 @@ cp -r "$a" "$b"
 rm "$b/jobs.json" "$b/sprio_l.expected"
 echo $(($(cat "$a/NOW") + 600)) >"$b/NOW"
 sed -i 's/^PriorityWeightQOS=5000$/PriorityWeightQOS=2000/' "$b/slurm.conf"
+# (B's sshare keeps the columns up to RawUsage: what Slurm derives from the
+# usage would have changed with it, and is computed instead)
 awk -F'|' 'BEGIN { OFS = "|" } { a = $1; gsub(/ /, "", a) }
 	$2 == "heidi" || ($2 == "" && (a == "biochem" || a == "chem" || a == "root")) { $8 += 16599 }
-	{ print }' "$a/sshare.txt" >"$b/sshare.txt"
+	{ print }' "$a/sshare.txt" | cut -d'|' -f1-8 >"$b/sshare.txt"
 awk 'BEGIN { RS = ""; ORS = "\n\n" }
 	/^JobId=35 / { next }
 	/^JobId=26 / { sub(/JobState=PENDING Reason=[^ ]*/, "JobState=RUNNING Reason=None")
