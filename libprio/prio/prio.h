@@ -8,6 +8,7 @@
 #include "assoc.h"
 #include "billing.h"
 #include "conf.h"
+#include "diff.h"
 #include "error.h"
 #include "explain.h"
 #include "explain_text.h"

@@ -15,7 +15,8 @@
 #           --json, sshare --json)
 # MUTATION  shell run in the work folder to spoil ./s (helpers below)
 # TOOL      prio-calc, fstree-show, tres-bill, preempt-plan, prio-top,
-#           prio-exporter (no --once: ARGS say it), all
+#           prio-exporter (no --once: ARGS say it), prio-diff (s is A,
+#           ARGS name B), all
 #           (the five), or check (prio-calc --keep-going --check -P, STDERR
 #           is then the "problem|" line expected on stdout)
 # ARGS      more arguments (after --snapshot s)
@@ -68,6 +69,7 @@ run() { # TOOL ARGS -> $rc, $tmp/out, $tmp/err (in $tmp/w)
 	preempt-plan) set -- "$t" --snapshot s --job "$job" ;;
 	prio-top) set -- "$t" --snapshot s --once --size 80x24 ;;
 	prio-exporter) set -- "$t" --snapshot s ;;
+	prio-diff) set -- "$t" s ;; # ARGS: the second folder
 	check) set -- prio-calc --snapshot s --keep-going --check -P ;;
 	esac
 	if [ "$asnobody" = 1 ] && [ "$(id -u)" = 0 ]; then

@@ -4,7 +4,7 @@
 # bash, zsh and fish completions, so that nothing drifts.
 set -u
 status=0
-for tool in prio-calc prio-snap fstree-show tres-bill preempt-plan prio-top prio-exporter; do
+for tool in prio-calc prio-snap fstree-show tres-bill preempt-plan prio-top prio-exporter prio-diff; do
 	# a command not built here (prio-top without ncursesw) has nothing to check
 	command -v "$tool" >/dev/null 2>&1 || [ "$tool" = prio-calc ] || continue
 	help=$("$tool" --help) || { echo "$tool --help failed"; status=1; continue; }
