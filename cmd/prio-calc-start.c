@@ -274,8 +274,12 @@ int calc_brief(struct calc_opts *o)
 			cells[2] = prio_cell_uint(en->part_rank);
 			cells[3] = prio_cell_uint(q.part_count[en->partition]);
 			cells[4] = prio_cell_uint(en->priority);
-			cells[7] = prio_cell_str(
-			    held_back(&e, &q, en, why, sizeof(why), &gap));
+			const char *hb =
+			    held_back(&e, &q, en, why, sizeof(why), &gap);
+
+			/* the first job's "-": nothing holds it back (null) */
+			cells[7] = strcmp(hb, "-") == 0 ? prio_cell_label(hb)
+							: prio_cell_str(hb);
 			cells[6] = gap != 0.0 ? prio_cell_double(gap)
 					      : prio_cell_blank();
 		} else {
