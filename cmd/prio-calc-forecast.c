@@ -76,6 +76,9 @@ int calc_forecast(struct calc_opts *o)
 			    fc_columns, FC_NCOLS, !c->noheader, NULL);
 	if (!w)
 		cmd_die(c, "cannot start the table: %s", strerror(errno));
+	/* JSON: "nodes" is a node count in every tool, the names nodelist */
+	if (prio_writer_json_key(w, "nodes", "nodelist") < 0)
+		cmd_die(c, "out of memory");
 	for (uint32_t k = 0; k < fc.count; k++) {
 		const struct prio_forecast_row *r = &fc.rows[k];
 		const struct prio_job *job = &snap.jobs[r->job];

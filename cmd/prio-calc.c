@@ -713,6 +713,12 @@ static int print_table(struct calc_opts *o)
 			       !c->noheader, to.t.prefix);
 	if (!to.w)
 		cmd_die(c, "cannot start the table: %s", strerror(errno));
+	/* JSON: "qos" is the QOS name in every tool (sprio's %n); its
+	 * factor is qos_prio, as the partition's is partition_prio */
+	if (prio_writer_json_key(to.w, "qos", "qos_prio") < 0 ||
+	    prio_writer_json_key(to.w, "qos_norm", "qos_prio_norm") < 0 ||
+	    prio_writer_json_key(to.w, "qos_name", "qos") < 0)
+		cmd_die(c, "out of memory");
 
 	if (o->weights) {
 		prio_sprio_weights_cells(&to.t, &snap.conf);

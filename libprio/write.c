@@ -809,6 +809,28 @@ nomem:
 	return NULL;
 }
 
+int prio_writer_json_key(struct prio_writer *w, const char *id, const char *key)
+{
+	if (!w || w->mode != PRIO_OUT_JSON || w->nrows)
+		return 0;
+	for (size_t i = 0; i < w->ncols; i++) {
+		if (!w->cols[i].id || strcmp(w->cols[i].id, id) != 0)
+			continue;
+		char *k = strdup(key);
+
+		if (!k)
+			return PRIO_ERR_NOMEM;
+		free(w->keys[i]);
+		w->keys[i] = k;
+	}
+	/* the row object again, keys in column order */
+	json_object_clear(w->row);
+	for (size_t i = 0; i < w->ncols; i++)
+		if (json_object_set_new(w->row, w->keys[i], json_null()) != 0)
+			return PRIO_ERR_NOMEM;
+	return 0;
+}
+
 int prio_writer_row(struct prio_writer *w, const struct prio_cell *cells)
 {
 	if (w->io_failed) {

@@ -189,6 +189,15 @@ struct prio_writer *prio_writer_new(FILE *out, enum prio_output_mode mode,
 int prio_writer_row(struct prio_writer *w, const struct prio_cell *cells);
 
 /*
+ * JSON only, before the first row: the key of the columns whose id is id
+ * becomes key, where a table's CSV header keeps an id whose JSON key is
+ * another tool's concept (sprio's QOS factor is "qos" in the CSV header
+ * but "qos_prio" in JSON, where "qos" is the QOS name everywhere).  A
+ * no-op in other modes.  Returns 0 or PRIO_ERR_NOMEM.
+ */
+int prio_writer_json_key(struct prio_writer *w, const char *id, const char *key);
+
+/*
  * End the table (JSON: the closing "]"), flush, and free the writer.  Does
  * not close out.  Returns 0, or PRIO_ERR_IO if any write or the flush failed,
  * with errno set to the saved cause (e.g. EPIPE, ENOSPC).  NULL is a no-op.
