@@ -784,7 +784,8 @@ static int print_rank(struct calc_opts *o)
 		cmd_die_error(c, &err);
 	w = prio_writer_new(stdout, cmd_writer_mode(c->mode), PRIO_STYLE_SPRIO,
 			    rank_columns, ncols, !c->noheader, NULL);
-	if (!w)
+	/* JSON: submit_time, as --start names the submit time */
+	if (!w || prio_writer_json_key(w, "submit", "submit_time") < 0)
 		cmd_die(c, "cannot start the table: %s", strerror(errno));
 	for (uint32_t k = 0; k < q.count; k++) {
 		const struct prio_queue_entry *en = &q.entries[k];
