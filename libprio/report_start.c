@@ -84,14 +84,7 @@ int prio_start_table_init(struct prio_start_table *t, const char *format,
 			return -1;
 		}
 	}
-	/* machine output: %i is two columns, the integer and the text, unless
-	 * %A already gives the integer (one job_id key per object) */
-	bool has_a = false;
-
-	for (size_t i = 0; i < t->fmt.nitems; i++)
-		has_a |= t->fmt.items[i].letter == 'A';
-	if (has_a)
-		machine = false;
+	/* machine output: %i is two columns, the integer and the text */
 	for (size_t i = 0; i < t->fmt.nitems; i++)
 		n += machine && t->fmt.items[i].letter == 'i' ? 2 : 1;
 	t->cols = calloc(n ? n : 1, sizeof(*t->cols));
