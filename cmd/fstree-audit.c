@@ -26,6 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "fstree.h"
 
 enum {
@@ -70,6 +72,27 @@ static const char *fmt6(double v, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * A compared value as its cell: the text both sides print, and in JSON the
+ * number that text is (prio-tools(7) "JSON OUTPUT": numbers are numbers),
+ * at the digits printed; text that is no number ("inf", a name) stays text.
+ */
+static struct prio_cell value_cell(const struct audit *au, const char *text)
+{
+	char *end;
+	double d;
+
+	if (au->f->c.mode != CMD_OUT_JSON || !*text)
+		return prio_cell_str(text);
+	errno = 0;
+	d = strtod(text, &end);
+	if (*end || errno || !isfinite(d))
+		return prio_cell_str(text);
+	if (!strpbrk(text, ".eE") && d >= 0 && d < 9007199254740992.0)
+		return prio_cell_uint((uint64_t)d);
+	return prio_cell_double(d);
+}
+
 static void report(struct audit *au, uint32_t side_i, const char *field,
 		   const char *ours, const char *slurm, double lo, double hi)
 {
@@ -83,10 +106,10 @@ static void report(struct audit *au, uint32_t side_i, const char *field,
 	    prio_cell_str(a->is_user ? prio_snapshot_str(s, a->user) : "");
 	cells[A_PARTITION] = prio_cell_str(prio_snapshot_str(s, a->partition));
 	cells[A_FIELD] = prio_cell_str(field);
-	cells[A_OURS] = prio_cell_str(ours);
-	cells[A_SLURM] = prio_cell_str(slurm);
-	cells[A_LOW] = prio_cell_str(isnan(lo) ? "" : fmt6(lo, l, sizeof(l)));
-	cells[A_HIGH] = prio_cell_str(isnan(hi) ? "" : fmt6(hi, h, sizeof(h)));
+	cells[A_OURS] = value_cell(au, ours);
+	cells[A_SLURM] = value_cell(au, slurm);
+	cells[A_LOW] = value_cell(au, isnan(lo) ? "" : fmt6(lo, l, sizeof(l)));
+	cells[A_HIGH] = value_cell(au, isnan(hi) ? "" : fmt6(hi, h, sizeof(h)));
 	prio_writer_row(au->w, cells);
 	au->bad++;
 }
@@ -208,6 +231,9 @@ int fstree_audit(struct fstree *f, const char *file)
 	struct prio_fs_bounds *bounds;
 	struct audit au;
 	uint32_t *map;
+	FILE *rows_out = NULL;
+	char *rows_text = NULL;
+	size_t rows_len = 0;
 	int rc = EXIT_OK;
 
 	prio_error_clear(&err);
@@ -262,7 +288,14 @@ int fstree_audit(struct fstree *f, const char *file)
 	memset(&au, 0, sizeof(au));
 	au.f = f;
 	au.side = &side;
-	au.w = prio_writer_new(stdout, cmd_writer_mode(f->c.mode),
+	/* JSON: one object, the summary the text ends with and the cells
+	 * that disagree, so the rows are kept until the counts are known */
+	if (f->c.mode == CMD_OUT_JSON) {
+		rows_out = open_memstream(&rows_text, &rows_len);
+		if (!rows_out)
+			cmd_die(&f->c, "out of memory");
+	}
+	au.w = prio_writer_new(rows_out ? rows_out : stdout, cmd_writer_mode(f->c.mode),
 			       PRIO_STYLE_SSHARE, audit_cols, A_COUNT,
 			       !f->c.noheader, NULL);
 	if (!au.w)
@@ -277,6 +310,20 @@ int fstree_audit(struct fstree *f, const char *file)
 	}
 	if (prio_writer_finish(au.w) < 0)
 		cmd_die_write(&f->c);
+	if (rows_out) {
+		json_t *name = json_string(file);
+		char *quoted = name ? json_dumps(name, JSON_ENCODE_ANY) : NULL;
+
+		if (fclose(rows_out) != 0 || !quoted)
+			cmd_die(&f->c, "out of memory");
+		printf("{\"file\":%s,\"disagree\":%lu,\"cells\":%lu,\"rows\":%lu,"
+		       "\"algorithm\":\"%s\",\"differences\":%s}\n",
+		       quoted, au.bad, au.cells, au.rows,
+		       prio_fs_algorithm_name(f->algorithm), rows_text);
+		free(quoted);
+		json_decref(name);
+		free(rows_text);
+	}
 	if (rc == EXIT_OK && f->c.mode == CMD_OUT_TEXT)
 		printf("%s: %lu of %lu cells in %lu rows disagree (%s, %s)\n",
 		       file, au.bad, au.cells, au.rows,

@@ -553,11 +553,10 @@ int main(int argc, char **argv)
 		cmd_usage_error(
 		    &f.c, USAGE,
 		    "--tree, --audit, --why and --when are exclusive");
-	if ((tree || why || when) && f.c.mode != CMD_OUT_TEXT)
+	if (why && f.c.mode != CMD_OUT_TEXT && f.c.mode != CMD_OUT_JSON)
 		cmd_usage_error(
 		    &f.c, USAGE,
-		    "--tree, --why and --when print text: no -p, -P, "
-		    "--csv or --json");
+		    "--why prints text or --json: no -p, -P or --csv");
 	if (vs && !why)
 		cmd_usage_error(&f.c, USAGE, "--vs needs --why");
 	if (when && target_fs == target_lf)

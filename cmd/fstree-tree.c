@@ -179,11 +179,102 @@ static void walk(struct drawing *d, uint32_t i, unsigned depth)
 	}
 }
 
+/* ---- -P, --csv, --json: the tree as rows ------------------------------ */
+
+enum {
+	T_ACCOUNT, T_USER, T_PARENT, T_DEPTH, T_RAW_SHARES, T_NORM_SHARES,
+	T_RAW_USAGE, T_EFFECTV_USAGE, T_LEVEL_FS, T_FAIRSHARE, T_RANK,
+	T_TICKETS, T_COUNT
+};
+
+/* The drawing's values under sshare's keys (prio-tools(7) "JSON OUTPUT"),
+ * plus where the row sits: parent account and depth. */
+const struct prio_column fstree_node_cols[FSTREE_NODE_COLS] = {
+    [T_ACCOUNT] = {.id = "account", .header = "Account"},
+    [T_USER] = {.id = "user", .header = "User"},
+    [T_PARENT] = {.id = "parent", .header = "Parent"},
+    [T_DEPTH] = {.id = "depth", .header = "Depth"},
+    [T_RAW_SHARES] = {.id = "raw_shares", .header = "RawShares"},
+    [T_NORM_SHARES] = {.id = "norm_shares", .header = "NormShares"},
+    [T_RAW_USAGE] = {.id = "raw_usage", .header = "RawUsage"},
+    [T_EFFECTV_USAGE] = {.id = "effectv_usage", .header = "EffectvUsage"},
+    [T_LEVEL_FS] = {.id = "level_fs", .header = "LevelFS"},
+    [T_FAIRSHARE] = {.id = "fairshare", .header = "FairShare"},
+    [T_RANK] = {.id = "fairtree_rank", .header = "Rank"},
+    [T_TICKETS] = {.id = "tickets", .header = "Tickets"},
+};
+
+void fstree_node_cells(const struct fstree *f, uint32_t i, unsigned depth,
+		       struct prio_cell *c)
+{
+	const struct prio_snapshot *s = &f->snap;
+	const struct prio_assoc *a = &s->assocs[i];
+	const struct prio_fs_result *r = &f->res[i];
+	bool fair_tree = f->algorithm == PRIO_FS_FAIR_TREE;
+	double lf = (double)r->level_fs;
+
+	c[T_ACCOUNT] = prio_cell_str(prio_snapshot_str(s, a->account));
+	c[T_USER] = a->is_user ? prio_cell_str(prio_snapshot_str(s, a->user))
+			       : prio_cell_blank();
+	c[T_PARENT] = a->parent != PRIO_ASSOC_NONE
+			  ? prio_cell_str(prio_snapshot_str(s, s->assocs[a->parent].account))
+			  : prio_cell_blank();
+	c[T_DEPTH] = prio_cell_uint(depth);
+	c[T_RAW_SHARES] = i == 0 ? prio_cell_blank()
+			  : a->shares_raw == PRIO_FS_USE_PARENT ? prio_cell_str("parent")
+								 : prio_cell_uint(a->shares_raw);
+	c[T_NORM_SHARES] = prio_cell_double(r->norm_shares);
+	c[T_RAW_USAGE] = prio_cell_uint((uint64_t)a->usage_raw);
+	c[T_EFFECTV_USAGE] = prio_cell_double((double)r->usage_efctv);
+	c[T_LEVEL_FS] = fair_tree && !isnan(lf) && i != 0 &&
+				a->shares_raw != PRIO_FS_USE_PARENT
+			    ? prio_cell_double(lf)
+			    : prio_cell_blank();
+	c[T_FAIRSHARE] = isnan(r->fairshare) ? prio_cell_blank()
+					     : prio_cell_double(r->fairshare);
+	c[T_RANK] = fair_tree && a->is_user ? prio_cell_uint(r->rank) : prio_cell_blank();
+	c[T_TICKETS] = f->algorithm == PRIO_FS_TICKET ? prio_cell_double(r->tickets)
+						      : prio_cell_blank();
+}
+
+static void tree_row(struct fstree *f, struct prio_writer *w, uint32_t i,
+		     unsigned depth)
+{
+	const struct prio_snapshot *s = &f->snap;
+	const struct prio_assoc *a = &s->assocs[i];
+	struct prio_cell c[T_COUNT];
+
+	fstree_node_cells(f, i, depth, c);
+	if (prio_writer_row(w, c) < 0)
+		cmd_die_write(&f->c);
+	if (depth >= PRIO_ASSOC_MAX_DEPTH)
+		return;
+	for (uint32_t k = a->first_child; k != PRIO_ASSOC_NONE; k = s->assocs[k].next_sibling)
+		tree_row(f, w, k, depth + 1);
+}
+
+static int tree_table(struct fstree *f)
+{
+	struct prio_writer *w = prio_writer_new(stdout, cmd_writer_mode(f->c.mode),
+						PRIO_STYLE_SSHARE, fstree_node_cols, T_COUNT,
+						!f->c.noheader, NULL);
+
+	if (!w)
+		cmd_die(&f->c, "out of memory");
+	if (f->snap.assoc_count)
+		tree_row(f, w, 0, 0);
+	if (prio_writer_finish(w) < 0)
+		cmd_die_write(&f->c);
+	return EXIT_OK;
+}
+
 int fstree_tree(struct fstree *f)
 {
 	struct drawing d;
 	const char *cs;
 
+	if (f->c.mode != CMD_OUT_TEXT)
+		return tree_table(f);
 	memset(&d, 0, sizeof(d));
 	d.f = f;
 	setlocale(LC_CTYPE, "");

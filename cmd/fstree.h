@@ -47,6 +47,12 @@ uint32_t fstree_find_user(struct fstree *f, const char *user,
 
 /* Each mode writes to stdout and returns the exit status. */
 int fstree_tree(struct fstree *f);
+/* One association as --tree's machine rows give it (account, user, parent,
+ * depth, then its shares, usage and factors), for --why's too. */
+#define FSTREE_NODE_COLS 12
+extern const struct prio_column fstree_node_cols[FSTREE_NODE_COLS];
+void fstree_node_cells(const struct fstree *f, uint32_t i, unsigned depth,
+		       struct prio_cell *c);
 int fstree_audit(struct fstree *f, const char *file);
 int fstree_why(struct fstree *f, const char *user, const char *vs);
 int fstree_when(struct fstree *f, const char *user, bool level_fs,

@@ -719,7 +719,8 @@ static void print_machine(const struct cmd_common *c,
 	    prio_writer_new(stdout, cmd_writer_mode(c->mode), PRIO_STYLE_SPRIO,
 			    prio_preempt_columns, n, !c->noheader, NULL);
 
-	if (!w)
+	/* JSON: "nodes" is a node count in every tool, the names nodelist */
+	if (!w || prio_writer_json_key(w, "nodes", "nodelist") < 0)
 		cmd_die(c, "out of memory");
 	for (uint32_t i = 0; i < first->entry_count; i++) {
 		prio_preempt_row(ctx, first, second, i, cells, &text);

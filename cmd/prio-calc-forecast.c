@@ -30,6 +30,9 @@ static const struct prio_column fc_columns[] = {
     {.id = "reason", .header = "REASON", .width = 20, .suffix = " "},
     {.id = "freed_by", .header = "FREED_BY", .width = 14, .suffix = " "},
     {.id = "note", .header = "NOTE"},
+    /* JSON only (last): starts, held, never or after, the word the text
+     * prints in START when there is no time */
+    {.id = "outcome", .header = "OUTCOME"},
 };
 enum { FC_NCOLS = sizeof(fc_columns) / sizeof(fc_columns[0]) };
 
@@ -73,9 +76,16 @@ int calc_forecast(struct calc_opts *o)
 	if (prio_forecast_run(&e, &fo, &fc, &err) < 0)
 		cmd_die_error(c, &err);
 	w = prio_writer_new(stdout, cmd_writer_mode(c->mode), PRIO_STYLE_SPRIO,
-			    fc_columns, FC_NCOLS, !c->noheader, NULL);
+			    fc_columns, FC_NCOLS - (c->mode != CMD_OUT_JSON), !c->noheader,
+			    NULL);
 	if (!w)
 		cmd_die(c, "cannot start the table: %s", strerror(errno));
+	/* JSON: "nodes" is a node count in every tool, the names nodelist;
+	 * times are start_time and end_time as in --start */
+	if (prio_writer_json_key(w, "nodes", "nodelist") < 0 ||
+	    prio_writer_json_key(w, "start", "start_time") < 0 ||
+	    prio_writer_json_key(w, "end", "end_time") < 0)
+		cmd_die(c, "out of memory");
 	for (uint32_t k = 0; k < fc.count; k++) {
 		const struct prio_forecast_row *r = &fc.rows[k];
 		const struct prio_job *job = &snap.jobs[r->job];
@@ -100,11 +110,11 @@ int calc_forecast(struct calc_opts *o)
 			    prio_timestamp_format(r->start, start, sizeof(start)));
 			cells[4] = r->end ? prio_cell_str(prio_timestamp_format(
 						r->end, end, sizeof(end)))
-					  : prio_cell_str("Unknown");
+					  : prio_cell_label("Unknown");
 			cells[5] = prio_cell_str(r->nodes);
 			cells[6] = prio_cell_str(prio_forecast_how_name(r->how));
 		} else {
-			cells[3] = prio_cell_str(prio_forecast_status_name(
+			cells[3] = prio_cell_label(prio_forecast_status_name(
 			    (enum prio_forecast_status)r->status));
 			cells[4] = prio_cell_blank();
 			cells[5] = prio_cell_blank();
@@ -116,6 +126,8 @@ int calc_forecast(struct calc_opts *o)
 			       ? prio_cell_str(prio_timestamp_format(
 				     job->start_time, slurm, sizeof(slurm)))
 			       : prio_cell_blank();
+		cells[FC_NCOLS - 1] = prio_cell_str(
+		    prio_forecast_status_name((enum prio_forecast_status)r->status));
 		cells[8] = job->reason != PRIO_NO_ID
 			       ? prio_cell_str(prio_snapshot_str(&snap,
 								 job->reason))

@@ -38,6 +38,29 @@ static bool in_partitions(const struct calc_filter *f,
 
 /* ---- --start ------------------------------------------------------------- */
 
+/* JSON: one job_id key per object.  %i adds the integer job_id before its
+ * text; when -o has %A too, that column already is job_id, so the added
+ * one goes (-P and CSV keep both columns, as they always printed). */
+static void one_job_id(struct prio_start_table *t)
+{
+	size_t added = t->ncols, a = 0;
+
+	for (size_t i = 0; i < t->ncols; i++) {
+		if (t->letters[i] != 'A')
+			continue;
+		if (strcmp(t->cols[i].header, "JOB_ID") == 0)
+			added = i;
+		else
+			a++;
+	}
+	if (added == t->ncols || !a)
+		return;
+	memmove(t->cols + added, t->cols + added + 1,
+		(t->ncols - added - 1) * sizeof(*t->cols));
+	memmove(t->letters + added, t->letters + added + 1, t->ncols - added - 1);
+	t->ncols--;
+}
+
 int calc_start(struct calc_opts *o)
 {
 	struct cmd_common *c = &o->c;
@@ -54,6 +77,8 @@ int calc_start(struct calc_opts *o)
 	if (prio_start_table_init(&t, o->format, machine, 0, why, sizeof(why)) <
 	    0)
 		cmd_usage_error(c, CALC_USAGE, "%s", why);
+	if (c->mode == CMD_OUT_JSON)
+		one_job_id(&t);
 	cmd_load_snapshot(c, &snap);
 	t.now = snap.now;
 	calc_filter_init(&f, o, &snap);
@@ -274,8 +299,12 @@ int calc_brief(struct calc_opts *o)
 			cells[2] = prio_cell_uint(en->part_rank);
 			cells[3] = prio_cell_uint(q.part_count[en->partition]);
 			cells[4] = prio_cell_uint(en->priority);
-			cells[7] = prio_cell_str(
-			    held_back(&e, &q, en, why, sizeof(why), &gap));
+			const char *hb =
+			    held_back(&e, &q, en, why, sizeof(why), &gap);
+
+			/* the first job's "-": nothing holds it back (null) */
+			cells[7] = strcmp(hb, "-") == 0 ? prio_cell_label(hb)
+							: prio_cell_str(hb);
 			cells[6] = gap != 0.0 ? prio_cell_double(gap)
 					      : prio_cell_blank();
 		} else {

@@ -713,6 +713,12 @@ static int print_table(struct calc_opts *o)
 			       !c->noheader, to.t.prefix);
 	if (!to.w)
 		cmd_die(c, "cannot start the table: %s", strerror(errno));
+	/* JSON: "qos" is the QOS name in every tool (sprio's %n); its
+	 * factor is qos_prio, as the partition's is partition_prio */
+	if (prio_writer_json_key(to.w, "qos", "qos_prio") < 0 ||
+	    prio_writer_json_key(to.w, "qos_norm", "qos_prio_norm") < 0 ||
+	    prio_writer_json_key(to.w, "qos_name", "qos") < 0)
+		cmd_die(c, "out of memory");
 
 	if (o->weights) {
 		prio_sprio_weights_cells(&to.t, &snap.conf);
@@ -778,7 +784,8 @@ static int print_rank(struct calc_opts *o)
 		cmd_die_error(c, &err);
 	w = prio_writer_new(stdout, cmd_writer_mode(c->mode), PRIO_STYLE_SPRIO,
 			    rank_columns, ncols, !c->noheader, NULL);
-	if (!w)
+	/* JSON: submit_time, as --start names the submit time */
+	if (!w || prio_writer_json_key(w, "submit", "submit_time") < 0)
 		cmd_die(c, "cannot start the table: %s", strerror(errno));
 	for (uint32_t k = 0; k < q.count; k++) {
 		const struct prio_queue_entry *en = &q.entries[k];

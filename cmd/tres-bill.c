@@ -146,6 +146,40 @@ static struct prio_writer *writer(const struct cmd_common *c,
 	return w;
 }
 
+/*
+ * JSON's job columns (prio-tools(7) "JSON OUTPUT"): job_id is the integer
+ * (sacct's JobIDRaw, squeue --json's job_id) and job the text Slurm prints
+ * ("12_3", "12_[1-5]"), as prio-calc --start gives them; text, -P and CSV
+ * keep the one JobID column sacct prints.  out gets cols with a "job"
+ * column after cols[at] when the output is JSON; returns the count.
+ */
+static size_t job_columns(const struct cmd_common *c, const struct prio_column *cols,
+			  size_t n, size_t at, struct prio_column *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		out[k++] = cols[i];
+		if (i == at && c->mode == CMD_OUT_JSON)
+			out[k++] = (struct prio_column){ .id = "job", .header = "Job",
+							 .numfmt = PRIO_NUMFMT_PLAIN };
+	}
+	return k;
+}
+
+/* The job id cells at cells[0] (and [1] in JSON); returns how many. */
+static size_t job_cells(const struct cmd_common *c, struct prio_cell *cells,
+			uint32_t raw, const char *text)
+{
+	if (c->mode != CMD_OUT_JSON) {
+		cells[0] = prio_cell_str(text);
+		return 1;
+	}
+	cells[0] = prio_cell_uint(raw);
+	cells[1] = prio_cell_str(text);
+	return 2;
+}
+
 static void row(const struct cmd_common *c, struct prio_writer *w,
 		const struct prio_cell *cells)
 {
@@ -366,6 +400,11 @@ static int calculator(struct cmd_common *c, struct prio_snapshot *snap,
 	struct prio_billing_term *terms;
 	struct prio_billing_detail d;
 	struct prio_writer *w;
+	/* JSON: counted is a boolean and max_tres (last) says which term
+	 * MAX_TRES took, the "max" of the text's Counted column */
+	static const struct prio_column max_col = { "max_tres", "Max", 3, false,
+						    PRIO_NUMFMT_PLAIN, NULL };
+	struct prio_column use[7];
 	size_t ncols = s->rate_set ? 6 : 5;
 	const char *why;
 	uint32_t known;
@@ -396,27 +435,36 @@ static int calculator(struct cmd_common *c, struct prio_snapshot *snap,
 		cmd_die(c, "out of memory");
 	prio_billing_explain(&snap->tres, &list, p ? &p->billing_weights : NULL,
 			     max_tres(snap), terms, &d);
-	w = writer(c, cols, ncols);
+	memcpy(use, cols, ncols * sizeof(cols[0]));
+	if (c->mode == CMD_OUT_JSON)
+		use[ncols] = max_col;
+	w = writer(c, use, ncols + (c->mode == CMD_OUT_JSON));
 	for (uint32_t i = 0; i < d.nterms; i++) {
-		struct prio_cell cells[6] = {
+		struct prio_cell cells[7] = {
 			prio_cell_str(snap->tres.names[terms[i].tres]),
 			prio_cell_uint(terms[i].count),
 			prio_cell_double(terms[i].weight),
 			prio_cell_double(terms[i].value),
-			prio_cell_str(terms[i].counted ? (d.dominant == (int)i && d.max_tres
-								? "max"
-								: "yes")
-						       : "no"),
+			c->mode == CMD_OUT_JSON
+			    ? prio_cell_bool(terms[i].counted)
+			    : prio_cell_str(terms[i].counted ? (d.dominant == (int)i && d.max_tres
+									? "max"
+									: "yes")
+							     : "no"),
 			prio_cell_double(terms[i].counted ? terms[i].value * s->rate : 0),
 		};
+		cells[ncols] = prio_cell_bool(terms[i].counted && d.dominant == (int)i &&
+					      d.max_tres);
 		row(c, w, cells);
 	}
 	{
-		struct prio_cell cells[6] = {
+		struct prio_cell cells[7] = {
 			prio_cell_str("billing"), prio_cell_uint(d.truncated),
 			prio_cell_blank(), prio_cell_double(d.billing),
 			prio_cell_str(""), prio_cell_double(d.billing * s->rate),
 		};
+
+		cells[ncols] = prio_cell_blank();
 		row(c, w, cells);
 	}
 	finish(c, w);
@@ -480,7 +528,9 @@ static int queue(struct cmd_common *c, struct prio_snapshot *snap,
 
 	if (only && !only_id)
 		cmd_die(c, "-p %s: no job or partition of that name", only);
-	w = writer(c, cols, sizeof(cols) / sizeof(cols[0]));
+	struct prio_column use[sizeof(cols) / sizeof(cols[0]) + 1];
+
+	w = writer(c, use, job_columns(c, cols, sizeof(cols) / sizeof(cols[0]), 0, use));
 	for (uint32_t i = 0; i < snap->job_count; i++) {
 		const struct prio_job *job = &snap->jobs[i];
 		const struct prio_tres_list *l =
@@ -514,21 +564,21 @@ static int queue(struct cmd_common *c, struct prio_snapshot *snap,
 			else
 				snprintf(id, sizeof(id), "%u", job->job_id);
 			{
-				struct prio_cell cells[9] = {
-					prio_cell_str(id),
-					prio_cell_str(job->partition_count
-							  ? prio_snapshot_str(snap, job->partitions[k])
-							  : ""),
-					prio_cell_str(prio_snapshot_str(snap, job->user)),
-					prio_cell_str(prio_snapshot_str(snap, job->account)),
-					prio_cell_str(prio_job_state_short(job->state)),
-					prio_cell_uint(d.truncated),
-					prio_cell_double(d.billing),
-					prio_cell_str(d.dominant >= 0
-							  ? snap->tres.names[terms[d.dominant].tres]
-							  : ""),
-					prio_cell_str(tres_text(snap, l, tres, sizeof(tres))),
-				};
+				struct prio_cell cells[10];
+				size_t n = job_cells(c, cells, job->job_id, id);
+
+				cells[n++] = prio_cell_str(job->partition_count
+							   ? prio_snapshot_str(snap, job->partitions[k])
+							   : "");
+				cells[n++] = prio_cell_str(prio_snapshot_str(snap, job->user));
+				cells[n++] = prio_cell_str(prio_snapshot_str(snap, job->account));
+				cells[n++] = prio_cell_str(prio_job_state_short(job->state));
+				cells[n++] = prio_cell_uint(d.truncated);
+				cells[n++] = prio_cell_double(d.billing);
+				cells[n++] = prio_cell_str(d.dominant >= 0
+							   ? snap->tres.names[terms[d.dominant].tres]
+							   : "");
+				cells[n++] = prio_cell_str(tres_text(snap, l, tres, sizeof(tres)));
 				row(c, w, cells);
 			}
 		}
@@ -544,7 +594,8 @@ struct verify {
 	struct cmd_common *c;
 	struct prio_snapshot *snap;
 	struct prio_writer *w;
-	unsigned long checked, differ, skipped;
+	unsigned long checked, differ, skipped, multi;
+	bool count_only; /* JSON's first pass: the summary comes first */
 };
 
 /* Whether any partition's weights give `stored` for l. */
@@ -564,7 +615,7 @@ static bool some_partition_gives(const struct prio_snapshot *snap,
  * partition Slurm tries; once it ran, sacct names only the partition it ran
  * in, so a job submitted to several partitions cannot be told apart). */
 static void verify_one(struct verify *v, const char *source, unsigned long line,
-		       const char *job_id, prio_id partition,
+		       uint32_t raw_id, const char *job_id, prio_id partition,
 		       const struct prio_tres_list *l, const char *field,
 		       bool any_partition)
 {
@@ -597,17 +648,24 @@ static void verify_one(struct verify *v, const char *source, unsigned long line,
 	    (any_partition && some_partition_gives(v->snap, l, stored)))
 		return;
 	v->differ++;
-	if (!v->w)
-		v->w = writer(v->c, cols, sizeof(cols) / sizeof(cols[0]));
+	if (v->count_only)
+		return;
+	if (!v->w) {
+		static struct prio_column use[sizeof(cols) / sizeof(cols[0]) + 1];
+
+		v->w = writer(v->c, use,
+			      job_columns(v->c, cols, sizeof(cols) / sizeof(cols[0]), 2, use));
+	}
 	{
-		struct prio_cell cells[9] = {
-			prio_cell_str(source), prio_cell_uint(line),
-			prio_cell_str(job_id),
-			prio_cell_str(prio_snapshot_str(v->snap, partition)),
-			prio_cell_str(field), prio_cell_uint(stored),
-			prio_cell_uint(prio_billing_truncate(b)), prio_cell_double(b),
-			prio_cell_str(tres_text(v->snap, l, tres, sizeof(tres))),
-		};
+		struct prio_cell cells[10] = { prio_cell_str(source), prio_cell_uint(line) };
+		size_t n = 2 + job_cells(v->c, cells + 2, raw_id, job_id);
+
+		cells[n++] = prio_cell_str(prio_snapshot_str(v->snap, partition));
+		cells[n++] = prio_cell_str(field);
+		cells[n++] = prio_cell_uint(stored);
+		cells[n++] = prio_cell_uint(prio_billing_truncate(b));
+		cells[n++] = prio_cell_double(b);
+		cells[n++] = prio_cell_str(tres_text(v->snap, l, tres, sizeof(tres)));
 		row(v->c, v->w, cells);
 	}
 }
@@ -621,15 +679,13 @@ static prio_id single_partition(const struct prio_snapshot *snap, prio_id part)
 	return strchr(s, ',') ? PRIO_NO_ID : part;
 }
 
-static int verify(struct cmd_common *c, struct prio_snapshot *snap)
+static void verify_all(struct verify *v)
 {
-	struct verify v = { .c = c, .snap = snap };
-	unsigned long multi = 0;
+	const struct prio_snapshot *snap = v->snap;
 	/* the job TRES' names: ReqTRES=/AllocTRES= from 23.02, else TRES= */
 	bool split = prio_snapshot_slurm(snap)->job_req_alloc_tres;
 
-	if (!(snap->roles_loaded & ((1u << PRIO_ROLE_SACCT) | (1u << PRIO_ROLE_JOBS))))
-		cmd_die(c, "--verify needs sacct records (--sacct) or jobs (--jobs)");
+	v->checked = v->differ = v->skipped = v->multi = 0;
 	for (uint32_t i = 0; i < snap->sacct_count; i++) {
 		const struct prio_sacct_rec *r = &snap->sacct[i];
 		prio_id part;
@@ -639,13 +695,13 @@ static int verify(struct cmd_common *c, struct prio_snapshot *snap)
 			continue;
 		part = single_partition(snap, r->partition);
 		if (!part && r->partition) {
-			multi++;
+			v->multi++;
 			continue;
 		}
 		prio_sacct_job_id_format(snap, r, id, sizeof(id));
-		verify_one(&v, "sacct", r->line, id, part, &r->alloc_tres, "AllocTRES",
+		verify_one(v, "sacct", r->line, r->job_id, id, part, &r->alloc_tres, "AllocTRES",
 			   false);
-		verify_one(&v, "sacct", r->line, id, part, &r->req_tres, "ReqTRES",
+		verify_one(v, "sacct", r->line, r->job_id, id, part, &r->req_tres, "ReqTRES",
 			   r->state != PRIO_JOB_PENDING);
 	}
 	for (uint32_t i = 0; i < snap->job_count; i++) {
@@ -653,36 +709,57 @@ static int verify(struct cmd_common *c, struct prio_snapshot *snap)
 		char id[64];
 
 		if (job->partition_count != 1) {
-			multi++;
+			v->multi++;
 			continue;
 		}
 		snprintf(id, sizeof(id), "%u", job->job_id);
 		if (job->tres_alloc.count && job->tres_req.count) {
 			/* both printed (ReqTRES= and AllocTRES= from 23.02,
 			 * squeue --json): each billing= as sacct's */
-			verify_one(&v, "scontrol", job->line, id, job->partitions[0],
+			verify_one(v, "scontrol", job->line, job->job_id, id, job->partitions[0],
 				   &job->tres_alloc, "AllocTRES", false);
-			verify_one(&v, "scontrol", job->line, id,
+			verify_one(v, "scontrol", job->line, job->job_id, id,
 				   job->partitions[0], &job->tres_req,
 				   "ReqTRES",
 				   !prio_job_state_pending(job->state));
 			continue;
 		}
 		/* 22.05's one TRES=: the allocation once there is one */
-		verify_one(&v, "scontrol", job->line, id, job->partitions[0],
+		verify_one(v, "scontrol", job->line, job->job_id, id, job->partitions[0],
 			   job->tres_alloc.count ? &job->tres_alloc : &job->tres_req,
 			   !split ? "TRES" : job->tres_alloc.count ? "AllocTRES" : "ReqTRES",
 			   false);
 	}
+}
+
+static int verify(struct cmd_common *c, struct prio_snapshot *snap)
+{
+	struct verify v = { .c = c, .snap = snap };
+
+	if (!(snap->roles_loaded & ((1u << PRIO_ROLE_SACCT) | (1u << PRIO_ROLE_JOBS))))
+		cmd_die(c, "--verify needs sacct records (--sacct) or jobs (--jobs)");
+	if (c->mode == CMD_OUT_JSON) {
+		/* one object: the summary the text prints, then the rows that
+		 * differ (a first pass counts, so the summary leads) */
+		v.count_only = true;
+		verify_all(&v);
+		printf("{\"checked\":%lu,\"differ\":%lu,\"no_partition\":%lu,"
+		       "\"several_partitions\":%lu,\"differences\":",
+		       v.checked, v.differ, v.skipped, v.multi);
+		v.count_only = false;
+	}
+	verify_all(&v);
+	if (c->mode == CMD_OUT_JSON && !v.w)
+		printf("[]\n");
 	if (v.w)
 		finish(c, v.w);
+	if (c->mode == CMD_OUT_JSON)
+		printf("}\n");
 	if (c->mode == CMD_OUT_TEXT || c->mode == CMD_OUT_PARSABLE2)
 		fprintf(v.differ ? stderr : stdout,
 			"%s: %lu billing values checked, %lu differ; %lu without a known "
 			"partition, %lu of jobs with several partitions not checked\n",
-			c->prog, v.checked, v.differ, v.skipped, multi);
-	else if (!v.w && c->mode == CMD_OUT_JSON)
-		printf("[]\n");
+			c->prog, v.checked, v.differ, v.skipped, v.multi);
 	return v.differ ? EXIT_NO : EXIT_OK;
 }
 

@@ -393,9 +393,10 @@ static const char *tres_text(struct prio_sprio_table *t, size_t col,
 
 /* A job's account or QOS as sprio prints it: printf's "(null)" when the
  * job has none. */
-static const char *name_or_null(const struct prio_snapshot *snap, prio_id id)
+static struct prio_cell name_or_null(const struct prio_snapshot *snap, prio_id id)
 {
-	return id == PRIO_NO_ID ? "(null)" : prio_snapshot_str(snap, id);
+	return id == PRIO_NO_ID ? prio_cell_label("(null)")
+				: prio_cell_str(prio_snapshot_str(snap, id));
 }
 
 static double norm_of(double weighted, uint32_t weight)
@@ -458,14 +459,14 @@ int prio_sprio_row_cells_qos(struct prio_sprio_table *t,
 			*c = prio_cell_str(prio_snapshot_str(snap, job->user));
 			break;
 		case 'o':
-			*c = prio_cell_str(name_or_null(snap, job->account));
+			*c = name_or_null(snap, job->account);
 			break;
 		case 'n':
-			*c = prio_cell_str(name_or_null(snap, qos));
+			*c = name_or_null(snap, qos);
 			break;
 		case 'c':
 			/* not in a federation: printf of a NULL name */
-			*c = prio_cell_str("(null)");
+			*c = prio_cell_label("(null)");
 			break;
 		case 'Y':
 			*c = prio_cell_int(row->sum >= 9.2e18
@@ -514,7 +515,7 @@ int prio_sprio_weights_cells(struct prio_sprio_table *t,
 		if (f >= 0)
 			*c = prio_cell_uint(conf_weight(conf, f));
 		else if (l == 'i')
-			*c = prio_cell_str("Weights");
+			*c = prio_cell_label("Weights");
 		else if (l == 'S')
 			*c = prio_cell_uint(1);
 		else if (l == 'T' && tres_weighted(conf))

@@ -213,10 +213,7 @@ static void put_period(struct builder *b, const struct ctx *c, uint32_t bucket)
 {
 	char buf[32];
 
-	if (c->o->numbers) {
-		put(b, prio_cell_int((int64_t)c->r->bounds[bucket]));
-		return;
-	}
+	/* JSON too: a time is its text, as in every other table's JSON */
 	prio_timestamp_format(c->r->bounds[bucket], buf, sizeof(buf));
 	put_fmt(b, "%s", buf);
 }

@@ -158,6 +158,7 @@ static bool cell_is_blank(const struct prio_column *col,
 	case PRIO_CELL_STR:
 		return cell->s == NULL;
 	case PRIO_CELL_INT:
+	case PRIO_CELL_BOOL:
 		return false;
 	case PRIO_CELL_UINT:
 		if (!is_pf(col->numfmt))
@@ -233,6 +234,8 @@ int prio_cell_render(const struct prio_column *col,
 		}
 		return n > INT32_MAX ? INT32_MAX : (int)n;
 	}
+	case PRIO_CELL_BOOL:
+		return snprintf(buf, size, "%s", cell->b ? "yes" : "no");
 	case PRIO_CELL_INT:
 		if (cell->i < 0)
 			return render_u64(-(uint64_t)cell->i, true, buf, size);
@@ -560,7 +563,13 @@ static json_t *json_cell_value(struct prio_writer *w, size_t i,
 		return json_null();
 	switch (cell->kind) {
 	case PRIO_CELL_STR:
+		/* A blank cell is null (prio-tools(7) "JSON OUTPUT"), whether
+		 * the table left it empty or prints a label in its place. */
+		if (!cell->s[0] || cell->label)
+			return json_null();
 		return json_str_value(w, i, cell->s);
+	case PRIO_CELL_BOOL:
+		return cell->b ? json_true() : json_false();
 	case PRIO_CELL_INT:
 		json_integer_set(w->jint[i], (json_int_t)cell->i);
 		return w->jint[i];
@@ -597,7 +606,10 @@ static void json_row(struct prio_writer *w, const struct prio_cell *cells)
 	lb_put(w, w->nrows ? ",\n" : "\n", w->nrows ? 2 : 1);
 	if (w->nomem)
 		return;
-	const size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(16);
+	/* DBL_DIG (15) significant digits: every decimal a double holds
+	 * exactly, without the binary noise of 17 (300.0000000000001 of a
+	 * weight times 0.15 prints 300.0). */
+	const size_t flags = JSON_COMPACT | JSON_REAL_PRECISION(15);
 	size_t need =
 	    json_dumpb(w->row, w->buf + w->len, w->cap - w->len, flags);
 	if (need == 0) {
@@ -645,6 +657,34 @@ static int json_setup(struct prio_writer *w)
  * "column_N"; a repeated key gets "_2", "_3"...  A jansson object serves as
  * the set of keys taken, so this stays linear in the number of columns.
  */
+/*
+ * The shared JSON key of a column id that CSV headers keep for
+ * compatibility (prio-tools(7) "JSON OUTPUT": one key per concept in every
+ * tool).  preempt-plan's plan said "jobid", sreport's tables say "login",
+ * and the squeue -o queue of preempt-plan --queue names its columns by
+ * squeue's headers; JSON gets the key every other table uses.
+ */
+static const char *json_key(const char *id)
+{
+	static const char *const map[][2] = {
+	    {"jobid", "job_id"},	    {"login", "user"},
+	    {"JOBID", "job_id"},	    {"PARTITION", "partition"},
+	    {"NAME", "name"},		    {"USER", "user"},
+	    {"ST", "state"},		    {"STATE", "state_long"},
+	    {"TIME", "time_used"},	    {"NODES", "nodes"},
+	    {"NODELIST(REASON)", "nodelist_reason"},
+	    {"NODELIST", "nodelist"},	    {"CPUS", "cpus"},
+	    {"QOS", "qos"},		    {"ACCOUNT", "account"},
+	    {"TIME_LIMIT", "time_limit"}, {"REASON", "reason"},
+	    {"PRIORITY", "priority"},
+	};
+
+	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strcmp(id, map[i][0]) == 0)
+			return map[i][1];
+	return id;
+}
+
 static int make_keys(struct prio_writer *w)
 {
 	json_t *taken = json_object();
@@ -662,6 +702,8 @@ static int make_keys(struct prio_writer *w)
 		if (!base) {
 			snprintf(tmp, sizeof(tmp), "column_%zu", i + 1);
 			base = tmp;
+		} else if (w->mode == PRIO_OUT_JSON) {
+			base = json_key(base);
 		}
 		size_t blen = strlen(base);
 		char *key = malloc(blen + 24);
@@ -765,6 +807,28 @@ nomem:
 	writer_free(w);
 	errno = ENOMEM;
 	return NULL;
+}
+
+int prio_writer_json_key(struct prio_writer *w, const char *id, const char *key)
+{
+	if (!w || w->mode != PRIO_OUT_JSON || w->nrows)
+		return 0;
+	for (size_t i = 0; i < w->ncols; i++) {
+		if (!w->cols[i].id || strcmp(w->cols[i].id, id) != 0)
+			continue;
+		char *k = strdup(key);
+
+		if (!k)
+			return PRIO_ERR_NOMEM;
+		free(w->keys[i]);
+		w->keys[i] = k;
+	}
+	/* the row object again, keys in column order */
+	json_object_clear(w->row);
+	for (size_t i = 0; i < w->ncols; i++)
+		if (json_object_set_new(w->row, w->keys[i], json_null()) != 0)
+			return PRIO_ERR_NOMEM;
+	return 0;
 }
 
 int prio_writer_row(struct prio_writer *w, const struct prio_cell *cells)

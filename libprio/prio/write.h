@@ -45,7 +45,9 @@ enum prio_cell_kind {
 	PRIO_CELL_INT,	  /* i */
 	PRIO_CELL_UINT,	  /* u */
 	PRIO_CELL_DOUBLE, /* d, printed with the column's number format */
+	PRIO_CELL_BOOL,	  /* b: "yes" or "no" as text, true or false in JSON */
 };
+
 
 /* One value of one row.  Strings are borrowed: they must live until
  * prio_writer_row() returns. */
@@ -56,7 +58,12 @@ struct prio_cell {
 		int64_t i;
 		uint64_t u;
 		double d;
+		bool b;
 	};
+	/* STR only: what Slurm prints in place of a value (sprio's "(null)"
+	 * of a job without account, "Weights" in the JOBID column of -w):
+	 * the text as given, null in JSON */
+	bool label;
 };
 
 /* Cell constructors, for "cells[k] = prio_cell_uint(job->id);". */
@@ -68,6 +75,10 @@ static inline struct prio_cell prio_cell_str(const char *s)
 {
 	return (struct prio_cell){.kind = PRIO_CELL_STR, .s = s};
 }
+static inline struct prio_cell prio_cell_label(const char *s)
+{
+	return (struct prio_cell){.kind = PRIO_CELL_STR, .s = s, .label = true};
+}
 static inline struct prio_cell prio_cell_int(int64_t i)
 {
 	return (struct prio_cell){.kind = PRIO_CELL_INT, .i = i};
@@ -75,6 +86,10 @@ static inline struct prio_cell prio_cell_int(int64_t i)
 static inline struct prio_cell prio_cell_uint(uint64_t u)
 {
 	return (struct prio_cell){.kind = PRIO_CELL_UINT, .u = u};
+}
+static inline struct prio_cell prio_cell_bool(bool b)
+{
+	return (struct prio_cell){.kind = PRIO_CELL_BOOL, .b = b};
 }
 static inline struct prio_cell prio_cell_double(double d)
 {
@@ -161,16 +176,26 @@ struct prio_writer *prio_writer_new(FILE *out, enum prio_output_mode mode,
  * CSV: fields containing ',', '"', CR or LF, or starting or ending with a
  * space, are quoted with "" doubling (libcsv csv_write); lines end in "\n"
  * (not CRLF: the usual Unix convention, accepted by RFC 4180 readers).
- * JSON: one compact object per line, numbers as JSON numbers, BLANK and
- * print_fields sentinels as null, strings as strings (invalid UTF-8 bytes
+ * JSON: one compact object per line, numbers as JSON numbers, BLANK, empty
+ * strings, labels and print_fields sentinels as null, BOOL as true
+ * or false, strings as strings (invalid UTF-8 bytes
  * replaced by U+FFFD).  JSON has no infinity or NaN: those are written as
- * the strings "inf", "-inf", "nan".  Doubles are written with 16 significant
- * digits; unsigned values above INT64_MAX are written as doubles.
+ * the strings "inf", "-inf", "nan".  Doubles are written with 15 significant
+ * digits (DBL_DIG: no binary noise); unsigned values above INT64_MAX are written as doubles.
  *
  * Returns 0, PRIO_ERR_IO once the stream has failed (EPIPE, disk full;
  * errno is set to the saved cause), or PRIO_ERR_NOMEM.
  */
 int prio_writer_row(struct prio_writer *w, const struct prio_cell *cells);
+
+/*
+ * JSON only, before the first row: the key of the columns whose id is id
+ * becomes key, where a table's CSV header keeps an id whose JSON key is
+ * another tool's concept (sprio's QOS factor is "qos" in the CSV header
+ * but "qos_prio" in JSON, where "qos" is the QOS name everywhere).  A
+ * no-op in other modes.  Returns 0 or PRIO_ERR_NOMEM.
+ */
+int prio_writer_json_key(struct prio_writer *w, const char *id, const char *key);
 
 /*
  * End the table (JSON: the closing "]"), flush, and free the writer.  Does

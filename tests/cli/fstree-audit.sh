@@ -23,6 +23,13 @@ chem|||NormUsage|0.368951|0.370000|0.368941|0.368979
 hep|carol||FairShare|0.266667|0.300000||
 WANT
 cmp -s "$tmp/want" "$tmp/out" || { diff "$tmp/want" "$tmp/out"; exit 1; }
+# --json: one object, the summary's counts and the same cells as numbers
+fstree-show --conf $d/slurm.conf --audit "$tmp/altered" --json >"$tmp/out"
+[ $? = 1 ] || { echo "altered capture, --json: exit status"; exit 1; }
+grep -q '"disagree":2,"cells":175,"rows":25,"algorithm":"fairtree"' "$tmp/out" &&
+	grep -q '"field":"NormUsage","ours":0.368951,"slurm":0.37,"low":0.368941,"high":0.368979}' "$tmp/out" &&
+	grep -q '"field":"FairShare","ours":0.266667,"slurm":0.3,"low":null,"high":null}' "$tmp/out" ||
+	{ echo "--audit --json:"; cat "$tmp/out"; exit 1; }
 # a plain-text capture with a changed RawShares
 sed 's/^   hep                    carol          1 /   hep                    carol          2 /' \
 	$d/sshare_a_l.txt >"$tmp/altered.txt"

@@ -806,10 +806,13 @@ Test(write, json_clean_reals_and_empty_table)
 	prio_writer_row(w, c);
 	c[0] = prio_cell_double(8.0 / 15.0);
 	prio_writer_row(w, c);
+	/* sprio's JOBSIZE weight 2000 times a normalised 0.15 */
+	c[0] = prio_cell_double(2000 * (0.25 - 0.1));
+	prio_writer_row(w, c);
 	cr_assert_eq(prio_writer_finish(w), 0);
 	char *got = cap_close(&cap);
-	cr_assert_str_eq(got,
-			 "[\n{\"v\":0.3},\n{\"v\":0.5333333333333333}\n]\n");
+	cr_assert_str_eq(got, "[\n{\"v\":0.3},\n{\"v\":0.533333333333333},\n"
+			      "{\"v\":300.0}\n]\n");
 	free(got);
 
 	cap_open(&cap);
@@ -818,6 +821,70 @@ Test(write, json_clean_reals_and_empty_table)
 	cr_assert_eq(prio_writer_finish(w), 0);
 	got = cap_close(&cap);
 	cr_assert_str_eq(got, "[]\n");
+	free(got);
+}
+
+/* prio-tools(7) "JSON OUTPUT": blanks are null whatever the table prints in
+ * their place, flags are booleans, and the text keeps its words. */
+Test(write, json_nulls_and_booleans)
+{
+	const struct prio_column cols[] = {
+	    {.id = "job_id", .header = "JOBID"},
+	    {.id = "grp_tres_mins", .header = "GrpTRESMins"},
+	    {.id = "counted", .header = "Counted"},
+	};
+	struct prio_cell c[3] = {prio_cell_label("Weights"), prio_cell_str(""),
+				 prio_cell_bool(true)};
+	struct capture cap;
+
+	cap_open(&cap);
+	struct prio_writer *w = prio_writer_new(
+	    cap.f, PRIO_OUT_JSON, PRIO_STYLE_SPRIO, cols, 3, true, NULL);
+	prio_writer_row(w, c);
+	cr_assert_eq(prio_writer_finish(w), 0);
+	char *got = cap_close(&cap);
+	cr_assert_str_eq(got, "[\n{\"job_id\":null,\"grp_tres_mins\":null,"
+			      "\"counted\":true}\n]\n");
+	free(got);
+
+	cap_open(&cap);
+	w = prio_writer_new(cap.f, PRIO_OUT_PARSABLE2, PRIO_STYLE_SPRIO, cols,
+			    3, false, NULL);
+	prio_writer_row(w, c);
+	c[2] = prio_cell_bool(false);
+	prio_writer_row(w, c);
+	cr_assert_eq(prio_writer_finish(w), 0);
+	got = cap_close(&cap);
+	cr_assert_str_eq(got, "Weights||yes\nWeights||no\n");
+	free(got);
+}
+
+/* JSON keys are the shared ones where the CSV header keeps an older id */
+Test(write, json_shared_keys)
+{
+	const struct prio_column cols[] = {
+	    {.id = "jobid", .header = "JOBID"},
+	    {.id = "login", .header = "Login"},
+	};
+	struct prio_cell c[2] = {prio_cell_uint(7), prio_cell_str("alice")};
+	struct capture cap;
+
+	cap_open(&cap);
+	struct prio_writer *w = prio_writer_new(
+	    cap.f, PRIO_OUT_JSON, PRIO_STYLE_SPRIO, cols, 2, true, NULL);
+	prio_writer_row(w, c);
+	cr_assert_eq(prio_writer_finish(w), 0);
+	char *got = cap_close(&cap);
+	cr_assert_str_eq(got, "[\n{\"job_id\":7,\"user\":\"alice\"}\n]\n");
+	free(got);
+
+	cap_open(&cap);
+	w = prio_writer_new(cap.f, PRIO_OUT_CSV, PRIO_STYLE_SPRIO, cols, 2,
+			    true, NULL);
+	prio_writer_row(w, c);
+	cr_assert_eq(prio_writer_finish(w), 0);
+	got = cap_close(&cap);
+	cr_assert_str_eq(got, "jobid,login\n7,alice\n");
 	free(got);
 }
 
