@@ -185,6 +185,9 @@ struct sim {
 	uint32_t *pcpu;      /* CPUs on pick[k] */
 	uint64_t *pmem;      /* memory on pick[k] */
 	int64_t *avc;        /* choose(): usable CPUs per partition slot */
+	bool *ever;          /* earliest(): node_ever() per slot */
+	int64_t *run_cpus;   /* choose(): its runs of slots; -1 once taken */
+	uint32_t *run_from, *run_to;
 	uint32_t *user_tested;
 	uint32_t user_slots;
 	struct event *rel;   /* scratch: ends in the window */
@@ -688,62 +691,112 @@ static bool choose(struct sim *s, const struct sjob *j, uint32_t p)
 	int64_t rem_cpus = j->flex ? (int64_t)j->cpus
 				   : (int64_t)j->cpn * j->nodes;
 	int64_t unit = j->flex ? j->cpn : 1;
-	uint32_t rem_nodes = j->nodes, got = 0;
+	uint32_t rem_nodes = j->nodes, got = 0, nr = 0;
+	int64_t maxv = 0;
 
-	while (rem_nodes > 0 || rem_cpus > 0) {
-		uint32_t bs = 0, be = 0, bn = 0;
-		int64_t bc = 0;
-		bool bsuff = false;
+	/* spread tasks need nodes whose largest free CPUs add up to the
+	 * job's: when even the j->nodes largest do not, nothing below would
+	 * find them (a min-heap of the largest, in run_cpus) */
+	if (j->flex) {
+		int64_t *h = s->run_cpus, sum = 0;
+		uint32_t nh = 0;
 
-		/* the runs of usable slots; the best one */
-		for (uint32_t k = 0; k < pt->node_count;) {
-			uint32_t e = k, cnt = 0;
-			int64_t c = 0;
+		for (uint32_t k = 0; k < pt->node_count; k++) {
+			int64_t v = s->avc[k];
+			uint32_t i;
 
-			if (s->avc[k] <= 0) {
-				k++;
+			if (v <= 0)
+				continue;
+			if (v > maxv)
+				maxv = v;
+			if (nh < j->nodes) {
+				for (i = nh++; i > 0 && h[(i - 1) / 2] > v;
+				     i = (i - 1) / 2)
+					h[i] = h[(i - 1) / 2];
+				h[i] = v;
+				sum += v;
 				continue;
 			}
-			while (e < pt->node_count && s->avc[e] > 0 &&
-			       (e == k || pt->nodes[e] == pt->nodes[e - 1] + 1)) {
-				c += s->avc[e];
-				cnt++;
-				e++;
-			}
-			bool suff = c >= rem_cpus && cnt >= rem_nodes;
+			if (v <= h[0])
+				continue;
+			sum += v - h[0];
+			for (i = 0;;) {
+				uint32_t c = 2 * i + 1;
 
-			if (bn == 0 || (suff && !bsuff) ||
-			    (suff && c < bc) || (!suff && !bsuff && c > bc)) {
-				bs = k, be = e, bn = cnt, bc = c;
+				if (c >= nh)
+					break;
+				if (c + 1 < nh && h[c + 1] < h[c])
+					c++;
+				if (h[c] >= v)
+					break;
+				h[i] = h[c];
+				i = c;
+			}
+			h[i] = v;
+		}
+		if (nh < j->nodes || sum < rem_cpus)
+			return false;
+	}
+	/* the runs of usable slots, once: [run_from, run_to), their CPUs
+	 * and node counts */
+	for (uint32_t k = 0; k < pt->node_count;) {
+		uint32_t e = k;
+
+		if (s->avc[k] <= 0) {
+			k++;
+			continue;
+		}
+		s->run_cpus[nr] = 0;
+		while (e < pt->node_count && s->avc[e] > 0 &&
+		       (e == k || pt->nodes[e] == pt->nodes[e - 1] + 1))
+			s->run_cpus[nr] += s->avc[e++];
+		s->run_from[nr] = k;
+		s->run_to[nr++] = e;
+		k = e;
+	}
+	while (rem_nodes > 0 || rem_cpus > 0) {
+		uint32_t best = UINT32_MAX;
+		bool bsuff = false;
+
+		/* the nodes left could not hold what is left, whichever */
+		if (j->flex && rem_cpus > (int64_t)rem_nodes * maxv)
+			return false;
+
+		for (uint32_t r = 0; r < nr; r++) {
+			int64_t c = s->run_cpus[r];
+			bool suff;
+
+			if (c < 0)
+				continue; /* taken */
+			suff = c >= rem_cpus &&
+			       s->run_to[r] - s->run_from[r] >= rem_nodes;
+			if (best == UINT32_MAX || (suff && !bsuff) ||
+			    (suff && c < s->run_cpus[best]) ||
+			    (!suff && !bsuff && c > s->run_cpus[best])) {
+				best = r;
 				bsuff = suff;
 			}
-			k = e;
 		}
-		if (bn == 0)
+		if (best == UINT32_MAX)
 			return false;
+		uint32_t bs = s->run_from[best], be = s->run_to[best];
+
+		s->run_cpus[best] = -1;
 		if (rem_nodes <= 1) {
-			uint32_t best = UINT32_MAX;
+			uint32_t fit = UINT32_MAX;
 
 			for (uint32_t k = bs; k < be; k++)
 				if (s->avc[k] >= rem_cpus &&
-				    (best == UINT32_MAX ||
-				     s->avc[k] < s->avc[best]))
-					best = k;
-			if (best != UINT32_MAX) {
-				for (uint32_t k = bs; k < be; k++)
-					if (k != best)
-						s->avc[k] = 0;
-			}
+				    (fit == UINT32_MAX || s->avc[k] < s->avc[fit]))
+					fit = k;
+			if (fit != UINT32_MAX)
+				bs = fit, be = fit + 1;
 		}
-		for (uint32_t k = bs; k < be; k++) {
+		for (uint32_t k = bs; k < be && rem_nodes > 0; k++) {
 			int64_t take = s->avc[k];
 
-			if (rem_nodes == 0 && rem_cpus <= 0)
-				break;
 			if (take <= 0 || (rem_nodes == 1 && take < rem_cpus))
 				continue;
-			if (rem_nodes == 0)
-				break; /* no node left to take */
 			if (!j->flex)
 				take = j->cpn;
 			else if (take > rem_cpus - (int64_t)(rem_nodes - 1) * unit)
@@ -755,8 +808,6 @@ static bool choose(struct sim *s, const struct sjob *j, uint32_t p)
 			rem_cpus -= take;
 			rem_nodes--;
 		}
-		for (uint32_t k = bs; k < be; k++)
-			s->avc[k] = 0;
 	}
 	return true;
 }
@@ -974,24 +1025,6 @@ static uint32_t upper(const struct sim *s, const uint32_t *idx, bool by_to,
 	return lo;
 }
 
-/* Does j fit on the partition's k-th node n at the sweep's instant: the
- * CPUs and memory free then (capc, capm; capb jobs on it) less what the
- * reservations overlapping its run hold (blkc, blkm; blkn of them, blkw
- * whole-node ones)? */
-static bool fits_at(const struct sim *s, const struct sjob *j, uint32_t n,
-		    uint32_t k)
-{
-	if (!node_ever(s, j, n))
-		return false;
-	if (j->excl)
-		return s->capb[k] == 0 && s->blkn[k] == 0 &&
-		       s->capc[k] >= (int64_t)s->res.node_cpus[n];
-	return s->blkw[k] == 0 &&
-	       s->capc[k] - s->blkc[k] >= (int64_t)j->cpn &&
-	       s->capm[k] - s->blkm[k] >= (int64_t)j->mpn &&
-	       gres_fit(s, j, &s->capg[k * FC_GRES], &s->blkg[k * FC_GRES]);
-}
-
 static int reserve(struct sim *s, const struct sjob *j, time_t from,
 		   time_t to)
 {
@@ -1038,8 +1071,38 @@ static int reserve(struct sim *s, const struct sjob *j, time_t from,
 }
 
 /* Change node k's state in the sweep by f, keeping `fitting` (the nodes
- * where j fits) up to date. */
-#define SWEEP_NODE(s, j, n, k, fitting, f)                                     	do {                                                                   		(fitting) -= fits_at((s), (j), (n), (k));                      		f;                                                             		(fitting) += fits_at((s), (j), (n), (k));                      	} while (0)
+ * where j fits) and `usum` (the CPUs j could use on them) up to date. */
+#define SWEEP_NODE(s, j, n, k, fitting, usum, f)                               \
+	do {                                                                   \
+		int64_t u_ = use_at((s), (j), (n), (k));                       \
+		(usum) -= u_;                                                  \
+		(fitting) -= u_ > 0;                                           \
+		f;                                                             \
+		u_ = use_at((s), (j), (n), (k));                               \
+		(usum) += u_;                                                  \
+		(fitting) += u_ > 0;                                           \
+	} while (0)
+
+/* The CPUs j could use on the partition's k-th node n at the sweep's
+ * instant: what is free then (capc, capm; capb jobs on it) less what the
+ * reservations overlapping its run hold (blkc, blkm; blkn of them, blkw
+ * whole-node ones), as usable() counts it (0: it does not fit there; else
+ * at least j->cpn); a whole-node job needs the node idle and unreserved. */
+static int64_t use_at(const struct sim *s, const struct sjob *j, uint32_t n,
+		      uint32_t k)
+{
+	if (!s->ever[k])
+		return 0;
+	if (j->excl)
+		return s->capb[k] == 0 && s->blkn[k] == 0 &&
+			       s->capc[k] >= (int64_t)s->res.node_cpus[n]
+			   ? s->capc[k]
+			   : 0;
+	if (s->blkw[k] ||
+	    !gres_fit(s, j, &s->capg[k * FC_GRES], &s->blkg[k * FC_GRES]))
+		return 0;
+	return usable(j, s->capc[k] - s->blkc[k], s->capm[k] - s->blkm[k]);
+}
 
 /*
  * The earliest instant in [t, t + bf_window] at which j fits in p for its
@@ -1059,6 +1122,11 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 	time_t horizon = t + (time_t)s->sp->bf_window * 60, found = FAR_FUTURE;
 	time_t lim = j->limit == FAR_FUTURE ? FAR_FUTURE / 2 : j->limit;
 	uint32_t fitting = 0, r = 0, ion = 0, ioff = 0;
+	/* what the job needs in all: the sum of what it could use on the
+	 * nodes where it fits must reach it before choose() is worth a
+	 * walk over the partition's nodes */
+	int64_t usum = 0, need = j->flex ? (int64_t)j->cpus
+					 : (int64_t)j->cpn * j->nodes;
 
 	s->sweep_id++;
 
@@ -1076,8 +1144,14 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			s->blkg[k * FC_GRES + g] = 0;
 		}
 	}
-	for (uint32_t k = 0; k < pt->node_count; k++)
-		fitting += fits_at(s, j, pt->nodes[k], k);
+	for (uint32_t k = 0; k < pt->node_count; k++) {
+		int64_t u;
+
+		s->ever[k] = node_ever(s, j, pt->nodes[k]);
+		u = use_at(s, j, pt->nodes[k], k);
+		fitting += u > 0;
+		usum += u;
+	}
 	for (time_t at = t; at <= horizon;) {
 		time_t next = FAR_FUTURE;
 
@@ -1092,7 +1166,7 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 
 				if (!k--)
 					continue;
-				SWEEP_NODE(s, j, al->node, k, fitting, {
+				SWEEP_NODE(s, j, al->node, k, fitting, usum, {
 					s->capc[k] += al->cpus;
 					s->capm[k] += (int64_t)al->mem;
 					s->capb[k]--;
@@ -1111,7 +1185,7 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			if (!k-- || rv->to <= at)
 				continue;
 			s->rv_on[s->by_from[ion]] = s->sweep_id;
-			SWEEP_NODE(s, j, rv->node, k, fitting, {
+			SWEEP_NODE(s, j, rv->node, k, fitting, usum, {
 				s->blkc[k] += rv->cpus;
 				s->blkm[k] += (int64_t)rv->mem;
 				s->blkn[k]++;
@@ -1128,7 +1202,7 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			 * over when its start came due) */
 			if (!k-- || s->rv_on[s->by_to[ioff]] != s->sweep_id)
 				continue;
-			SWEEP_NODE(s, j, rv->node, k, fitting, {
+			SWEEP_NODE(s, j, rv->node, k, fitting, usum, {
 				s->blkc[k] -= rv->cpus;
 				s->blkm[k] -= (int64_t)rv->mem;
 				s->blkn[k]--;
@@ -1137,17 +1211,9 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 					s->blkg[k * FC_GRES + g] -= rv->gres[g];
 			});
 		}
-		if (fitting >= j->nodes) {
-			for (uint32_t k = 0; k < pt->node_count; k++) {
-				uint32_t n = pt->nodes[k];
-
-				s->avc[k] = 0;
-				if (!fits_at(s, j, n, k))
-					continue;
-				s->avc[k] = j->excl ? s->capc[k]
-					    : usable(j, s->capc[k] - s->blkc[k],
-						     s->capm[k] - s->blkm[k]);
-			}
+		if (fitting >= j->nodes && usum >= need) {
+			for (uint32_t k = 0; k < pt->node_count; k++)
+				s->avc[k] = use_at(s, j, pt->nodes[k], k);
 			if (choose(s, j, p)) {
 				found = at;
 				break;
@@ -1418,6 +1484,10 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->pcpu = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pcpu));
 	s->pmem = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pmem));
 	s->avc = malloc(maxnodes * sizeof(*s->avc));
+	s->ever = malloc(maxnodes * sizeof(*s->ever));
+	s->run_cpus = malloc(maxnodes * sizeof(*s->run_cpus));
+	s->run_from = malloc(maxnodes * sizeof(*s->run_from));
+	s->run_to = malloc(maxnodes * sizeof(*s->run_to));
 	s->remaining = calloc(np, sizeof(*s->remaining));
 	s->blocked = calloc(np, sizeof(*s->blocked));
 	s->parts = malloc(((size_t)e->max_job_partitions + 1) *
@@ -1464,7 +1534,8 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	    !s->free_gres || !s->slot || !s->blkc || !s->blkm || !s->blkn ||
 	    !s->blkw ||
 	    !s->capc || !s->capm || !s->capb || !s->pick || !s->pcpu ||
-	    !s->pmem || !s->avc || !s->remaining ||
+	    !s->pmem || !s->avc || !s->ever || !s->run_cpus || !s->run_from ||
+	    !s->run_to || !s->remaining ||
 	    !s->blocked || !s->parts || !s->sj_of_job ||
 	    !s->user_tested)
 		return nomem(err);
@@ -1676,6 +1747,10 @@ out:
 	free(s.pcpu);
 	free(s.pmem);
 	free(s.avc);
+	free(s.ever);
+	free(s.run_cpus);
+	free(s.run_from);
+	free(s.run_to);
 	free(s.remaining);
 	free(s.blocked);
 	free(s.parts);
