@@ -97,6 +97,13 @@ int calc_history(struct calc_opts *o, const char *dir, uint32_t job_id,
 	cols[1] = head[1];
 	memcpy(cols + 2, hdr.cols, hdr.ncols * sizeof(*cols));
 	cols[ncols - 1] = note_col;
+	/* the project's keys (issue 16): qos is the QOS's name everywhere,
+	 * its weighted term qos_prio beside partition_prio */
+	for (size_t k = 0; k < hdr.ncols; k++)
+		if (hdr.letters[k] == 'n')
+			cols[2 + k].id = "qos";
+		else if (hdr.letters[k] == 'Q')
+			cols[2 + k].id = "qos_prio";
 	/* the last column before NOTE ends the sprio layout without a
 	 * separator: give it one */
 	cols[ncols - 2].suffix = " ";
