@@ -110,7 +110,7 @@ static void help(void)
 	    "History:\n"
 	    "      --history=DIR      a user's FairShare, Level FS and rank in "
 	    "each snapshot\n"
-	    "                         folder of DIR (prio-snap --every), by "
+	    "                         folder of DIR (a prio-snap series), by "
 	    "NOW\n"
 	    "      --user=USER        ... this user (-A or --account: which "
 	    "association)\n"
