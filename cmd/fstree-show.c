@@ -406,10 +406,10 @@ static int history_main(struct fstree *f, struct table_opts *t,
 				"--history takes no -a, -l, -m, -o, -U, "
 				"--replay or --at: each snapshot is at its "
 				"own NOW");
-	if (f->c.snapshot_dir || f->c.live)
+	if (f->c.snapshot_dir || f->c.live || cmd_history_sources_given(&f->c))
 		cmd_usage_error(&f->c, USAGE,
 				"--history reads the snapshots of DIR: no "
-				"--snapshot or --live");
+				"--snapshot, --live or source files");
 	rc = fstree_history(f, dir, t->filter.users[0], algorithm_set, view,
 			    f->ascii, USAGE);
 	free((void *)t->filter.users);

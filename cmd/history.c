@@ -132,6 +132,14 @@ void cmd_history_list(const struct cmd_common *c, const char *dir,
 	free(e);
 }
 
+bool cmd_history_sources_given(const struct cmd_common *c)
+{
+	for (int r = 0; r < PRIO_ROLE_COUNT; r++)
+		if (c->paths[r])
+			return true;
+	return false;
+}
+
 void cmd_history_view(const struct cmd_common *c, const char *usage,
 		      enum cmd_history_view view, bool *table, bool *chart)
 {
@@ -213,12 +221,18 @@ void cmd_history_chart(const struct cmd_common *c, const char *title,
 	    0)
 		cmd_die(c, "out of memory");
 	printf("%s\n", title);
-	for (int y = 0; y < ch.height; y++)
-		printf("%*s %s%s\n", label,
+	for (int y = 0; y < ch.height; y++) {
+		/* no trailing blanks: a copied chart stays clean */
+		size_t len = strlen(ch.lines[y]);
+
+		while (len && ch.lines[y][len - 1] == ' ')
+			len--;
+		printf("%*s %s%.*s\n", label,
 		       y == 0		     ? top
 		       : y == ch.height - 1 ? bottom
 					    : "",
-		       axis, ch.lines[y]);
+		       axis, (int)len, ch.lines[y]);
+	}
 	cmd_history_time(times[0], t0, sizeof(t0));
 	cmd_history_time(times[n - 1], t1, sizeof(t1));
 	if (n > 1 && ch.width >= (int)(strlen(t0) + strlen(t1) + 1))

@@ -28,6 +28,10 @@ void cmd_history_list(const struct cmd_common *c, const char *dir,
 		      struct cmd_history *h);
 void cmd_history_free(struct cmd_history *h);
 
+/* Source files named by options (--conf, --assoc, ...): they would stand
+ * in for every snapshot's own, which --history refuses. */
+bool cmd_history_sources_given(const struct cmd_common *c);
+
 /* What --history prints: a table, a chart, or both (the default on a
  * terminal in text mode: the table, then the chart). */
 enum cmd_history_view {

@@ -948,9 +948,10 @@ static int history_main(struct calc_opts *o, const char *dir, int view,
 				"--history takes no -l, -n, -w, -o, -S, -u, "
 				"-p, --at, --now or --set: each snapshot is "
 				"at its own NOW");
-	if (c->snapshot_dir || c->live)
+	if (c->snapshot_dir || c->live || cmd_history_sources_given(c))
 		cmd_usage_error(c, USAGE, "--history reads the snapshots of "
-					  "DIR: no --snapshot or --live");
+					  "DIR: no --snapshot, --live or source "
+					  "files");
 	c->folder_roles &= ~(1u << PRIO_ROLE_SACCT);
 	c->required_roles |= 1u << PRIO_ROLE_JOBS;
 	rc = calc_history(o, dir, parse_job_id(o, o->jobs), view, ascii);
