@@ -91,8 +91,19 @@ sed -n 2p "$tmp/json" | grep -qF '"user":"judy","account":null,"raw_usage":null,
 	fail "json: judy missing: $(sed -n 2p "$tmp/json")"
 sed -n 4p "$tmp/json" | grep -qxF "{\"time\":\"$(date -u -d "@$(cat "$c/NOW")" +%Y-%m-%dT%H:%M:%SZ)\",\"now\":$(cat "$c/NOW"),\"user\":\"judy\",\"account\":\"genomics\",\"raw_usage\":0,\"effectv_usage\":0.0,\"fairshare\":0.2,\"level_fs\":\"inf\",\"rank\":3,\"rank_of\":15,\"note\":null}" ||
 	fail "json: judy's last row: $(sed -n 4p "$tmp/json")"
-# a pipe gets the table only; --table too; the chart on demand
+# a pipe gets the table only; a terminal the table, then the charts
+# (script(1) gives it one), --table only the table
 fstree-show --history "$h" --user frank | grep -q '^FairShare of' && fail "a chart in a pipe"
+if command -v script >/dev/null 2>&1; then
+	COLUMNS=64 script -qc "fstree-show --history '$h' --user frank" /dev/null | tr -d '\r' >"$tmp/tty"
+	[ "$(sed -n 4p "$tmp/tty" | cut -d' ' -f1)" = "$(date -u -d "@$(cat "$b/NOW")" +%Y-%m-%dT%H:%M:%SZ)" ] &&
+		grep -qx 'FairShare of frank, 3 snapshots' "$tmp/tty" && grep -qx 'Level FS of frank' "$tmp/tty" ||
+		fail "a terminal: $(cat "$tmp/tty")"
+	COLUMNS=64 script -qc "prio-calc --history '$h' -j 30 --table" /dev/null | grep -q '^PRIORITY of' &&
+		fail "--table drew a chart"
+	COLUMNS=64 script -qc "prio-calc --history '$h' -j 30" /dev/null | grep -q '^PRIORITY of job 30' ||
+		fail "no chart of PRIORITY on a terminal"
+fi
 fstree-show --history "$h" --user frank --csv | head -1 | grep -qx 'time,now,user,account,raw_usage,effectv_usage,fairshare,level_fs,rank,rank_of,note' ||
 	fail "csv header"
 # the chart: 50 columns, scale label "1" and " |": 3 columns, 47 left, a
