@@ -889,6 +889,40 @@ int cmd_load_snapshot_from(struct cmd_common *c, const char *dir,
 	return PRIO_OK;
 }
 
+/* The loader's warnings and the clock's notes, once per load. */
+static void load_warnings(const struct cmd_common *c,
+			  const struct prio_snapshot *snap)
+{
+	for (uint32_t i = 0; i < snap->warning_count; i++) {
+		char buf[1024];
+
+		cmd_warn(c, "warning: %s",
+			 prio_error_format(&snap->warnings[i].error, buf, sizeof(buf)));
+	}
+	/* Times read in the wrong zone are wrong everywhere: say so on every
+	 * command; pending jobs after NOW only when none is left (the queue
+	 * would print empty with exit 0).  --check lists all the notes. */
+	{
+		struct prio_clock_notes notes;
+
+		prio_snapshot_clock_notes(snap, &notes);
+		if (*notes.zone)
+			cmd_warn(c, "warning: %s", notes.zone);
+		if (notes.all_future)
+			cmd_warn(c, "warning: %s", notes.future);
+	}
+}
+
+void cmd_load_snapshot_dir(struct cmd_common *c, const char *dir,
+			   struct prio_snapshot *snap)
+{
+	struct prio_error err;
+
+	if (cmd_load_snapshot_from(c, dir, snap, &err) < 0)
+		cmd_die_error(c, &err);
+	load_warnings(c, snap);
+}
+
 void cmd_load_snapshot(struct cmd_common *c, struct prio_snapshot *snap)
 {
 	struct prio_error err;
@@ -908,22 +942,5 @@ void cmd_load_snapshot(struct cmd_common *c, struct prio_snapshot *snap)
 		cmd_live_cleanup(live_dir);
 	if (rc < 0)
 		cmd_die_error(c, &err);
-	for (uint32_t i = 0; i < snap->warning_count; i++) {
-		char buf[1024];
-
-		cmd_warn(c, "warning: %s",
-			 prio_error_format(&snap->warnings[i].error, buf, sizeof(buf)));
-	}
-	/* Times read in the wrong zone are wrong everywhere: say so on every
-	 * command; pending jobs after NOW only when none is left (the queue
-	 * would print empty with exit 0).  --check lists all the notes. */
-	{
-		struct prio_clock_notes notes;
-
-		prio_snapshot_clock_notes(snap, &notes);
-		if (*notes.zone)
-			cmd_warn(c, "warning: %s", notes.zone);
-		if (notes.all_future)
-			cmd_warn(c, "warning: %s", notes.future);
-	}
+	load_warnings(c, snap);
 }

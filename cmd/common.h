@@ -113,6 +113,10 @@ void cmd_load_snapshot(struct cmd_common *c, struct prio_snapshot *snap);
  * that reloads (prio-top keeps its last good data on an error). */
 int cmd_load_snapshot_from(struct cmd_common *c, const char *dir,
 			   struct prio_snapshot *snap, struct prio_error *err);
+/* cmd_load_snapshot of the folder dir (--history: each of a series),
+ * without --live: warnings printed, an error exits 2. */
+void cmd_load_snapshot_dir(struct cmd_common *c, const char *dir,
+			   struct prio_snapshot *snap);
 /* The sources such a load reads: the folder `dir` (else --snapshot's) and
  * the per-role paths of the options, else the config file's, else the
  * cluster's slurm.conf.  Returns 0, or PRIO_ERR_MISSING when there are

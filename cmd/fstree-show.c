@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "fstree.h"
+#include "history.h"
 
 #define USAGE                                                                  \
 	"fstree-show [--snapshot DIR | --conf F --assoc F ...] [-a] [-l] "     \
@@ -29,7 +30,8 @@
 	"[--at TIME "                                                          \
 	"[--no-run]] [--replay] [--tree | --audit FILE | --why USER [--vs "    \
 	"USER] | --when "                                                      \
-	"USER --fairshare F|--level-fs X] [--account ACCT]"
+	"USER --fairshare F|--level-fs X] [--account ACCT] | --history DIR " \
+	"--user USER [-A ACCT] [--chart|--table] [--ascii]]"
 
 #define MAX_FIELDS 64
 
@@ -48,6 +50,9 @@ enum {
 	OPT_AT,
 	OPT_NO_RUN,
 	OPT_NO_LAG,
+	OPT_HISTORY,
+	OPT_CHART,
+	OPT_TABLE,
 };
 
 static void help(void)
@@ -101,7 +106,19 @@ static void help(void)
 	    "      --when=USER        when decay brings USER to a target, "
 	    "with\n"
 	    "      --fairshare=F      ... the FairShare factor F, or\n"
-	    "      --level-fs=X       ... the Level FS X\n",
+	    "      --level-fs=X       ... the Level FS X\n"
+	    "History:\n"
+	    "      --history=DIR      a user's FairShare, Level FS and rank in "
+	    "each snapshot\n"
+	    "                         folder of DIR (a prio-snap series), by "
+	    "NOW\n"
+	    "      --user=USER        ... this user (-A or --account: which "
+	    "association)\n"
+	    "      --chart            ... only the chart (default on a "
+	    "terminal: table, chart)\n"
+	    "      --table            ... only the table (default in a pipe)\n"
+	    "      --ascii            ... the chart in ASCII (default without "
+	    "a UTF-8 locale)\n",
 	    USAGE);
 	cmd_common_help(stdout);
 	printf(
@@ -206,7 +223,7 @@ static const char *invoking_user(void)
 }
 
 /* Apply --replay / --at to the loaded usage. */
-static void set_usage(struct fstree *f, bool replay)
+void fstree_set_usage(struct fstree *f, bool replay)
 {
 	struct prio_error err;
 	struct prio_snapshot *s = &f->snap;
@@ -365,6 +382,42 @@ static double parse_number(struct fstree *f, const char *opt, const char *arg)
 	return v;
 }
 
+/* --history: its own checks, then fstree_history. */
+static int history_main(struct fstree *f, struct table_opts *t,
+			const char *dir, bool algorithm_set,
+			enum cmd_history_view view, bool users_given,
+			bool moved)
+{
+	int rc;
+
+	if (!users_given || t->filter.user_count != 1 ||
+	    strcmp(t->filter.users[0], "-1") == 0)
+		cmd_usage_error(&f->c, USAGE,
+				"--history needs one user (--user USER)");
+	if (t->filter.account_count > 1 ||
+	    (t->filter.account_count && f->account))
+		cmd_usage_error(&f->c, USAGE,
+				"--history takes one account (-A ACCOUNT)");
+	if (t->filter.account_count)
+		f->account = t->filter.accounts[0];
+	if (t->filter.all_users || t->long_format || t->partitions ||
+	    t->format || t->filter.users_only || moved)
+		cmd_usage_error(&f->c, USAGE,
+				"--history takes no -a, -l, -m, -o, -U, "
+				"--replay or --at: each snapshot is at its "
+				"own NOW");
+	if (f->c.snapshot_dir || f->c.live || cmd_history_sources_given(&f->c))
+		cmd_usage_error(&f->c, USAGE,
+				"--history reads the snapshots of DIR: no "
+				"--snapshot, --live or source files");
+	rc = fstree_history(f, dir, t->filter.users[0], algorithm_set, view,
+			    f->ascii, USAGE);
+	free((void *)t->filter.users);
+	free((void *)t->filter.accounts);
+	free(t->format);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -393,13 +446,18 @@ int main(int argc, char **argv)
 	    {"at", required_argument, NULL, OPT_AT},
 	    {"no-run", no_argument, NULL, OPT_NO_RUN},
 	    {"no-lag", no_argument, NULL, OPT_NO_LAG},
+	    {"history", required_argument, NULL, OPT_HISTORY},
+	    {"user", required_argument, NULL, 'u'},
+	    {"chart", no_argument, NULL, OPT_CHART},
+	    {"table", no_argument, NULL, OPT_TABLE},
 	};
 	enum { NOWN = sizeof(own) / sizeof(own[0]) };
 	const struct option *longopts = cmd_merge_options(own, NOWN);
 	struct fstree f;
 	struct table_opts t;
 	const char *audit = NULL, *why = NULL, *vs = NULL, *when = NULL,
-		   *algorithm = NULL;
+		   *algorithm = NULL, *history = NULL;
+	enum cmd_history_view hview = CMD_HISTORY_AUTO;
 	bool users_all = false;
 	bool tree = false, replay = false, at_set = false, target_fs = false,
 	     target_lf = false;
@@ -528,6 +586,20 @@ int main(int argc, char **argv)
 		case OPT_NO_LAG:
 			f.no_lag = true;
 			break;
+		case OPT_HISTORY:
+			history = optarg;
+			break;
+		case OPT_CHART:
+		case OPT_TABLE:
+			if (hview && hview != (opt == OPT_CHART
+						   ? CMD_HISTORY_CHART
+						   : CMD_HISTORY_TABLE))
+				cmd_usage_error(&f.c, USAGE,
+						"--chart and --table exclude "
+						"each other");
+			hview = opt == OPT_CHART ? CMD_HISTORY_CHART
+						 : CMD_HISTORY_TABLE;
+			break;
 		case OPT_HELP:
 			help();
 			return EXIT_OK;
@@ -548,11 +620,15 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		cmd_usage_error(&f.c, USAGE, "unexpected argument '%s'",
 				argv[optind]);
-	views = tree + !!audit + !!why + !!when;
+	views = tree + !!audit + !!why + !!when + !!history;
 	if (views > 1)
 		cmd_usage_error(
 		    &f.c, USAGE,
-		    "--tree, --audit, --why and --when are exclusive");
+		    "--tree, --audit, --why, --when and --history are "
+		    "exclusive");
+	if (hview && !history)
+		cmd_usage_error(&f.c, USAGE, "--chart and --table go with "
+					     "--history");
 	if (why && f.c.mode != CMD_OUT_TEXT && f.c.mode != CMD_OUT_JSON)
 		cmd_usage_error(
 		    &f.c, USAGE,
@@ -566,13 +642,17 @@ int main(int argc, char **argv)
 	if (!when && (target_fs || target_lf))
 		cmd_usage_error(&f.c, USAGE,
 				"--fairshare and --level-fs go with --when");
-	if (f.account && !why && !when)
+	if (f.account && !why && !when && !history)
 		cmd_usage_error(&f.c, USAGE,
-				"--account goes with --why or --when");
+				"--account goes with --why, --when or "
+				"--history");
 	if (audit && (replay || at_set))
 		cmd_usage_error(
 		    &f.c, USAGE,
 		    "--audit compares Slurm's own usage: no --replay or --at");
+	if (history)
+		return history_main(&f, &t, history, algorithm != NULL, hview,
+				    users_given, replay || at_set);
 	if (users_all)
 		t.filter.all_users = true;
 	if (!t.filter.all_users && !users_given) {
@@ -600,7 +680,7 @@ int main(int argc, char **argv)
 	if (!algorithm)
 		f.algorithm = prio_fs_algorithm_of(f.snap.conf.priority_flags);
 	if (!audit)
-		set_usage(&f, replay);
+		fstree_set_usage(&f, replay);
 	if (audit)
 		rc = fstree_audit(&f, audit);
 	else {

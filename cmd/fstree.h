@@ -40,6 +40,10 @@ struct prio_fs_setup fstree_setup(const struct fstree *f);
  * account rows unless --no-lag. */
 void fstree_compute(struct fstree *f);
 
+/* The usage the options ask for: --replay (replay) or --at (f->at other
+ * than NOW) rebuild or decay it; exits 2 when there is none. */
+void fstree_set_usage(struct fstree *f, bool replay);
+
 /* The user association of `user` (under `account` when given): its index,
  * or exits 2 naming what is missing or ambiguous. */
 uint32_t fstree_find_user(struct fstree *f, const char *user,
@@ -57,6 +61,12 @@ int fstree_audit(struct fstree *f, const char *file);
 int fstree_why(struct fstree *f, const char *user, const char *vs);
 int fstree_when(struct fstree *f, const char *user, bool level_fs,
 		double target);
+
+/* --history DIR: user's rows over the series, a chart of them (view:
+ * cmd_history_view; exit status). */
+int fstree_history(struct fstree *f, const char *dir, const char *user,
+		   bool algorithm_set, int view, bool ascii,
+		   const char *usage);
 
 /* Colour on: stdout is a terminal and NO_COLOR is unset. */
 bool fstree_color(void);

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "history.h"
 #include "prio-calc.h"
 #include "prio/advance.h"
 #include "prio/priority_inputs.h"
@@ -42,6 +43,10 @@ enum {
 	OPT_BRIEF,
 	OPT_FORECAST,
 	OPT_FORECAST_UNTIL,
+	OPT_HISTORY,
+	OPT_CHART,
+	OPT_TABLE,
+	OPT_ASCII,
 };
 
 static void help(void)
@@ -109,6 +114,16 @@ static void help(void)
 	    "      --forecast-until=TIME  stop the forecast there (jobs not "
 	    "started by then:\n"
 	    "                         \"after\")\n"
+	    "      --history=DIR      with -j JOBID: the job's priority and "
+	    "terms in each\n"
+	    "                         snapshot folder of DIR (a prio-snap "
+	    "series), by NOW\n"
+	    "      --chart            ... only the chart of PRIORITY (default on "
+	    "a terminal:\n"
+	    "                         table, chart)\n"
+	    "      --table            ... only the table (default in a pipe)\n"
+	    "      --ascii            ... the chart in ASCII (default without "
+	    "a UTF-8 locale)\n"
 	    "      --check            load the inputs, report what they hold and "
 	    "every\n"
 	    "                         problem (exit 0 clean, 2 on errors)\n"
@@ -924,6 +939,34 @@ static void parse_explain_ids(struct calc_opts *o, const char *arg)
 	o->explain = o->explain_ids[0];
 }
 
+/* --history DIR -j JOBID: its own checks, then calc_history. */
+static int history_main(struct calc_opts *o, const char *dir, int view,
+			bool ascii)
+{
+	struct cmd_common *c = &o->c;
+	int rc;
+
+	if (!o->jobs || strchr(o->jobs, ','))
+		cmd_usage_error(c, USAGE, "--history needs one job: -j JOBID");
+	if (o->long_format || o->norm || o->weights || o->format || o->sort ||
+	    o->users || o->partitions || o->at_set || c->now_set ||
+	    c->set_count)
+		cmd_usage_error(c, USAGE,
+				"--history takes no -l, -n, -w, -o, -S, -u, "
+				"-p, --at, --now or --set: each snapshot is "
+				"at its own NOW");
+	if (c->snapshot_dir || c->live || cmd_history_sources_given(c))
+		cmd_usage_error(c, USAGE, "--history reads the snapshots of "
+					  "DIR: no --snapshot, --live or source "
+					  "files");
+	c->folder_roles &= ~(1u << PRIO_ROLE_SACCT);
+	c->required_roles |= 1u << PRIO_ROLE_JOBS;
+	rc = calc_history(o, dir, parse_job_id(o, o->jobs), view, ascii);
+	prio_calc_time_free(&o->calc);
+	free(o->explain_ids);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -949,11 +992,18 @@ int main(int argc, char **argv)
 	    {"brief", no_argument, NULL, OPT_BRIEF},
 	    {"forecast", no_argument, NULL, OPT_FORECAST},
 	    {"forecast-until", required_argument, NULL, OPT_FORECAST_UNTIL},
+	    {"history", required_argument, NULL, OPT_HISTORY},
+	    {"chart", no_argument, NULL, OPT_CHART},
+	    {"table", no_argument, NULL, OPT_TABLE},
+	    {"ascii", no_argument, NULL, OPT_ASCII},
 	};
 	enum { NOWN = sizeof(own) / sizeof(own[0]) };
 	const struct option *longopts = cmd_merge_options(own, NOWN);
 	struct calc_opts o;
 	struct cmd_common *c = &o.c;
+	const char *history = NULL;
+	int hview = 0;
+	bool ascii = false;
 	int opt, actions, rc;
 
 	memset(&o, 0, sizeof(o));
@@ -1002,6 +1052,18 @@ int main(int argc, char **argv)
 						"now[-N[unit]], got \"%s\"",
 						optarg);
 			break;
+		case OPT_HISTORY: history = optarg; break;
+		case OPT_CHART:
+		case OPT_TABLE:
+			if (hview && hview != (opt == OPT_CHART
+						   ? CMD_HISTORY_CHART
+						   : CMD_HISTORY_TABLE))
+				cmd_usage_error(c, USAGE, "--chart and --table "
+							  "exclude each other");
+			hview = opt == OPT_CHART ? CMD_HISTORY_CHART
+						 : CMD_HISTORY_TABLE;
+			break;
+		case OPT_ASCII: ascii = true; break;
 		case OPT_USAGE: printf("Usage: %s\n", USAGE); return EXIT_OK;
 		case OPT_HELP: help(); return EXIT_OK;
 		case 'V':
@@ -1028,11 +1090,17 @@ int main(int argc, char **argv)
 				"mutually exclusive. Please remove one and "
 				"retry.");
 	actions = o.check + (o.explain != 0) + o.compare + o.rank + o.start +
-		  o.brief + o.forecast;
+		  o.brief + o.forecast + (history != NULL);
 	if (actions > 1)
 		cmd_usage_error(c, USAGE, "--check, --explain, --compare, "
-					  "--rank, --start, --mine/--brief and "
-					  "--forecast exclude each other");
+					  "--rank, --start, --mine/--brief, "
+					  "--forecast and --history exclude each "
+					  "other");
+	if ((hview || ascii) && !history)
+		cmd_usage_error(c, USAGE, "--chart, --table and --ascii go "
+					  "with --history");
+	if (history)
+		return history_main(&o, history, hview, ascii);
 	if (o.mine && o.users)
 		cmd_usage_error(c, USAGE, "--mine is -u $USER --brief: give "
 					  "one of --mine and -u");

@@ -51,8 +51,7 @@ struct calc_opts {
 	"[-j[JOBS]] [-p PARTITIONS] [-h] [-P|--csv|--json] [--now T] [--at T] " \
 	"[--no-lag] [--set K=V] [--explain JOBS | --compare | --rank | "        \
 	"--start | --mine | -u USER --brief | --forecast [--forecast-until T] | " \
-	"--check]"
-
+	"--check | --history DIR -j JOBID [--chart|--table] [--ascii]]"
 
 /* The -j, -u and -p filters, parsed against a snapshot. */
 struct calc_filter {
@@ -89,5 +88,8 @@ int calc_start(struct calc_opts *o);
 int calc_brief(struct calc_opts *o);
 /* --forecast: exit status. */
 int calc_forecast(struct calc_opts *o);
+/* --history DIR -j JOBID: exit status (view: enum cmd_history_view). */
+int calc_history(struct calc_opts *o, const char *dir, uint32_t job_id,
+		 int view, bool ascii);
 
 #endif

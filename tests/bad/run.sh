@@ -16,7 +16,9 @@
 # MUTATION  shell run in the work folder to spoil ./s (helpers below)
 # TOOL      prio-calc, fstree-show, tres-bill, preempt-plan, prio-top,
 #           prio-exporter (no --once: ARGS say it), prio-diff (s is A,
-#           ARGS name B), all
+#           ARGS name B), fstree-show-history and prio-calc-history (the
+#           command without --snapshot: ARGS give --history and the series
+#           the mutation made), all
 #           (the five), or check (prio-calc --keep-going --check -P, STDERR
 #           is then the "problem|" line expected on stdout)
 # ARGS      more arguments (after --snapshot s)
@@ -71,6 +73,8 @@ run() { # TOOL ARGS -> $rc, $tmp/out, $tmp/err (in $tmp/w)
 	prio-exporter) set -- "$t" --snapshot s ;;
 	prio-diff) set -- "$t" s ;; # ARGS: the second folder
 	check) set -- prio-calc --snapshot s --keep-going --check -P ;;
+	# --history reads a series the mutation makes of s (ARGS name it)
+	fstree-show-history | prio-calc-history) set -- "${t%-history}" ;;
 	esac
 	if [ "$asnobody" = 1 ] && [ "$(id -u)" = 0 ]; then
 		set -- setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
@@ -136,7 +140,7 @@ while IFS= read -r line; do
 		if [ "$t" = check ]; then
 			grep '^problem|' "$tmp/out" | sed 's/^problem|//' >"$tmp/got"
 		else
-			sed "s/^$t: //" "$tmp/err" >"$tmp/got"
+			sed "s/^${t%-history}: //" "$tmp/err" >"$tmp/got"
 		fi
 		got_err=$(sed ':a;N;$!ba;s#\n# // #g' "$tmp/got")
 		if [ -n "${BAD_GEN:-}" ]; then
@@ -150,7 +154,7 @@ while IFS= read -r line; do
 		if [ "$t" != check ]; then
 			# a refusal is one line, with nothing on stdout
 			if [ "$rc" = 2 ]; then
-				[ "$(grep -vc "^$t: warning: " "$tmp/err")" -le 1 ] || ok=0
+				[ "$(grep -vc "^${t%-history}: warning: " "$tmp/err")" -le 1 ] || ok=0
 				[ ! -s "$tmp/out" ] || ok=0
 			fi
 		fi

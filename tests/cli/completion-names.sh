@@ -56,3 +56,11 @@ complete prio-top prio-top --snapshot "$s" -u "" >"$t/got"
 check "prio-top -u" "$t/users" "$t/got"
 complete tres-bill tres-bill --snapshot "$s" -p "s" >"$t/got"
 [ "$(cat "$t/got")" = short ] || { echo "tres-bill -p s: $(cat "$t/got")"; exit 1; }
+# --history DIR: the names of the series' newest snapshot (latest, else
+# the last folder by name; latest wins over a later empty folder)
+mkdir -p "$t/h" && cp -r "$s" "$t/h/20261126T100000Z"
+complete prio-calc prio-calc --history "$t/h" -j "" >"$t/got"
+check "prio-calc --history -j" "$t/jobs" "$t/got"
+mkdir "$t/h/20261126T110000Z" && ln -s 20261126T100000Z "$t/h/latest"
+complete fstree-show fstree-show --history "$t/h" --user "" >"$t/got"
+check "fstree-show --history --user" "$t/users" "$t/got"
