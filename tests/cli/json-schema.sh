@@ -105,6 +105,12 @@ preempt-plan.plan	preempt-plan --snapshot samples/preempt-qos -p all -N 1 -n 4 -
 preempt-plan.plan	preempt-plan --snapshot samples/preempt-three --job 96 --json
 preempt-plan.queue	preempt-plan --snapshot samples/preempt-qos --job 3010 --json --queue
 preempt-plan.queue	preempt-plan --snapshot samples/preempt-qos --job 3010 --json --queue -o '%i %P %j %u %t %T %M %D %R %N %C %q %a %l %r %Q'
+fstree-show.history	fstree-show --history samples/series --user frank --json
+fstree-show.history	fstree-show --history samples/series --user judy --json
+prio-calc.history	prio-calc --history samples/series -j 30 --json
+prio-diff.records	prio-diff samples/site samples/site-later --json
+prio-diff.records	prio-diff samples/site samples/site-later --json --all
+prio-diff.records	prio-diff samples/slurm-24.11 tests/cli/diff-data/live-0958 --json
 tres-bill.calculator	file:tests/cli/bill-calc-gpu-json.out
 tres-bill.sizes	file:tests/cli/bill-report-json.out
 tres-bill.verify	file:tests/cli/bill-verify-json.out
