@@ -1634,12 +1634,32 @@ static int add_jobs(struct sim *s, struct prio_error *err)
 	return 0;
 }
 
+/* Has every job opts watches started, or can it never start by itself
+ * (held, never)?  False when it watches none. */
+static bool watched_done(const struct sim *s,
+			 const struct prio_forecast_opts *opts)
+{
+	if (!opts || !opts->watch_count)
+		return false;
+	for (uint32_t k = 0; k < opts->watch_count; k++) {
+		uint32_t i = opts->watch[k] < s->snap->job_count
+				 ? s->sj_of_job[opts->watch[k]]
+				 : NONE;
+
+		if (i != NONE && !s->sj[i].started && !s->sj[i].held &&
+		    !s->sj[i].never)
+			return false;
+	}
+	return true;
+}
+
 int prio_forecast_run(const struct prio_engine *e,
 		      const struct prio_forecast_opts *opts,
 		      struct prio_forecast *fc, struct prio_error *err)
 {
 	struct sim s;
 	time_t t = 0;
+	bool stopped = false;
 	int rc;
 
 	memset(fc, 0, sizeof(*fc));
@@ -1663,8 +1683,10 @@ int prio_forecast_run(const struct prio_engine *e,
 	for (;;) {
 		if (pass(&s, t) < 0)
 			goto oom;
-		if (!s.nheap)
+		if (!s.nheap || watched_done(&s, opts)) {
+			stopped = s.nheap > 0;
 			break;
+		}
 		t = s.heap[0].at;
 		if (t > s.until)
 			break;
@@ -1705,7 +1727,8 @@ int prio_forecast_run(const struct prio_engine *e,
 			row->status = PRIO_FC_HELD;
 		else if (j->never)
 			row->status = PRIO_FC_NEVER;
-		else if (!j->started && s.until != FAR_FUTURE && t > s.until)
+		else if (!j->started &&
+			 (stopped || (s.until != FAR_FUTURE && t > s.until)))
 			row->status = PRIO_FC_HORIZON;
 		else if (!j->started) {
 			row->status = PRIO_FC_NEVER;

@@ -38,6 +38,10 @@
 
 struct prio_forecast_opts {
 	time_t until;  /* stop the simulation there; 0: until nothing moves */
+	/* stop once each of these jobs (snapshot indices) has started or
+	 * cannot: the rows of the others not started then are HORIZON */
+	const uint32_t *watch;
+	uint32_t watch_count;
 };
 
 /* In the order rows are listed. */
