@@ -1283,6 +1283,11 @@ static int backfill_pass(struct sim *s, time_t t)
 {
 	const struct prio_sched_params *sp = s->sp;
 	time_t horizon = t + (time_t)sp->bf_window * 60;
+	/* slurmctld's backfill map keeps a reservation's start and end
+	 * truncated to multiples of bf_resolution (whole minutes by
+	 * default): a lower job that would end a few seconds into the
+	 * minute a higher job is planned for does not start */
+	time_t res = sp->bf_resolution ? sp->bf_resolution : 1;
 	uint32_t nrel = 0, tested = 0;
 
 	s->fc->backfill_passes++;
@@ -1326,9 +1331,10 @@ static int backfill_pass(struct sim *s, time_t t)
 				  PRIO_FC_BACKFILL) < 0)
 				return -1;
 		} else if (at != FAR_FUTURE &&
-			   reserve(s, j, at,
-				   j->limit == FAR_FUTURE ? FAR_FUTURE
-							  : at + j->limit) < 0) {
+			   reserve(s, j, at / res * res,
+				   j->limit == FAR_FUTURE
+				       ? FAR_FUTURE
+				       : (at + j->limit) / res * res) < 0) {
 			return -1;
 		}
 	}

@@ -143,6 +143,8 @@ echo "live: tree acca=$sh_a accb=$sh_b accc=$sh_c"
 sub() { local u=$1; shift; runuser -u "$u" -- sbatch --parsable --chdir=/tmp -o /dev/null "$@"; }
 # shellcheck source=forecast.sh
 . "$top_srcdir/tests/live/forecast.sh"
+# shellcheck source=history.sh
+. "$top_srcdir/tests/live/history.sh"
 # PRIO_LIVE_ONLY=forecast: the forecast step alone (about 5 minutes), to
 # judge the forecast on several seeds without the priority phases
 if [ "${PRIO_LIVE_ONLY:-}" = forecast ]; then
@@ -358,6 +360,10 @@ case $? in
 0) ok "tres-bill --verify: every billing= agrees" ;;
 *) bad "tres-bill --verify:"; head -12 "$cap/verify.txt" | sed 's/^/live:   /' ;;
 esac
+
+# ---- history (issue 16): prio-snap --every, --history, prio-diff -----------------
+# while the pending jobs still wait on the drained nodes (about a minute)
+history_step
 
 # ---- preemption: which jobs does QOS urgent requeue? ---------------------------
 # Four one-node jobs of four QOS fill the cluster; a two-node urgent job
