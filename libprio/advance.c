@@ -85,10 +85,61 @@ static double job_usage(const struct cycles *c, double s, double e)
 	return total;
 }
 
+static void cycles_of(const struct prio_snapshot *snap, time_t at,
+		      struct cycles *c)
+{
+	const struct prio_config *conf = &snap->conf;
+
+	c->base = (double)snap->now;
+	c->at = (double)at;
+	c->period = conf->calc_period ? (double)conf->calc_period : 300.0;
+	c->m = ceil((c->at - c->base) / c->period);
+	c->d = conf->decay_half_life
+		   ? 1.0 - 0.693 / (double)conf->decay_half_life
+		   : 1.0;
+}
+
+/* Charge job j, run in partition p from s to e, by `at` (cycles c). */
+static void charge(struct prio_snapshot *snap, const struct cycles *c,
+		   uint32_t j, prio_id part, double s, double e)
+{
+	const struct prio_job *job = &snap->jobs[j];
+	const struct prio_partition *p = prio_snapshot_partition(snap, part);
+	const struct prio_qos *q;
+	uint32_t a = prio_snapshot_job_assoc(snap, job, part);
+	double billing, add;
+
+	if (!p || a == PRIO_ASSOC_NONE)
+		return;
+	billing = prio_billing_list(
+	    &snap->tres,
+	    job->tres_alloc.count ? &job->tres_alloc : &job->tres_req,
+	    &p->billing_weights, prio_billing_rule_of(&snap->conf));
+	q = job->qos != PRIO_NO_ID ? prio_snapshot_qos(snap, job->qos) : NULL;
+	if (q && q->usage_factor >= 0)
+		billing *= q->usage_factor;
+	add = billing * job_usage(c, s, e);
+	if (add <= 0)
+		return;
+	for (; a != PRIO_ASSOC_NONE; a = snap->assocs[a].parent)
+		snap->assocs[a].usage_raw += add;
+}
+
+void prio_snapshot_charge(struct prio_snapshot *snap, time_t at, uint32_t job,
+			  prio_id partition, time_t start, time_t end)
+{
+	struct cycles c;
+
+	if (at <= snap->now || job >= snap->job_count)
+		return;
+	cycles_of(snap, at, &c);
+	charge(snap, &c, job, partition, (double)start,
+	       end ? (double)end : INFINITY);
+}
+
 int prio_snapshot_advance(struct prio_snapshot *snap, time_t at,
 			  struct prio_error *err)
 {
-	const struct prio_config *conf = &snap->conf;
 	struct cycles c;
 	double all;
 
@@ -99,13 +150,7 @@ int prio_snapshot_advance(struct prio_snapshot *snap, time_t at,
 				      (long long)at, (long long)snap->now);
 	if (at == snap->now || snap->assoc_count == 0)
 		return PRIO_OK;
-	c.base = (double)snap->now;
-	c.at = (double)at;
-	c.period = conf->calc_period ? (double)conf->calc_period : 300.0;
-	c.m = ceil((c.at - c.base) / c.period);
-	c.d = conf->decay_half_life
-		  ? 1.0 - 0.693 / (double)conf->decay_half_life
-		  : 1.0;
+	cycles_of(snap, at, &c);
 	all = decay(&c, c.at - c.base);
 	if (all < DBL_MIN)
 		all = DBL_MIN;
@@ -114,33 +159,12 @@ int prio_snapshot_advance(struct prio_snapshot *snap, time_t at,
 
 	for (uint32_t j = 0; j < snap->job_count; j++) {
 		const struct prio_job *job = &snap->jobs[j];
-		const struct prio_partition *p;
-		const struct prio_qos *q;
-		uint32_t a;
-		double billing, add;
 
 		if (job->state != PRIO_JOB_RUNNING || !job->partition_count ||
 		    !job->start_time)
 			continue;
-		p = prio_snapshot_partition(snap, job->partitions[0]);
-		a = prio_snapshot_job_assoc(snap, job, job->partitions[0]);
-		if (!p || a == PRIO_ASSOC_NONE)
-			continue;
-		billing = prio_billing_list(
-		    &snap->tres,
-		    job->tres_alloc.count ? &job->tres_alloc : &job->tres_req,
-		    &p->billing_weights, prio_billing_rule_of(conf));
-		q = job->qos != PRIO_NO_ID ? prio_snapshot_qos(snap, job->qos)
-					   : NULL;
-		if (q && q->usage_factor >= 0)
-			billing *= q->usage_factor;
-		add = billing * job_usage(&c, (double)job->start_time,
-					  job->end_time ? (double)job->end_time
-							: INFINITY);
-		if (add <= 0)
-			continue;
-		for (; a != PRIO_ASSOC_NONE; a = snap->assocs[a].parent)
-			snap->assocs[a].usage_raw += add;
+		charge(snap, &c, j, job->partitions[0], (double)job->start_time,
+		       job->end_time ? (double)job->end_time : INFINITY);
 	}
 	return PRIO_OK;
 }

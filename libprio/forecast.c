@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "prio/advance.h"
 #include "prio/forecast.h"
 #include "prio/hostlist.h"
 #include "prio/order.h"
@@ -121,6 +122,14 @@ struct entry {
 struct sim {
 	const struct prio_snapshot *snap;
 	struct prio_engine ec; /* e with the clock of the current queue */
+	/* Usage as simulated time passes (fairshare weighted): a copy of the
+	 * snapshot whose associations are the sim's own (usage0 their usage
+	 * at NOW), moved to each calculation with the running jobs and the
+	 * ones the simulation started charging, and an engine on it */
+	bool accrue, ue_live;
+	struct prio_snapshot usnap;
+	long double *usage0;
+	struct prio_engine ue;
 	const struct prio_sched_params *sp;
 	struct prio_resources res;
 	struct prio_forecast *fc;
@@ -613,10 +622,44 @@ static int cmp_entry(const void *a, const void *b, void *arg)
 }
 
 /* Rebuild the queue of the jobs not started, with priorities at `calc`. */
+/* The engine of calculation `calc` when usage accrues: the snapshot's usage
+ * moved there (prio_snapshot_advance: decay, the jobs running at NOW),
+ * plus what the jobs started in the simulation by then charged. */
+static int accrue_to(struct sim *s, time_t calc)
+{
+	struct prio_snapshot *u = &s->usnap;
+	struct prio_error err;
+
+	for (uint32_t a = 0; a < u->assoc_count; a++)
+		u->assocs[a].usage_raw = s->usage0[a];
+	prio_error_clear(&err);
+	if (prio_snapshot_advance(u, calc, &err) < 0)
+		return -1;
+	for (uint32_t i = 0; i < s->nsj; i++) {
+		const struct sjob *j = &s->sj[i];
+
+		if (j->started && s->fc->rows[i].start < calc)
+			prio_snapshot_charge(
+			    u, calc, j->job,
+			    s->snap->partitions[j->partition].name,
+			    s->fc->rows[i].start, s->fc->rows[i].end);
+	}
+	if (s->ue_live)
+		prio_engine_free(&s->ue);
+	s->ue_live = false;
+	if (prio_engine_init(&s->ue, u, calc, &err) < 0)
+		return -1;
+	s->ue_live = true;
+	s->ec = s->ue;
+	return 0;
+}
+
 static int build_queue(struct sim *s, time_t calc)
 {
 	const struct prio_snapshot *snap = s->snap;
 
+	if (s->accrue && calc > snap->now && accrue_to(s, calc) < 0)
+		return -1;
 	s->ec.now = calc;
 	s->q_calc = calc;
 	s->nq = 0;
@@ -1456,6 +1499,22 @@ static int setup(struct sim *s, const struct prio_engine *e,
 
 	s->snap = snap;
 	s->ec = *e;
+	/* fairshare moves as simulated jobs run and usage decays: the
+	 * sim's own copy of the associations to move (accrue_to) */
+	if (e->fs && e->weight[PRIO_FACTOR_FAIRSHARE] && snap->assoc_count) {
+		size_t n = snap->assoc_count;
+
+		s->usnap = *snap;
+		s->usnap.assocs = malloc(n * sizeof(*s->usnap.assocs));
+		s->usage0 = malloc(n * sizeof(*s->usage0));
+		if (!s->usnap.assocs || !s->usage0)
+			return nomem(err);
+		memcpy(s->usnap.assocs, snap->assocs,
+		       n * sizeof(*s->usnap.assocs));
+		for (size_t a = 0; a < n; a++)
+			s->usage0[a] = snap->assocs[a].usage_raw;
+		s->accrue = true;
+	}
 	s->sp = &snap->conf.sched;
 	s->t0 = snap->now;
 	s->calc0 = e->now;
@@ -1773,6 +1832,10 @@ out:
 	free(s.capm);
 	free(s.capb);
 	free(s.pick);
+	if (s.ue_live)
+		prio_engine_free(&s.ue);
+	free(s.usnap.assocs);
+	free(s.usage0);
 	free(s.pcpu);
 	free(s.pmem);
 	free(s.avc);

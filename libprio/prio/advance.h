@@ -30,5 +30,13 @@
  */
 int prio_snapshot_advance(struct prio_snapshot *snap, time_t at,
 			  struct prio_error *err);
+/*
+ * Add to the usage of snap advanced to `at` (after prio_snapshot_advance
+ * to `at`) what job `job` (a snapshot index) would have charged running in
+ * `partition` from `start` to `end` (0: on), as prio_snapshot_advance
+ * charges a running job: the forecast's jobs started in the simulation.
+ */
+void prio_snapshot_charge(struct prio_snapshot *snap, time_t at, uint32_t job,
+			  prio_id partition, time_t start, time_t end);
 
 #endif

@@ -18,8 +18,9 @@
  *
  * What is not modelled is said on the rows of the jobs it affects (note):
  * limits (a pending reason naming one), GRES types, licenses, features, advance
- * reservations, dependencies other than after/afterany/afterok, usage
- * accrued by simulated jobs (fairshare stays the snapshot's).  The man page
+ * reservations, dependencies other than after/afterany/afterok.  Usage
+ * moves with simulated time (prio_snapshot_advance, and the jobs the
+ * simulation started charging), so fairshare does too.  The man page
  * prio-calc(1), FORECAST, is the user's account of the rules.
  */
 #ifndef PRIO_FORECAST_H
