@@ -400,6 +400,22 @@ static void calc_clock(struct calc_opts *o, struct prio_engine *e,
 	prio_engine_at_calc_time(e, &o->calc);
 }
 
+/* One period after Slurm's last calculation when the stored priorities
+ * pinned it (0: the engine's clock is that calculation), and likewise after
+ * --now or --at.  When they do not pin it (no pending job with a stored
+ * priority, none that moves with the clock, or no instant where they agree)
+ * the phase of slurmctld's timer is unknown: the next calculation is
+ * anywhere in the period after NOW, half a period after NOW on average,
+ * which errs least over the phases it could have. */
+time_t calc_first_calc(const struct calc_opts *o,
+		       const struct prio_snapshot *snap)
+{
+	if (!o->calc_known || o->calc.status == PRIO_CALC_TIME_FOUND ||
+	    snap->conf.calc_period == 0)
+		return 0;
+	return snap->now + snap->conf.calc_period / 2;
+}
+
 void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 	       struct prio_engine *e, bool with_sets)
 {

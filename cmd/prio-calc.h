@@ -76,6 +76,10 @@ bool calc_filter_partition(const struct calc_filter *f, const char *name);
  * error.  with_sets=false loads it without the what-if assignments.
  * Without --now and --at the engine's clock is Slurm's last priority
  * calculation (o->calc), else NOW with a warning when it is not found. */
+/* The forecast's first priority calculation after NOW
+ * (prio_forecast_opts.first_calc). */
+time_t calc_first_calc(const struct calc_opts *o,
+		       const struct prio_snapshot *snap);
 void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 	       struct prio_engine *e, bool with_sets);
 

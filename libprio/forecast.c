@@ -133,7 +133,10 @@ struct sim {
 	const struct prio_sched_params *sp;
 	struct prio_resources res;
 	struct prio_forecast *fc;
-	time_t t0, calc0, period, until;
+	/* calc0: an instant of Slurm's priority calculations (they fall at
+	 * calc0 + k * period); before calc0 the queue is at calc_init, the
+	 * engine's clock */
+	time_t t0, calc0, calc_init, period, until;
 	/* nodes */
 	int64_t *free_cpu, *free_mem;
 	/* GRES: kinds (TRES ids), per node capacity and free [n * FC_GRES] */
@@ -1394,7 +1397,7 @@ static int pass(struct sim *s, time_t t)
 	if (s->period > 0 && t >= s->calc0)
 		calc = s->calc0 + (t - s->calc0) / s->period * s->period;
 	else if (t < s->calc0)
-		calc = s->calc0;
+		calc = s->calc_init;
 	if (calc != s->q_calc && build_queue(s, calc) < 0)
 		return -1;
 	s->fc->passes++;
@@ -1518,6 +1521,9 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->sp = &snap->conf.sched;
 	s->t0 = snap->now;
 	s->calc0 = e->now;
+	s->calc_init = e->now;
+	if (opts && opts->first_calc > e->now)
+		s->calc0 = opts->first_calc;
 	s->period = snap->conf.calc_period;
 	s->until = opts && opts->until ? opts->until : FAR_FUTURE;
 	s->q_calc = (time_t)-1;
@@ -1740,7 +1746,7 @@ int prio_forecast_run(const struct prio_engine *e,
 	if (!s.rel)
 		goto oom;
 	/* the first queue fixes the rows' order among equal starts */
-	if (build_queue(&s, s.calc0) < 0)
+	if (build_queue(&s, s.calc_init) < 0)
 		goto oom;
 	for (uint32_t k = s.nq; k-- > 0;)
 		s.sj[s.q[k].sj].rank0 = k;

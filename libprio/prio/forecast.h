@@ -39,6 +39,11 @@
 
 struct prio_forecast_opts {
 	time_t until;  /* stop the simulation there; 0: until nothing moves */
+	/* the first priority calculation after NOW, from which they follow
+	 * every PriorityCalcPeriod; 0: the engine's clock is Slurm's last
+	 * calculation (the next is one period after it).  Until then the
+	 * queue is the engine's, at its clock. */
+	time_t first_calc;
 	/* stop once each of these jobs (snapshot indices) has started or
 	 * cannot: the rows of the others not started then are HORIZON */
 	const uint32_t *watch;

@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The forecast against what real Slurm then did (issue 15): each
+# tests/oracle/forecast-* folder is a live forecast step kept whole (the
+# snapshot, Slurm's estimates at NOW, and sacct's real starts once the
+# queue drained; see their README.md).  Our forecast of the snapshot is
+# judged by the live step's own judge (tests/live/forecast.sh), with the
+# rule the folder's `expect` names: `verdict` the whole verdict, `error`
+# our mean error no worse than Slurm's estimate (+5 s, as live).
+# (the judge's file is bash: it holds the live step too)
+[ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
+set -u
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+# the judge's helpers, as run.sh defines them
+ok() { echo "live: ok $*"; }
+bad() { echo "live: FAIL $*"; }
+known=0
+# shellcheck source=../live/forecast.sh
+. "$top_srcdir/tests/live/forecast.sh"
+n=0 failed=0
+for d in "$top_srcdir"/tests/oracle/forecast-*; do
+	[ -f "$d/expect" ] || continue
+	name=$(basename "$d")
+	n=$((n + 1))
+	mkdir -p "$tmp/$name"
+	cp "$d/NOW" "$d/slurm_estimates.txt" "$d/sacct.txt" "$tmp/$name/"
+	if ! prio-calc --snapshot "$d/snap" --forecast -P >"$tmp/$name/ours.txt" 2>"$tmp/$name/ours.err"; then
+		echo "$name: prio-calc --forecast failed: $(head -1 "$tmp/$name/ours.err")"
+		failed=$((failed + 1))
+		continue
+	fi
+	forecast_judge "$tmp/$name" >"$tmp/$name/judge" 2>&1
+	case $(cat "$d/expect") in
+	verdict)
+		grep -q '^live: ok forecast: no worse than Slurm' "$tmp/$name/judge" ||
+			{ echo "$name: the live verdict fails:"; cat "$tmp/$name/judge"; failed=$((failed + 1)); }
+		;;
+	error)
+		awk '/^live: forecast error \(s\) slurm:/ {
+			slurm = $7; ours = $NF; sub(/\)$/, "", ours); seen = 1 }
+			END { exit !(seen && ours + 0 <= slurm + 5) }' "$tmp/$name/judge" ||
+			{ echo "$name: our mean error is worse than Slurm's estimate:"; cat "$tmp/$name/judge"; failed=$((failed + 1)); }
+		;;
+	*) echo "$name: expect: unknown rule \"$(cat "$d/expect")\""; failed=$((failed + 1)) ;;
+	esac
+	grep -E '^live: (forecast error|ok|FAIL)' "$tmp/$name/judge" | sed "s/^live: /$name: /"
+done
+[ "$n" -ge 6 ] || { echo "only $n scenarios found"; exit 1; }
+[ "$failed" = 0 ]
