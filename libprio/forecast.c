@@ -199,6 +199,14 @@ struct sim {
 	int64_t *avc;        /* choose(): usable CPUs per partition slot */
 	bool *ever;          /* earliest(): node_ever() per slot */
 	int64_t *run_cpus;   /* choose(): its runs of slots; -1 once taken */
+	/* earliest(): how many slots could give a spread job v CPUs, for v
+	 * in 1..hist_max (the most CPUs of a node); hist_over counts values
+	 * above it (none expected: then the test is skipped) */
+	uint32_t *uhist, hist_max, hist_over;
+	/* earliest(): a slot's usable CPUs (avc) changed since choose() last
+	 * failed on them: choose() reads nothing else, so until one does it
+	 * would fail again */
+	bool moved;
 	uint32_t *run_from, *run_to;
 	uint32_t *user_tested;
 	uint32_t user_slots;
@@ -1116,17 +1124,61 @@ static int reserve(struct sim *s, const struct sjob *j, time_t from,
 	return 0;
 }
 
+/* A slot's usable CPUs u entering (d = 1) or leaving (d = -1) the
+ * sweep's histogram. */
+static inline void hist_add(struct sim *s, int64_t u, int d)
+{
+	if (u <= 0)
+		return;
+	if (u > (int64_t)s->hist_max)
+		s->hist_over += (uint32_t)d;
+	else
+		s->uhist[u] += (uint32_t)d;
+}
+
+/* Whether the k slots that could give the most CPUs reach need: the test
+ * choose() starts with for a job whose tasks spread, read from the
+ * histogram in O(CPUs of a node) instead of a walk over the partition.
+ * Without it a spread job that fits on enough nodes, and in all, but not
+ * on its count of nodes (16 CPUs over 2 nodes, every node with 4 free)
+ * walks the partition at every instant of its sweep, in vain. */
+static bool hist_reach(const struct sim *s, uint32_t k, int64_t need)
+{
+	int64_t sum = 0;
+
+	if (s->hist_over)
+		return true; /* not counted: let choose() tell */
+	for (uint32_t v = s->hist_max; v > 0 && k > 0; v--) {
+		uint32_t c = s->uhist[v];
+
+		if (!c)
+			continue;
+		if (c > k)
+			c = k;
+		sum += (int64_t)c * v;
+		k -= c;
+		if (sum >= need)
+			return true;
+	}
+	return false;
+}
+
 /* Change node k's state in the sweep by f, keeping `fitting` (the nodes
- * where j fits) and `usum` (the CPUs j could use on them) up to date. */
+ * where j fits), `usum` (the CPUs j could use on them) and the histogram
+ * of those CPUs up to date. */
 #define SWEEP_NODE(s, j, n, k, fitting, usum, f)                               \
 	do {                                                                   \
-		int64_t u_ = use_at((s), (j), (n), (k));                       \
+		int64_t u_ = (s)->avc[k];                                      \
 		(usum) -= u_;                                                  \
 		(fitting) -= u_ > 0;                                           \
+		hist_add((s), u_, -1);                                         \
 		f;                                                             \
 		u_ = use_at((s), (j), (n), (k));                               \
+		(s)->moved |= u_ != (s)->avc[k];                               \
+		(s)->avc[k] = u_;                                              \
 		(usum) += u_;                                                  \
 		(fitting) += u_ > 0;                                           \
+		hist_add((s), u_, 1);                                          \
 	} while (0)
 
 /* The CPUs j could use on the partition's k-th node n at the sweep's
@@ -1190,13 +1242,18 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			s->blkg[k * FC_GRES + g] = 0;
 		}
 	}
+	memset(s->uhist, 0, ((size_t)s->hist_max + 1) * sizeof(*s->uhist));
+	s->hist_over = 0;
+	s->moved = true;
 	for (uint32_t k = 0; k < pt->node_count; k++) {
 		int64_t u;
 
 		s->ever[k] = node_ever(s, j, pt->nodes[k]);
 		u = use_at(s, j, pt->nodes[k], k);
+		s->avc[k] = u;
 		fitting += u > 0;
 		usum += u;
+		hist_add(s, u, 1);
 	}
 	for (time_t at = t; at <= horizon;) {
 		time_t next = FAR_FUTURE;
@@ -1257,13 +1314,13 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 					s->blkg[k * FC_GRES + g] -= rv->gres[g];
 			});
 		}
-		if (fitting >= j->nodes && usum >= need) {
-			for (uint32_t k = 0; k < pt->node_count; k++)
-				s->avc[k] = use_at(s, j, pt->nodes[k], k);
+		if (s->moved && fitting >= j->nodes && usum >= need &&
+		    (!j->flex || hist_reach(s, j->nodes, need))) {
 			if (choose(s, j, p)) {
 				found = at;
 				break;
 			}
+			s->moved = false;
 		}
 		if (r < nrel)
 			next = s->rel[r].at;
@@ -1557,6 +1614,10 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->avc = malloc(maxnodes * sizeof(*s->avc));
 	s->ever = malloc(maxnodes * sizeof(*s->ever));
 	s->run_cpus = malloc(maxnodes * sizeof(*s->run_cpus));
+	for (uint32_t n = 0; n < snap->node_count; n++)
+		if (s->res.node_cpus[n] > s->hist_max)
+			s->hist_max = s->res.node_cpus[n];
+	s->uhist = calloc((size_t)s->hist_max + 1, sizeof(*s->uhist));
 	s->run_from = malloc(maxnodes * sizeof(*s->run_from));
 	s->run_to = malloc(maxnodes * sizeof(*s->run_to));
 	s->remaining = calloc(np, sizeof(*s->remaining));
@@ -1605,7 +1666,8 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	    !s->free_gres || !s->slot || !s->blkc || !s->blkm || !s->blkn ||
 	    !s->blkw ||
 	    !s->capc || !s->capm || !s->capb || !s->pick || !s->pcpu ||
-	    !s->pmem || !s->avc || !s->ever || !s->run_cpus || !s->run_from ||
+	    !s->pmem || !s->avc || !s->ever || !s->run_cpus || !s->uhist ||
+	    !s->run_from ||
 	    !s->run_to || !s->remaining ||
 	    !s->blocked || !s->parts || !s->sj_of_job ||
 	    !s->user_tested)
@@ -1847,6 +1909,7 @@ out:
 	free(s.avc);
 	free(s.ever);
 	free(s.run_cpus);
+	free(s.uhist);
 	free(s.run_from);
 	free(s.run_to);
 	free(s.remaining);
