@@ -207,8 +207,50 @@ static const char *in_text(time_t now, time_t t, char *buf, size_t size)
  * forecast run until every job explained has started (--forecast's rules,
  * prio-calc(1) FORECAST), with the jobs whose ends free its nodes.
  */
+/* What a shorter time limit would do (prio_forecast_shorter): the
+ * longest of those tried that starts it sooner, with the command that sets
+ * it, or that none does. */
+static void explain_shorter(const struct prio_snapshot *snap,
+			    const struct prio_forecast *fc,
+			    const struct prio_forecast_row *r,
+			    const struct prio_forecast_shorter *shp,
+			    struct out *out)
+{
+	const struct prio_job *jb = &snap->jobs[r->job];
+	struct prio_forecast_shorter sh = *shp;
+	char lim[32], was[32], b1[32], b2[48], tried[160];
+	size_t n = 0;
+
+	if (!sh.tried_count)
+		return; /* no finite limit to shorten */
+	prio_mins2time_str(jb->time_limit, was, sizeof(was));
+	if (sh.time_limit) {
+		prio_mins2time_str(sh.time_limit, lim, sizeof(lim));
+		line(out, "when", NULL, "shorter_limit", (double)sh.start,
+		     "  sooner with a shorter time limit: %s instead of %s starts "
+		     "it %s (%s), by the %s scheduler (scontrol update JobId=%u "
+		     "TimeLimit=%s)",
+		     lim, was, prio_timestamp_format(sh.start, b1, sizeof(b1)),
+		     in_text(fc->from, sh.start, b2, sizeof(b2)),
+		     sh.how == PRIO_FC_BACKFILL ? "backfill" : "main",
+		     jb->job_id, lim);
+		return;
+	}
+	tried[0] = '\0';
+	for (uint32_t k = 0; k < sh.tried_count && n < sizeof(tried); k++)
+		n += (size_t)snprintf(tried + n, sizeof(tried) - n, "%s%s",
+				      k ? ", " : "",
+				      prio_mins2time_str(sh.tried[k], lim,
+							 sizeof(lim)));
+	line(out, "when", NULL, "shorter_limit", NAN,
+	     "  a shorter time limit does not start it sooner (tried %s "
+	     "instead of %s)",
+	     tried, was);
+}
+
 static void explain_when(const struct prio_snapshot *snap,
 			 const struct prio_forecast *fc, uint32_t job,
+			 const struct prio_forecast_shorter *sh,
 			 struct out *out)
 {
 	const struct prio_job *jb = &snap->jobs[job];
@@ -262,6 +304,8 @@ static void explain_when(const struct prio_snapshot *snap,
 		else
 			line(out, "when", NULL, "freed_by", NAN,
 			     "  on resources free now");
+		if (r->start > fc->from)
+			explain_shorter(snap, fc, r, sh, out);
 		break;
 	case PRIO_FC_HELD:
 		line(out, "when", NULL, "start", NAN,
@@ -294,6 +338,7 @@ int calc_explain(struct calc_opts *o)
 	struct prio_forecast_opts fo = {0};
 	struct prio_forecast fc;
 	uint32_t *watch;
+	struct prio_forecast_shorter *shorter;
 
 	calc_load(o, &snap, &e, true);
 	if (prio_queue_build(&e, &q, &err) < 0)
@@ -316,6 +361,24 @@ int calc_explain(struct calc_opts *o)
 	fo.first_calc = calc_first_calc(o, &snap);
 	if (prio_forecast_run(&e, &fo, &fc, &err) < 0)
 		cmd_die_error(c, &err);
+	/* what a shorter limit would do, for each job that waits in the
+	 * forecast: the forecast again, also before the snapshot moves */
+	shorter = calloc(o->explain_count ? o->explain_count : 1,
+			 sizeof(*shorter));
+	if (!shorter)
+		cmd_die(c, "out of memory");
+	for (uint32_t k = 0; k < o->explain_count; k++)
+		for (uint32_t i = 0; i < fc.count; i++) {
+			const struct prio_forecast_row *r = &fc.rows[i];
+
+			if (r->job != watch[k] || r->status != PRIO_FC_STARTS ||
+			    r->start <= fc.from ||
+			    snap.jobs[r->job].state != PRIO_JOB_PENDING)
+				continue;
+			if (prio_forecast_shorter(&e, &fo, r->job, r->start,
+						  &shorter[k], &err) < 0)
+				cmd_die_error(c, &err);
+		}
 	if (c->mode != CMD_OUT_TEXT) {
 		out.w = prio_writer_new(
 		    stdout, cmd_writer_mode(c->mode), PRIO_STYLE_SPRIO,
@@ -334,7 +397,7 @@ int calc_explain(struct calc_opts *o)
 			putchar('\n');
 		prio_explain_render(&e, &x, say, &out);
 		explain_next(o, &snap, &q, x.job_index, &out);
-		explain_when(&snap, &fc, x.job_index, &out);
+		explain_when(&snap, &fc, x.job_index, &shorter[k], &out);
 		prio_explain_free(&x);
 	}
 	if (out.w && prio_writer_finish(out.w) < 0)
@@ -342,6 +405,7 @@ int calc_explain(struct calc_opts *o)
 	if (!out.w && (fflush(stdout) != 0 || ferror(stdout)))
 		cmd_die_write(c);
 	prio_forecast_free(&fc);
+	free(shorter);
 	free(watch);
 	prio_queue_free(&q);
 	prio_engine_free(&e);

@@ -113,6 +113,28 @@ int prio_forecast_run(const struct prio_engine *e,
 		      struct prio_forecast *fc, struct prio_error *err);
 void prio_forecast_free(struct prio_forecast *fc);
 
+/* A shorter time limit that starts a job sooner (forecast_sooner.c). */
+struct prio_forecast_shorter {
+	uint32_t time_limit; /* minutes; 0: none of those tried does */
+	time_t start;        /* the forecast start with it */
+	uint8_t how;         /* enum prio_forecast_how */
+	uint32_t tried[4];   /* the limits tried (minutes), longest first */
+	uint32_t tried_count;
+};
+
+/*
+ * The longest of 3/4, 1/2, 1/4 and 1/10 of pending job `job`'s time limit
+ * (whole minutes, shorter than it) with which the forecast (opts, the job
+ * watched) starts it before `start` (0: it did not start), each checked by
+ * running the forecast again with that one change.  Returns 0 with *out
+ * filled (time_limit 0 when none does, or the job has no finite limit of two
+ * minutes or more), or a negative status with err filled.
+ */
+int prio_forecast_shorter(const struct prio_engine *e,
+			  const struct prio_forecast_opts *opts, uint32_t job,
+			  time_t start, struct prio_forecast_shorter *out,
+			  struct prio_error *err);
+
 const char *prio_forecast_status_name(enum prio_forecast_status st);
 const char *prio_forecast_how_name(enum prio_forecast_how how);
 
