@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "prio-calc.h"
+#include "prio/forecast.h"
 #include "prio/explain.h"
 #include "prio/report_start.h"
 
@@ -153,6 +154,11 @@ static const struct prio_column brief_columns[] = {
      .width = 19,
      .right = true,
      .suffix = " "},
+    {.id = "start",
+     .header = "START",
+     .width = 19,
+     .right = true,
+     .suffix = " "},
     {.id = "gap",
      .header = "GAP",
      .width = 8,
@@ -231,10 +237,52 @@ static const char *held_back(const struct prio_engine *e,
 
 static struct prio_writer *brief_writer(const struct cmd_common *c)
 {
-	return prio_writer_new(stdout, cmd_writer_mode(c->mode),
-			       PRIO_STYLE_SPRIO, brief_columns,
-			       sizeof(brief_columns) / sizeof(brief_columns[0]),
-			       !c->noheader, NULL);
+	struct prio_writer *w = prio_writer_new(
+	    stdout, cmd_writer_mode(c->mode), PRIO_STYLE_SPRIO, brief_columns,
+	    sizeof(brief_columns) / sizeof(brief_columns[0]), !c->noheader,
+	    NULL);
+
+	/* JSON: our start is start_time, as in --forecast */
+	if (w && prio_writer_json_key(w, "start", "start_time") < 0) {
+		prio_writer_finish(w);
+		return NULL;
+	}
+	return w;
+}
+
+/* Our forecast's start of each job listed (START): the forecast of the
+ * whole queue (prio-calc(1) FORECAST), run until those jobs have started;
+ * rows[job] its row, NULL when not in it. */
+static const struct prio_forecast_row **
+brief_forecast(struct calc_opts *o, const struct prio_snapshot *snap,
+	       const struct prio_engine *e, struct calc_filter *f,
+	       struct prio_forecast *fc)
+{
+	struct prio_forecast_opts fo = {0};
+	const struct prio_forecast_row **rows;
+	uint32_t *watch, nw = 0;
+	struct prio_error err;
+	size_t n = snap->job_count ? snap->job_count : 1;
+
+	watch = malloc(n * sizeof(*watch));
+	rows = calloc(n, sizeof(*rows));
+	if (!watch || !rows)
+		cmd_die(&o->c, "out of memory");
+	for (uint32_t i = 0; i < snap->job_count; i++)
+		if (snap->jobs[i].state == PRIO_JOB_PENDING &&
+		    prio_start_listed(&snap->jobs[i]) &&
+		    calc_filter_job(f, &snap->jobs[i]))
+			watch[nw++] = i;
+	fo.watch = watch;
+	fo.watch_count = nw;
+	fo.first_calc = calc_first_calc(o, snap);
+	prio_error_clear(&err);
+	if (prio_forecast_run(e, &fo, fc, &err) < 0)
+		cmd_die_error(&o->c, &err);
+	for (uint32_t k = 0; k < fc->count; k++)
+		rows[fc->rows[k].job] = &fc->rows[k];
+	free(watch);
+	return rows;
 }
 
 int calc_brief(struct calc_opts *o)
@@ -249,6 +297,8 @@ int calc_brief(struct calc_opts *o)
 	uint32_t *first;
 	unsigned long rows = 0;
 	bool machine = c->mode != CMD_OUT_TEXT;
+	struct prio_forecast fc;
+	const struct prio_forecast_row **fcrow;
 
 	if (o->mine)
 		o->users = invoking_user(o);
@@ -276,14 +326,16 @@ int calc_brief(struct calc_opts *o)
 	       (snap.job_count ? snap.job_count : 1) * sizeof(*first));
 	for (uint32_t k = q.count; k-- > 0;)
 		first[q.entries[k].job] = k;
+	fcrow = brief_forecast(o, &snap, &e, &f, &fc);
 	/* the table starts with its first row: a user without pending jobs
 	 * gets nothing on stdout (JSON: an empty list) and a note */
 	w = NULL;
 	for (uint32_t i = 0; i < snap.job_count; i++) {
 		const struct prio_job *job = &snap.jobs[i];
 		const struct prio_queue_entry *en;
-		struct prio_cell cells[8];
-		char parts[256], why[96], when[32];
+		struct prio_cell cells[9];
+		char parts[256], why[96], when[32], ours[32];
+		const struct prio_forecast_row *r = fcrow[i];
 		double gap = 0.0;
 
 		if (!prio_start_listed(job) || !calc_filter_job(&f, job) ||
@@ -303,9 +355,9 @@ int calc_brief(struct calc_opts *o)
 			    held_back(&e, &q, en, why, sizeof(why), &gap);
 
 			/* the first job's "-": nothing holds it back (null) */
-			cells[7] = strcmp(hb, "-") == 0 ? prio_cell_label(hb)
+			cells[8] = strcmp(hb, "-") == 0 ? prio_cell_label(hb)
 							: prio_cell_str(hb);
-			cells[6] = gap != 0.0 ? prio_cell_double(gap)
+			cells[7] = gap != 0.0 ? prio_cell_double(gap)
 					      : prio_cell_blank();
 		} else {
 			/* not in the queue sprio lists: held, not yet
@@ -317,8 +369,8 @@ int calc_brief(struct calc_opts *o)
 			cells[2] = prio_cell_blank();
 			cells[3] = prio_cell_blank();
 			cells[4] = prio_cell_uint(job->priority);
-			cells[7] = prio_cell_str(u ? u : "not queued");
-			cells[6] = prio_cell_blank();
+			cells[8] = prio_cell_str(u ? u : "not queued");
+			cells[7] = prio_cell_blank();
 		}
 		if (job->start_time)
 			cells[5] = prio_cell_str(prio_timestamp_format(
@@ -326,6 +378,16 @@ int calc_brief(struct calc_opts *o)
 		else
 			cells[5] =
 			    machine ? prio_cell_blank() : prio_cell_str("N/A");
+		/* ours: the time, or the word --forecast prints (held,
+		 * never, after) */
+		if (r && r->status == PRIO_FC_STARTS)
+			cells[6] = prio_cell_str(prio_timestamp_format(
+			    r->start, ours, sizeof(ours)));
+		else if (r)
+			cells[6] = prio_cell_label(prio_forecast_status_name(
+			    (enum prio_forecast_status)r->status));
+		else
+			cells[6] = prio_cell_blank();
 		if (!w && !(w = brief_writer(c)))
 			cmd_die(c, "cannot start the table: %s",
 				strerror(errno));
@@ -341,6 +403,8 @@ int calc_brief(struct calc_opts *o)
 		cmd_warn(c, "note: no pending job of %s in the snapshot",
 			 o->users);
 	free(first);
+	free(fcrow);
+	prio_forecast_free(&fc);
 	prio_queue_free(&q);
 	calc_filter_free(&f);
 	prio_engine_free(&e);

@@ -8,7 +8,8 @@
 #    that trails the partition's first job (RANK 1 of --rank) by the most;
 #    GAP within 1 of the difference of sprio's rounded columns;
 #  - RANK, OF and PRIORITY are --rank's PART_RANK, the partition's count
-#    and PRIORITY (calc-rank checks those against Slurm's order).
+#    and PRIORITY (calc-rank checks those against Slurm's order);
+#  - START, our forecast, is --forecast's START of the job.
 set -u
 . tests/cli/calc-oracle.lib
 calc_setup
@@ -22,7 +23,11 @@ for u in carol ivan frank alice; do
 	prio-calc --snapshot "$d" -u "$u" --brief -P -h >"$tmp/brief" 2>"$tmp/err" ||
 		{ fail "$u: exit $?: $(cat "$tmp/err")"; continue; }
 	[ -s "$tmp/brief" ] || fail "$u: no rows"
-	while IFS='|' read -r job part rank of prio start gap why; do
+	while IFS='|' read -r job part rank of prio start ours gap why; do
+		# START, ours, is --forecast's START of the job (the same
+		# forecast, run only until the user's jobs have started)
+		fcs=$(prio-calc --snapshot "$d" --forecast -j "$job" -P -h 2>/dev/null | cut -d'|' -f4)
+		[ "$ours" = "$fcs" ] || fail "$u job $job: START $ours, --forecast $fcs"
 		want=$(awk -v j="$job" '
 			/^JobId=/ { split($1, a, "="); id = a[2] }
 			id == j && /StartTime=/ {
