@@ -5,6 +5,9 @@
  * would kill the process); either way a loader sees one contiguous buffer and
  * walks it line by line without copying.  Safety limits (NUL bytes, line
  * length) are checked here once so that every loader reports them alike.
+ * Compressed inputs (gzip, zstd: told by their magic bytes, not their name)
+ * are decompressed on open; a cut or corrupt one is refused, never read in
+ * part.
  */
 #ifndef PRIO_SOURCE_H
 #define PRIO_SOURCE_H
@@ -25,9 +28,11 @@ struct prio_source {
 	char *name_owned;
 };
 
-/* Open path ("-" = stdin) and read it whole.  On error fills err (file =
- * path); a regular file whose size or mtime moved during two reads in a row
- * is refused ("changed while it was read"). */
+/* Open path ("-" = stdin) and read it whole, decompressed when it is gzip
+ * or zstd data.  On error fills err (file = path); a regular file whose size
+ * or mtime moved during two reads in a row is refused ("changed while it was
+ * read"): the check is on the file's own (compressed) bytes, read whole
+ * before they are decoded. */
 int prio_source_open(struct prio_source *src, const char *path,
 		     struct prio_error *err);
 /* A source over caller memory (tests, fuzzers, live command output).  The
@@ -35,6 +40,34 @@ int prio_source_open(struct prio_source *src, const char *path,
 void prio_source_from_memory(struct prio_source *src, const char *name,
 			     const char *data, size_t size);
 void prio_source_close(struct prio_source *src);
+
+/* Compression formats, told by the first bytes. */
+enum prio_codec { PRIO_CODEC_NONE = 0, PRIO_CODEC_GZIP, PRIO_CODEC_ZSTD };
+/* Which codec data (its first bytes, size of them) starts with. */
+int prio_codec_detect(const void *data, size_t size);
+
+/*
+ * A decoder fed piece by piece (the streaming readers; prio_source_open
+ * uses it over the whole file).  step() takes input from in (up to in_len;
+ * *used taken) and writes text to out (up to cap; *produced written); it
+ * may produce with no input left (output waiting in the decoder).  It has
+ * nothing more to give when it takes and produces nothing.  finish() at the
+ * end of input refuses data cut inside a gzip member or zstd frame ("gzip
+ * data truncated"); concatenated members and frames read as one text.
+ */
+struct prio_inflater {
+	int codec;
+	const char *name;  /* for errors */
+	void *state;
+	bool at_boundary;  /* between members/frames: the input may end */
+};
+int prio_inflater_init(struct prio_inflater *inf, int codec, const char *name,
+		       struct prio_error *err);
+int prio_inflater_step(struct prio_inflater *inf, const void *in,
+		       size_t in_len, size_t *used, void *out, size_t cap,
+		       size_t *produced, struct prio_error *err);
+int prio_inflater_finish(struct prio_inflater *inf, struct prio_error *err);
+void prio_inflater_free(struct prio_inflater *inf);
 
 /* The first bytes, for format detection. */
 bool prio_source_starts_with(const struct prio_source *src, const char *prefix);
