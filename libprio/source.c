@@ -424,6 +424,196 @@ int prio_source_open(struct prio_source *src, const char *path,
 	return rc;
 }
 
+/* --- runs of whole lines (the streaming readers) ----------------------- */
+
+/* The compressed bytes are read this much at a time. */
+#define RAW_CHUNK ((size_t)1 << 20)
+
+int prio_chunks_open(struct prio_chunks *ch, const char *path, size_t chunk,
+		     struct prio_error *err)
+{
+	memset(ch, 0, sizeof(*ch));
+	ch->fd = -1;
+	ch->name = path;
+	/* a line must fit: the loaders refuse longer ones anyway */
+	ch->cap = chunk > 2 * (size_t)PRIO_MAX_LINE ? chunk
+						    : 2 * (size_t)PRIO_MAX_LINE;
+	ch->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (ch->fd < 0)
+		return prio_error_set(err, errno == ENOENT ? PRIO_ERR_MISSING
+							   : PRIO_ERR_IO,
+				      path, 0, "", "cannot open: %s",
+				      strerror(errno));
+	if (fstat(ch->fd, &ch->before) != 0 || !S_ISREG(ch->before.st_mode)) {
+		prio_chunks_close(ch);
+		return prio_error_set(err, PRIO_ERR_IO, path, 0, "",
+				      "not a regular file");
+	}
+	ch->buf = malloc(ch->cap);
+	ch->raw = malloc(RAW_CHUNK);
+	if (!ch->buf || !ch->raw) {
+		prio_chunks_close(ch);
+		return prio_error_set(err, PRIO_ERR_NOMEM, path, 0, "",
+				      "out of memory reading input");
+	}
+	return PRIO_OK;
+}
+
+/* read() that retries on EINTR; bytes read, 0 at the end, -1 on error */
+static ssize_t read_some(int fd, void *buf, size_t n)
+{
+	for (;;) {
+		ssize_t r = read(fd, buf, n);
+
+		if (r >= 0 || errno != EINTR)
+			return r;
+	}
+}
+
+/* More raw bytes behind raw_pos; 0 at the end of the file. */
+static int chunks_read_raw(struct prio_chunks *ch, struct prio_error *err)
+{
+	ssize_t n;
+
+	if (ch->raw_pos < ch->raw_len)
+		memmove(ch->raw, ch->raw + ch->raw_pos, ch->raw_len - ch->raw_pos);
+	ch->raw_len -= ch->raw_pos;
+	ch->raw_pos = 0;
+	n = read_some(ch->fd, ch->raw + ch->raw_len, RAW_CHUNK - ch->raw_len);
+	if (n < 0)
+		return prio_error_set(err, PRIO_ERR_IO, ch->name, 0, "",
+				      "read error: %s", strerror(errno));
+	ch->raw_len += (size_t)n;
+	ch->raw_eof = n == 0;
+	return n > 0;
+}
+
+/* Fill buf up to cap with text, decoding when the file is compressed. */
+static int chunks_fill(struct prio_chunks *ch, struct prio_error *err)
+{
+	int rc;
+
+	while (ch->len < ch->cap && !ch->eof) {
+		size_t used, produced;
+
+		if (!ch->started) {
+			/* the first bytes tell plain text from gzip/zstd */
+			while (ch->raw_len < 4 && !ch->raw_eof)
+				if ((rc = chunks_read_raw(ch, err)) < 0)
+					return rc;
+			ch->started = true;
+			ch->codec = prio_codec_detect(ch->raw, ch->raw_len);
+			if (ch->codec &&
+			    (rc = prio_inflater_init(&ch->inf, ch->codec,
+						     ch->name, err)) < 0)
+				return rc;
+		}
+		if (!ch->codec) {
+			/* plain: what was read to look at, then the file */
+			if (ch->raw_pos < ch->raw_len) {
+				size_t n = ch->raw_len - ch->raw_pos;
+
+				if (n > ch->cap - ch->len)
+					n = ch->cap - ch->len;
+				memcpy(ch->buf + ch->len, ch->raw + ch->raw_pos, n);
+				ch->raw_pos += n;
+				ch->len += n;
+				continue;
+			}
+			if (ch->raw_eof) {
+				ch->eof = true;
+				break;
+			}
+			{
+				ssize_t n = read_some(ch->fd, ch->buf + ch->len,
+						      ch->cap - ch->len);
+
+				if (n < 0)
+					return prio_error_set(
+					    err, PRIO_ERR_IO, ch->name, 0, "",
+					    "read error: %s", strerror(errno));
+				ch->len += (size_t)n;
+				ch->eof = n == 0;
+			}
+			continue;
+		}
+		rc = prio_inflater_step(&ch->inf, ch->raw + ch->raw_pos,
+					ch->raw_len - ch->raw_pos, &used,
+					ch->buf + ch->len, ch->cap - ch->len,
+					&produced, err);
+		if (rc < 0)
+			return rc;
+		ch->raw_pos += used;
+		ch->len += produced;
+		if (used || produced)
+			continue;
+		if (!ch->raw_eof) {
+			if ((rc = chunks_read_raw(ch, err)) < 0)
+				return rc;
+			continue;
+		}
+		if ((rc = prio_inflater_finish(&ch->inf, err)) < 0)
+			return rc;
+		ch->eof = true;
+	}
+	return PRIO_OK;
+}
+
+int prio_chunks_next(struct prio_chunks *ch, const char **data, size_t *size,
+		     struct prio_error *err)
+{
+	const char *nl;
+	int rc;
+
+	/* the partial last line of the run before goes first */
+	if (ch->start) {
+		memmove(ch->buf, ch->buf + ch->start, ch->len - ch->start);
+		ch->len -= ch->start;
+		ch->start = 0;
+	}
+	if ((rc = chunks_fill(ch, err)) < 0)
+		return rc;
+	if (!ch->len)
+		return 0;
+	nl = memrchr(ch->buf, '\n', ch->len);
+	if (nl) {
+		ch->start = (size_t)(nl - ch->buf) + 1;
+	} else if (ch->eof) {
+		ch->start = ch->len;
+	} else {
+		return prio_error_set(err, PRIO_ERR_LIMIT, ch->name, 0, "",
+				      "line longer than %u bytes",
+				      PRIO_MAX_LINE);
+	}
+	*data = ch->buf;
+	*size = ch->start;
+	return 1;
+}
+
+int prio_chunks_finish(struct prio_chunks *ch, struct prio_error *err)
+{
+	struct stat after;
+
+	/* as prio_source_open(): a writer at work during the read may have
+	 * mixed two versions */
+	if (fstat(ch->fd, &after) != 0 || !same_file_state(&ch->before, &after))
+		return prio_error_set(err, PRIO_ERR_IO, ch->name, 0, "",
+				      "changed while it was read");
+	return PRIO_OK;
+}
+
+void prio_chunks_close(struct prio_chunks *ch)
+{
+	if (ch->fd >= 0)
+		close(ch->fd);
+	if (ch->codec)
+		prio_inflater_free(&ch->inf);
+	free(ch->buf);
+	free(ch->raw);
+	memset(ch, 0, sizeof(*ch));
+	ch->fd = -1;
+}
+
 void prio_source_from_memory(struct prio_source *src, const char *name,
 			     const char *data, size_t size)
 {

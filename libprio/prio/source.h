@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "error.h"
 
@@ -68,6 +69,35 @@ int prio_inflater_step(struct prio_inflater *inf, const void *in,
 		       size_t *produced, struct prio_error *err);
 int prio_inflater_finish(struct prio_inflater *inf, struct prio_error *err);
 void prio_inflater_free(struct prio_inflater *inf);
+
+/*
+ * A regular file read as runs of whole lines, for loaders that fold each
+ * record into totals and drop it (issue 17: years of accounting in bounded
+ * memory).  The text is read and decoded (gzip, zstd) chunk bytes at a
+ * time; next() gives the lines read so far up to the last newline (the
+ * partial line is carried over into the next run; at the end of the file
+ * a last line without its newline comes alone), 0 at the end.  A line
+ * longer than the chunk is an error.  finish() after the last run: the
+ * file's size and mtime as when it was opened, else "changed while it
+ * was read".
+ */
+struct prio_chunks {
+	const char *name;
+	int fd;
+	/* private */
+	struct stat before;
+	struct prio_inflater inf;
+	int codec;
+	bool started, eof, raw_eof;
+	char *raw, *buf;
+	size_t raw_len, raw_pos, cap, len, start;
+};
+int prio_chunks_open(struct prio_chunks *ch, const char *path, size_t chunk,
+		     struct prio_error *err);
+int prio_chunks_next(struct prio_chunks *ch, const char **data, size_t *size,
+		     struct prio_error *err);
+int prio_chunks_finish(struct prio_chunks *ch, struct prio_error *err);
+void prio_chunks_close(struct prio_chunks *ch);
 
 /* The first bytes, for format detection. */
 bool prio_source_starts_with(const struct prio_source *src, const char *prefix);
