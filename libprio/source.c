@@ -438,6 +438,10 @@ int prio_chunks_open(struct prio_chunks *ch, const char *path, size_t chunk,
 	/* a line must fit: the loaders refuse longer ones anyway */
 	ch->cap = chunk > 2 * (size_t)PRIO_MAX_LINE ? chunk
 						    : 2 * (size_t)PRIO_MAX_LINE;
+	/* a FIFO's open() waits for a writer: only regular files here */
+	if (stat(path, &ch->before) != 0 || !S_ISREG(ch->before.st_mode))
+		return prio_error_set(err, PRIO_ERR_IO, path, 0, "",
+				      "not a regular file");
 	ch->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (ch->fd < 0)
 		return prio_error_set(err, errno == ENOENT ? PRIO_ERR_MISSING

@@ -297,6 +297,12 @@ Test(stream, doubts_go_to_the_whole_load)
 		cr_assert_eq(prio_sacct_stream(&snap, "/tmp", 0, collect_one,
 					       &c, &err),
 			     PRIO_SACCT_LOAD_WHOLE);
+		/* a FIFO with no writer: declined at once, not waited on */
+		unlink(path);
+		cr_assert_eq(mkfifo(path, 0600), 0);
+		cr_assert_eq(prio_sacct_stream(&snap, path, 0, collect_one, &c,
+					       &err),
+			     PRIO_SACCT_LOAD_WHOLE);
 		prio_snapshot_free(&snap);
 	}
 	unlink(path);
