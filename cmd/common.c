@@ -913,6 +913,12 @@ static void load_warnings(const struct cmd_common *c,
 	}
 }
 
+void cmd_load_warnings(const struct cmd_common *c,
+		       const struct prio_snapshot *snap)
+{
+	load_warnings(c, snap);
+}
+
 void cmd_load_snapshot_dir(struct cmd_common *c, const char *dir,
 			   struct prio_snapshot *snap)
 {

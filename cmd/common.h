@@ -106,6 +106,11 @@ void cmd_common_help_sources(FILE *out);
  * snap, apply the what-if assignments, then finish it.  On error prints the
  * message and exits 2. */
 void cmd_load_snapshot(struct cmd_common *c, struct prio_snapshot *snap);
+/* What cmd_load_snapshot() prints after a load (the loader's warnings,
+ * the clock's notes), for a command that loaded with
+ * cmd_load_snapshot_from() and read more (tres-bill's streamed records). */
+void cmd_load_warnings(const struct cmd_common *c,
+		       const struct prio_snapshot *snap);
 /* The same without --live, printing or exiting: the snapshot folder `dir`
  * (NULL: the --snapshot folder; with neither, the config file's sources or
  * the cluster's slurm.conf), warnings left in snap->warnings.  Returns 0,

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "common.h"
 #include "prio/billing.h"
@@ -952,10 +953,12 @@ static void warn_partition_assocs(struct cmd_common *c,
  * sacct records and slurm.conf do not tell the release apart: when nothing
  * else said it and the two roundings differ, the report keeps the rounding
  * of the releases it was checked against (22.05's, tests/oracle/
- * sreport-final) and says so.
+ * sreport-final) and says so.  quiet: no word, -1 for a bad time (the
+ * streamed report's first look; the report itself says it).
  */
-static void report_window(struct cmd_common *c, const struct prio_snapshot *snap,
-			  const struct report_args *a, struct prio_window *w)
+static int report_window(struct cmd_common *c, const struct prio_snapshot *snap,
+			 const struct report_args *a, struct prio_window *w,
+			 bool quiet)
 {
 	const struct prio_slurm_release *rel = prio_snapshot_slurm(snap);
 	bool unknown = snap->slurm_release_source == PRIO_VERSION_DEFAULT;
@@ -965,13 +968,16 @@ static void report_window(struct cmd_common *c, const struct prio_snapshot *snap
 
 	if (prio_window_from_args_in(a->start, a->end, snap->now,
 				     !unknown && rel->sreport_round_outward, w,
-				     &bad) < 0)
+				     &bad) < 0) {
+		if (quiet)
+			return -1;
 		cmd_usage_error(c, NULL, "'%s': not a time (YYYY-MM-DD[THH:MM[:SS]], MM/DD[/YY], "
 				"HH:MM, now-2days ...)", bad);
-	if (!unknown || prio_window_from_args_in(a->start, a->end, snap->now,
+	}
+	if (quiet || !unknown || prio_window_from_args_in(a->start, a->end, snap->now,
 						 true, &other, &bad) < 0 ||
 	    (other.start == w->start && other.end == w->end))
-		return;
+		return 0;
 	cmd_warn(c, "warning: the Slurm release is not known (--slurm-version): "
 		    "reporting %s - %s as Slurm up to 24.11 rounds it; from 25.05 "
 		    "it is %s - %s",
@@ -979,12 +985,136 @@ static void report_window(struct cmd_common *c, const struct prio_snapshot *snap
 		 prio_timestamp_format(w->end, e1, sizeof(e1)),
 		 prio_timestamp_format(other.start, s2, sizeof(s2)),
 		 prio_timestamp_format(other.end, e2, sizeof(e2)));
+	return 0;
 }
 
+/*
+ * Issue 17: a report's records streamed into the roll-up, none kept, so
+ * that years of accounting (100M records) fit in bounded memory.  The
+ * other sources are loaded first, quietly; then the sacct file is read a
+ * chunk at a time and each record folded into the sums.  Whatever the
+ * stream cannot judge alone (a bad or cut row, a record that may repeat
+ * another, a file that is no regular file or changed meanwhile) is
+ * redone by the whole load, which words every error and warning as
+ * before: false, nothing printed, and main() loads as it always did.  So
+ * are the reports that need every record after the roll-up (job
+ * SizesByAccount), --live (its capture is read once), a cluster filter
+ * (its id is the one the records intern) and sources from the
+ * configuration file.  On success *r holds the sums, and snap keeps a few
+ * records for the checks that look at them (the first record, the first
+ * two users, the first named cluster: cmd_partial(), the report title).
+ */
+struct stream_ctx {
+	struct prio_rollup *r;
+	const struct prio_snapshot *snap;
+	struct prio_sacct_rec reps[4];
+	unsigned nreps;
+	prio_id user1, user2;
+	bool have_cluster;
+};
+
+static int stream_one(void *ctx, const struct prio_sacct_rec *rec,
+		      struct prio_error *err)
+{
+	struct stream_ctx *s = ctx;
+	bool keep = !s->nreps;
+
+	if (rec->user != PRIO_NO_ID && s->user1 == PRIO_NO_ID) {
+		s->user1 = rec->user;
+		keep = true;
+	} else if (rec->user != PRIO_NO_ID && rec->user != s->user1 &&
+		   s->user2 == PRIO_NO_ID) {
+		s->user2 = rec->user;
+		keep = true;
+	}
+	if (rec->cluster && !s->have_cluster) {
+		s->have_cluster = true;
+		keep = true;
+	}
+	if (keep)
+		s->reps[s->nreps++] = *rec;
+	return prio_rollup_add(s->r, s->snap, rec, err);
+}
+
+static bool report_stream(struct cmd_common *c, struct prio_snapshot *snap,
+			  int argc, char **argv, bool decayed,
+			  enum prio_bucket_by by, const char *cluster_opt,
+			  struct prio_rollup *r)
+{
+	const unsigned sacct_role = 1u << PRIO_ROLE_SACCT;
+	const char *given = c->paths[PRIO_ROLE_SACCT], *path = given;
+	unsigned roles = c->folder_roles;
+	bool other = c->snapshot_dir != NULL;
+	struct report_args a;
+	struct prio_rollup_opts ro;
+	struct prio_error err;
+	struct stream_ctx s;
+	char buf[4096];
+	int rc;
+
+	parse_report(c, argc, argv, &a);
+	for (int k = 0; k < PRIO_ROLE_COUNT; k++)
+		other = other || (k != PRIO_ROLE_SACCT && c->paths[k]);
+	if (a.kind == PRIO_SREPORT_JOB_SIZES || c->live || cluster_opt ||
+	    a.cluster || !other || !(roles & sacct_role))
+		return false;
+	for (const char *const *n = prio_snapshot_dir_names(PRIO_ROLE_SACCT);
+	     !path && c->snapshot_dir && *n; n++) {
+		struct stat st;
+
+		snprintf(buf, sizeof(buf), "%s/%s", c->snapshot_dir, *n);
+		if (stat(buf, &st) == 0)
+			path = buf;
+	}
+	if (!path || strcmp(path, "-") == 0)
+		return false;
+	c->folder_roles = roles & ~sacct_role;
+	c->paths[PRIO_ROLE_SACCT] = NULL;
+	rc = cmd_load_snapshot_from(c, NULL, snap, &err);
+	c->folder_roles = roles;
+	c->paths[PRIO_ROLE_SACCT] = given;
+	if (rc < 0)
+		return false;
+	memset(&ro, 0, sizeof(ro));
+	if (report_window(c, snap, &a, &ro.window, true) < 0) {
+		prio_snapshot_free(snap);
+		return false;
+	}
+	ro.by = by;
+	ro.now = snap->now;
+	ro.decayed = decayed;
+	if (prio_rollup_begin(snap, &ro, r, &err) < 0) {
+		prio_snapshot_free(snap);
+		return false;
+	}
+	memset(&s, 0, sizeof(s));
+	s.r = r;
+	s.snap = snap;
+	rc = prio_sacct_stream(snap, path, ~(uint32_t)PRIO_SACCT_NODELIST,
+			       stream_one, &s, &err);
+	if (rc < 0)
+		cmd_die_error(c, &err);
+	if (rc == PRIO_SACCT_LOAD_WHOLE) {
+		prio_rollup_free(r);
+		prio_snapshot_free(snap);
+		return false;
+	}
+	for (unsigned i = 0; i < s.nreps; i++) {
+		struct prio_sacct_rec *slot = prio_snapshot_new_sacct(snap);
+
+		if (!slot)
+			cmd_die(c, "out of memory");
+		*slot = s.reps[i];
+	}
+	cmd_load_warnings(c, snap);
+	return true;
+}
+
+/* A report; streamed: the roll-up report_stream() made, else NULL. */
 static int report(struct cmd_common *c, struct prio_snapshot *snap, int argc,
 		  char **argv, const char *tres_names, enum prio_sreport_unit unit,
 		  bool decayed, enum prio_bucket_by by, const char *up_since,
-		  const char *cluster_opt)
+		  const char *cluster_opt, struct prio_rollup *streamed)
 {
 	struct report_args a;
 	struct prio_rollup_opts ro;
@@ -1000,7 +1130,7 @@ static int report(struct cmd_common *c, struct prio_snapshot *snap, int argc,
 		cmd_die(c, "reports need job records: give --sacct FILE or a --snapshot with sacct.txt");
 	memset(&ro, 0, sizeof(ro));
 	memset(&so, 0, sizeof(so));
-	report_window(c, snap, &a, &ro.window);
+	report_window(c, snap, &a, &ro.window, false);
 	ro.by = by;
 	ro.now = snap->now;
 	ro.decayed = decayed;
@@ -1085,7 +1215,9 @@ static int report(struct cmd_common *c, struct prio_snapshot *snap, int argc,
 	so.users = id_list(snap, a.users, &so.user_count);
 	if (a.kind == PRIO_SREPORT_TOP_USAGE)
 		warn_partition_assocs(c, snap);
-	if (prio_rollup_run(snap, &ro, &r, &err) < 0)
+	if (streamed)
+		r = *streamed;
+	else if (prio_rollup_run(snap, &ro, &r, &err) < 0)
 		cmd_die_error(c, &err);
 	if (prio_sreport_build(snap, &r, &so, &rep, &err) < 0)
 		cmd_die_error(c, &err);
@@ -1121,7 +1253,8 @@ int main(int argc, char **argv)
 	struct cmd_common c;
 	struct prio_snapshot snap;
 	struct shape shape;
-	bool do_verify = false, decayed = false;
+	struct prio_rollup streamed;
+	bool do_verify = false, decayed = false, have_streamed = false;
 	const char *tres_names = NULL, *up_since = NULL;
 	enum prio_sreport_unit unit = PRIO_UNIT_MINUTES;
 	enum prio_bucket_by by = PRIO_BY_NONE;
@@ -1227,13 +1360,17 @@ int main(int argc, char **argv)
 				 (1u << PRIO_ROLE_NODES);
 	else if (optind < argc)
 		c.folder_roles &= ~(1u << PRIO_ROLE_JOBS);
-	cmd_load_snapshot(&c, &snap);
+	have_streamed = optind < argc &&
+			report_stream(&c, &snap, argc - optind, argv + optind,
+				      decayed, by, c.cluster, &streamed);
+	if (!have_streamed)
+		cmd_load_snapshot(&c, &snap);
 	/* a report sums every user's records; a job's own bill does not */
 	if (optind < argc)
 		cmd_partial(&c, &snap, PRIO_NEEDS_ROLLUP, "the report", true);
 	if (optind < argc)
 		rc = report(&c, &snap, argc - optind, argv + optind, tres_names, unit, decayed,
-			    by, up_since, c.cluster);
+			    by, up_since, c.cluster, have_streamed ? &streamed : NULL);
 	else if (do_verify)
 		rc = verify(&c, &snap);
 	else if (shape_given(&shape))

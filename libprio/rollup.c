@@ -381,19 +381,20 @@ static int add_record(struct prio_rollup *r, const struct prio_snapshot *snap,
 	return 0;
 }
 
-int prio_rollup_run(const struct prio_snapshot *snap,
-		    const struct prio_rollup_opts *o, struct prio_rollup *r,
-		    struct prio_error *err)
+int prio_rollup_begin(const struct prio_snapshot *snap,
+		      const struct prio_rollup_opts *o, struct prio_rollup *r,
+		      struct prio_error *err)
 {
 	long nb;
-	double d = prio_decay_factor(snap->conf.decay_half_life);
-	time_t at = o->decay_to ? o->decay_to : o->window.end;
-	enum prio_billing_rule max_tres = prio_billing_rule_of(&snap->conf);
 
 	memset(r, 0, sizeof(*r));
 	if (o->window.end <= o->window.start)
 		return prio_error_set(err, PRIO_ERR_USAGE, "", 0, "end",
 				      "the window ends before it starts");
+	r->opts = *o;
+	r->decay = prio_decay_factor(snap->conf.decay_half_life);
+	r->decay_at = o->decay_to ? o->decay_to : o->window.end;
+	r->max_tres = (int)prio_billing_rule_of(&snap->conf);
 	r->tres_count = snap->tres.count;
 	r->by = o->by;
 	r->now = o->now;
@@ -408,24 +409,43 @@ int prio_rollup_run(const struct prio_snapshot *snap,
 		r->alloc_decayed = calloc((size_t)nb * r->tres_count,
 					  sizeof(*r->alloc_decayed));
 	if (!r->alloc || !r->planned_cpu || (o->decayed && !r->alloc_decayed) ||
-	    grow_slots(r) < 0)
-		goto nomem;
-	for (uint32_t i = 0; i < snap->sacct_count; i++) {
-		const struct prio_sacct_rec *rec = &snap->sacct[i];
-
-		if (rec->is_step)
-			continue;
-		if (o->cluster != PRIO_NO_ID && rec->cluster != PRIO_NO_ID &&
-		    rec->cluster != o->cluster)
-			continue;
-		r->records++;
-		if (add_record(r, snap, o, rec, d, at, max_tres) < 0)
-			goto nomem;
+	    grow_slots(r) < 0) {
+		prio_rollup_free(r);
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
 	}
 	return 0;
-nomem:
-	prio_rollup_free(r);
-	return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
+}
+
+int prio_rollup_add(struct prio_rollup *r, const struct prio_snapshot *snap,
+		    const struct prio_sacct_rec *rec, struct prio_error *err)
+{
+	const struct prio_rollup_opts *o = &r->opts;
+
+	if (rec->is_step)
+		return 0;
+	if (o->cluster != PRIO_NO_ID && rec->cluster != PRIO_NO_ID &&
+	    rec->cluster != o->cluster)
+		return 0;
+	r->records++;
+	if (add_record(r, snap, o, rec, r->decay, r->decay_at,
+		       (enum prio_billing_rule)r->max_tres) < 0)
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
+	return 0;
+}
+
+int prio_rollup_run(const struct prio_snapshot *snap,
+		    const struct prio_rollup_opts *o, struct prio_rollup *r,
+		    struct prio_error *err)
+{
+	int rc = prio_rollup_begin(snap, o, r, err);
+
+	for (uint32_t i = 0; rc == 0 && i < snap->sacct_count; i++)
+		rc = prio_rollup_add(r, snap, &snap->sacct[i], err);
+	if (rc < 0)
+		prio_rollup_free(r);
+	return rc;
 }
 
 void prio_rollup_free(struct prio_rollup *r)

@@ -254,7 +254,9 @@ const char *const *prio_snapshot_dir_names(enum prio_role role)
 					     "sshare.txt", NULL };
 	static const char *const qos[] = { "qos.txt", NULL };
 	static const char *const jobs[] = { "jobs.txt", "jobs.json", NULL };
-	static const char *const sacct[] = { "sacct.txt", NULL };
+	/* accounting dumps are often kept compressed under their own names */
+	static const char *const sacct[] = { "sacct.txt", "sacct.txt.gz",
+					     "sacct.txt.zst", NULL };
 	static const char *const nodes[] = { "nodes.txt", NULL };
 	static const char *const parts[] = { "partitions.txt", NULL };
 	static const char *const none[] = { NULL };

@@ -122,6 +122,16 @@ struct sa_loader {
 	bool trailing_bar; /* sacct -p */
 	bool last_is_text;
 	unsigned long records;
+	/* streaming (prio_sacct_stream): records go to fn, not the snapshot */
+	prio_sacct_fn fn;
+	void *ctx;
+	struct prio_error *fn_err;
+	bool fn_failed;
+	bool have_header;
+	bool have_raw_column;
+	uint32_t want;	      /* columns asked for, 0 all */
+	struct dup_set *dups; /* keys seen, for the duplicate check */
+	unsigned long lines;  /* lines of the runs before */
 };
 
 __attribute__((format(printf, 4, 5))) static int row_error(struct sa_loader *ld,
@@ -167,15 +177,23 @@ static int header(struct sa_loader *ld, const struct prio_line *l)
 			if (strlen(text_columns[t]) == n &&
 			    strncasecmp(text_columns[t], p, n) == 0)
 				kind = C_TEXT;
+		if (kind == C_JOBIDRAW)
+			ld->have_raw_column = true;
+		if (kind != C_IGNORE && kind != C_TEXT)
+			ld->snap->sacct_columns |= columns[kind].bit;
+		if (kind == C_JOBID || kind == C_JOBIDRAW)
+			have_id = true;
+		/* a name nobody looks at is not interned; columns whose
+		 * values may be refused are always read */
+		if (ld->want && !(ld->want & columns[kind].bit) &&
+		    (kind == C_USER || kind == C_ACCOUNT || kind == C_PARTITION ||
+		     kind == C_QOS || kind == C_CLUSTER || kind == C_NODELIST))
+			kind = C_IGNORE;
 		ld->kind[c] = (uint8_t)kind;
 		snprintf(ld->names[c], sizeof(ld->names[c]), "%.*s",
 			 (int)(n > 23 ? 23 : n), p);
 		ld->col_name[c] = ld->names[c];
 		ld->ncols++;
-		if (kind == C_JOBID || kind == C_JOBIDRAW)
-			have_id = true;
-		if (kind != C_IGNORE && kind != C_TEXT)
-			ld->snap->sacct_columns |= columns[kind].bit;
 		if (!q)
 			break;
 		p = q + 1;
@@ -474,6 +492,138 @@ static inline size_t next_bar(const uint64_t *m, size_t pos, size_t len)
 	return (w << 6) + (size_t)__builtin_ctzll(x);
 }
 
+/*
+ * Keys seen while streaming, in bounded memory, for the duplicate check
+ * (refuse_duplicates() sorts all records, which streaming has not kept).
+ * A job's own row and its batch, extern and interactive steps are one bit
+ * each per job id, in pages of 65536 ids made when first touched (100M
+ * jobs: 12.5 MB); any other key (numbered steps, heterogeneous parts,
+ * pending arrays, array tasks without JobIDRaw) goes into a set of 64-bit
+ * hashes.  A key seen before, or a hash that matches, makes the file be
+ * loaded whole, where the exact check words the refusal: a false alarm
+ * costs time, never a wrong answer; a key not seen is not a duplicate.
+ */
+#define DUP_KINDS 4
+#define DUP_PAGE_BITS 16
+struct dup_set {
+	uint64_t *pages[DUP_KINDS][1u << (32 - DUP_PAGE_BITS)];
+	uint64_t *slots; /* hashes, 0 = empty */
+	size_t mask, count;
+};
+
+static void dup_set_free(struct dup_set *d)
+{
+	if (!d)
+		return;
+	for (unsigned k = 0; k < DUP_KINDS; k++)
+		for (size_t p = 0; p < (1u << (32 - DUP_PAGE_BITS)); p++)
+			free(d->pages[k][p]);
+	free(d->slots);
+	free(d);
+}
+
+static uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+/* 1 when h was in the set (and is now), 0 when added, -1 out of memory */
+static int dup_hash_seen(struct dup_set *d, uint64_t h)
+{
+	size_t i;
+
+	h = h ? h : 1;
+	if ((d->count + 1) * 4 > (d->mask + 1) * 3 || !d->slots) {
+		size_t n = d->slots ? (d->mask + 1) * 2 : 1024;
+		uint64_t *ns = calloc(n, sizeof(*ns));
+
+		if (!ns)
+			return -1;
+		for (size_t j = 0; d->slots && j <= d->mask; j++) {
+			if (!d->slots[j])
+				continue;
+			for (i = d->slots[j] & (n - 1); ns[i]; i = (i + 1) & (n - 1))
+				;
+			ns[i] = d->slots[j];
+		}
+		free(d->slots);
+		d->slots = ns;
+		d->mask = n - 1;
+	}
+	for (i = h & d->mask; d->slots[i]; i = (i + 1) & d->mask)
+		if (d->slots[i] == h)
+			return 1;
+	d->slots[i] = h;
+	d->count++;
+	return 0;
+}
+
+static int dup_seen(struct sa_loader *ld, const struct prio_sacct_rec *r)
+{
+	struct dup_set *d = ld->dups;
+	int kind = -1;
+
+	if (!r->is_step)
+		kind = 0;
+	else if (r->step_id == PRIO_SACCT_STEP_BATCH)
+		kind = 1;
+	else if (r->step_id == PRIO_SACCT_STEP_EXTERN)
+		kind = 2;
+	else if (r->step_id == PRIO_SACCT_STEP_INTERACTIVE)
+		kind = 3;
+	/* the bit stands for the whole key when the job id alone tells
+	 * jobs apart: JobIDRaw's own id for array tasks */
+	if (kind >= 0 && r->array_task_text == PRIO_NO_ID &&
+	    r->het_job_offset == PRIO_NO_VAL &&
+	    (r->array_task_id == PRIO_NO_VAL || ld->have_raw_column)) {
+		uint64_t **page = &d->pages[kind][r->job_id >> DUP_PAGE_BITS];
+		uint32_t bit = r->job_id & ((1u << DUP_PAGE_BITS) - 1);
+		uint64_t m = 1ull << (bit & 63);
+
+		if (!*page &&
+		    !(*page = calloc((1u << DUP_PAGE_BITS) / 64, sizeof(uint64_t))))
+			return -1;
+		if ((*page)[bit >> 6] & m)
+			return 1;
+		(*page)[bit >> 6] |= m;
+		return 0;
+	}
+	{
+		const uint32_t k[8] = {r->job_id,	   r->array_job_id,
+				       r->array_task_id,   r->array_task_text,
+				       r->het_job_id,	   r->het_job_offset,
+				       r->step_id,	   r->is_step};
+		uint64_t h = 0x9e3779b97f4a7c15ull;
+
+		for (unsigned i = 0; i < 8; i++)
+			h = mix64(h ^ k[i]) + i;
+		return dup_hash_seen(d, h);
+	}
+}
+
+/* A streamed record: checked against the keys seen, then handed over. */
+static int stream_record(struct sa_loader *ld, const struct prio_sacct_rec *r)
+{
+	int rc = dup_seen(ld, r);
+
+	if (rc != 0)
+		return prio_error_set(ld->err, rc < 0 ? PRIO_ERR_NOMEM
+						      : PRIO_ERR_PARSE,
+				      ld->name, r->line, "JobID",
+				      "may be listed twice");
+	if ((rc = ld->fn(ld->ctx, r, ld->fn_err)) < 0) {
+		ld->fn_failed = true;
+		return rc;
+	}
+	ld->records++;
+	return 0;
+}
+
 static int row(struct sa_loader *ld, const struct prio_line *l)
 {
 	struct prio_sacct_rec r, *slot;
@@ -545,6 +695,8 @@ static int row(struct sa_loader *ld, const struct prio_line *l)
 		r.job_id = raw_id;
 	if (have_elapsed_raw)
 		r.elapsed = elapsed_raw;
+	if (ld->fn)
+		return stream_record(ld, &r);
 	slot = prio_snapshot_new_sacct(ld->snap);
 	if (!slot)
 		return prio_error_set(ld->err, PRIO_ERR_NOMEM, ld->name, line,
@@ -671,6 +823,22 @@ static int refuse_duplicates(struct sa_loader *ld, uint32_t from)
 	return rc;
 }
 
+/* The loader's caches of values worked out once: made, or freed. */
+static void loader_tables(struct sa_loader *ld, bool make)
+{
+	struct lc_table *t[] = {&ld->tres,   &ld->t_user, &ld->t_account,
+				&ld->t_part, &ld->t_qos,  &ld->t_cluster};
+
+	if (make)
+		lc_time_cache_init(&ld->times);
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (make)
+			lc_table_init(t[i]);
+		else
+			lc_table_free(t[i]);
+	}
+}
+
 int prio_load_sacct(struct prio_snapshot *snap, const struct prio_source *src,
 		    struct prio_error *err)
 {
@@ -685,13 +853,7 @@ int prio_load_sacct(struct prio_snapshot *snap, const struct prio_source *src,
 	ld->name = src->name;
 	ld->err = err;
 	ld->limit = src->data + src->size;
-	lc_time_cache_init(&ld->times);
-	lc_table_init(&ld->tres);
-	lc_table_init(&ld->t_user);
-	lc_table_init(&ld->t_account);
-	lc_table_init(&ld->t_part);
-	lc_table_init(&ld->t_qos);
-	lc_table_init(&ld->t_cluster);
+	loader_tables(ld, true);
 	rc = load(ld, src);
 	if (rc == 0)
 		rc = refuse_duplicates(ld, from);
@@ -700,12 +862,7 @@ int prio_load_sacct(struct prio_snapshot *snap, const struct prio_source *src,
 					       src->name, ld->records);
 	if (rc < 0 && err->status == PRIO_OK)
 		prio_error_set(err, rc, src->name, 0, "", "out of memory");
-	lc_table_free(&ld->tres);
-	lc_table_free(&ld->t_user);
-	lc_table_free(&ld->t_account);
-	lc_table_free(&ld->t_part);
-	lc_table_free(&ld->t_qos);
-	lc_table_free(&ld->t_cluster);
+	loader_tables(ld, false);
 	free(ld);
 	return rc;
 }
@@ -754,4 +911,97 @@ const char *prio_sacct_job_id_format(const struct prio_snapshot *snap,
 	}
 #undef PUT
 	return buf;
+}
+
+/* One run of whole lines; 0, or negative at the first error. */
+static int stream_lines(struct sa_loader *ld, const char *data, size_t size)
+{
+	struct prio_source src;
+	struct lc_reader r;
+	struct prio_line l;
+	int rc;
+
+	prio_source_from_memory(&src, ld->name, data, size);
+	lc_reader_init(&r, &src);
+	r.number = ld->lines;
+	ld->limit = data + size;
+	while ((rc = lc_line_next(&r, &l, ld->err)) > 0) {
+		if (build_bars(ld, l.text, l.len) < 0)
+			return -1;
+		if (l.len == 0)
+			continue;
+		if (!ld->have_header) {
+			if ((rc = header(ld, &l)) < 0)
+				return rc;
+			ld->have_header = true;
+			continue;
+		}
+		if ((rc = row(ld, &l)) < 0)
+			return rc;
+	}
+	ld->lines = r.number;
+	return rc;
+}
+
+/* Records are read this much text at a time. */
+#define STREAM_CHUNK ((size_t)16 << 20)
+
+int prio_sacct_stream(struct prio_snapshot *snap, const char *path,
+		      uint32_t want, prio_sacct_fn fn, void *ctx,
+		      struct prio_error *err)
+{
+	struct prio_error quiet; /* the whole-file load words every error */
+	struct prio_chunks ch;
+	struct sa_loader *ld;
+	const char *data;
+	size_t size;
+	char last = '\n';
+	int rc;
+
+	if (!path || strcmp(path, "-") == 0 ||
+	    prio_chunks_open(&ch, path, STREAM_CHUNK, &quiet) < 0)
+		return PRIO_SACCT_LOAD_WHOLE;
+	ld = calloc(1, sizeof(*ld));
+	if (ld)
+		ld->dups = calloc(1, sizeof(*ld->dups));
+	if (!ld || !ld->dups) {
+		if (ld)
+			free(ld);
+		prio_chunks_close(&ch);
+		return prio_error_set(err, PRIO_ERR_NOMEM, path, 0, "",
+				      "out of memory");
+	}
+	ld->snap = snap;
+	ld->name = path;
+	ld->err = &quiet;
+	ld->fn = fn;
+	ld->ctx = ctx;
+	ld->fn_err = err;
+	ld->want = want;
+	loader_tables(ld, true);
+	while ((rc = prio_chunks_next(&ch, &data, &size, &quiet)) > 0) {
+		last = data[size - 1];
+		if ((rc = stream_lines(ld, data, size)) < 0)
+			break;
+	}
+	/* what the whole-file load would refuse or warn about: a cut last
+	 * line, no header (an empty file), a file rewritten meanwhile */
+	if (rc == 0 && (last != '\n' || !ld->have_header ||
+			prio_chunks_finish(&ch, &quiet) < 0))
+		rc = PRIO_SACCT_LOAD_WHOLE;
+	if (rc < 0 && !ld->fn_failed)
+		rc = PRIO_SACCT_LOAD_WHOLE;
+	if (rc == 0) {
+		rc = prio_snapshot_note_loaded(snap, PRIO_INPUT_SACCT, path,
+					       ld->records);
+		if (rc < 0)
+			prio_error_set(err, rc, path, 0, "", "out of memory");
+		else
+			snap->roles_loaded |= 1u << PRIO_ROLE_SACCT;
+	}
+	loader_tables(ld, false);
+	dup_set_free(ld->dups);
+	free(ld);
+	prio_chunks_close(&ch);
+	return rc;
 }

@@ -103,6 +103,11 @@ struct prio_rollup {
 	uint32_t slot_mask, entry_capacity;
 	uint64_t *secs_pool;
 	double *decayed_pool;
+	/* what prio_rollup_begin() was given, for prio_rollup_add() */
+	struct prio_rollup_opts opts;
+	double decay;
+	time_t decay_at;
+	int max_tres;
 };
 
 /*
@@ -112,6 +117,19 @@ struct prio_rollup {
 int prio_rollup_run(const struct prio_snapshot *snap,
 		    const struct prio_rollup_opts *opts, struct prio_rollup *r,
 		    struct prio_error *err);
+
+/*
+ * The same, a record at a time (issue 17: records streamed by
+ * prio_sacct_stream(), none kept): begin() as run() without the pass, then
+ * add() for every record in file order (steps and other clusters' records
+ * are skipped here, as run() skips them), the same sums as run() over
+ * the same records.  snap must be the one the records were interned in.
+ */
+int prio_rollup_begin(const struct prio_snapshot *snap,
+		      const struct prio_rollup_opts *opts, struct prio_rollup *r,
+		      struct prio_error *err);
+int prio_rollup_add(struct prio_rollup *r, const struct prio_snapshot *snap,
+		    const struct prio_sacct_rec *rec, struct prio_error *err);
 void prio_rollup_free(struct prio_rollup *r);
 
 /* The cluster's TRES counts (out[snap->tres.count]) from its nodes: cpu =

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "error.h"
 #include "intern.h"
 #include "job.h"
 #include "tres.h"
@@ -72,5 +73,33 @@ struct prio_snapshot;
 const char *prio_sacct_job_id_format(const struct prio_snapshot *snap,
 				     const struct prio_sacct_rec *rec,
 				     char *buf, size_t size);
+
+/*
+ * Streaming (issue 17): the records of a sacct file handed one at a time
+ * to fn, in file order (steps too), each forgotten when fn returns, so that
+ * a roll-up of 100M records runs in bounded memory: the file (plain, gzip
+ * or zstd) is read 16 MiB at a time; what a record names (users, accounts,
+ * TRES lists) is interned in snap as prio_load_sacct() does.
+ *
+ * columns (PRIO_SACCT_*, 0 = all) may leave out the name columns fn does
+ * not look at (User, Account, Partition, QOS, Cluster, NodeList): columns
+ * whose value can be refused are always read, so that a file streams only
+ * when prio_load_sacct() would take it whole.
+ *
+ * Returns 0 when every record was handed over: then snap notes the input
+ * loaded (role sacct, the record count) as the loader does.  Returns
+ * PRIO_SACCT_LOAD_WHOLE when the file must be judged whole instead: not a
+ * regular file, any error or doubt (a refused row, a cut last line, an
+ * empty file, a row that may repeat an earlier one, the file changed while
+ * read...).  Then nothing was reported, fn may have seen some records (the
+ * caller drops what it summed) and prio_load_role() gives the exact answer,
+ * error or warning, as before.  Negative: fn's own error (err as fn set it).
+ */
+#define PRIO_SACCT_LOAD_WHOLE 1
+typedef int (*prio_sacct_fn)(void *ctx, const struct prio_sacct_rec *rec,
+			     struct prio_error *err);
+int prio_sacct_stream(struct prio_snapshot *snap, const char *path,
+		      uint32_t columns, prio_sacct_fn fn, void *ctx,
+		      struct prio_error *err);
 
 #endif

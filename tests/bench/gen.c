@@ -4,6 +4,12 @@
  * site, deterministically, for the benchmarks of DESIGN §5.
  *
  *   gen S|M|L|C DIR
+ *   gen sacct N FILE [S|M|L|C]
+ *
+ * The second form writes only N sacct records (FILE "-": standard output,
+ * to pipe into zstd) of the users and accounts of a size (M by default):
+ * with --sacct FILE over that size's folder, a roll-up of any length
+ * (issue 17: 10M and 100M records in bounded memory).
  *
  *   S: 2,000 pending jobs, 200 users, 30 accounts, depth 4, 20k sacct records
  *   M: 100k pending jobs, 10k users, 1k accounts, depth 5, 1M sacct records
@@ -556,22 +562,22 @@ static void write_jobs(const char *dir, const struct size *sz)
 	close_out(f, "jobs.txt");
 }
 
-static void write_sacct(const char *dir, const struct size *sz)
+static void write_sacct_records(FILE *f, uint64_t count)
 {
 	static const char *const states[] = { "COMPLETED", "COMPLETED", "COMPLETED",
 					      "FAILED", "TIMEOUT", "CANCELLED by 10042" };
-	FILE *f = open_out(dir, "sacct.txt");
 	long span = 30L * 86400;
 
 	fputs("JobID|JobIDRaw|User|Account|Partition|QOS|Submit|Eligible|Start|End|Elapsed|ElapsedRaw|Suspended|State|AllocTRES|ReqTRES|NNodes|NCPUS|TimelimitRaw\n", f);
-	for (uint32_t i = 0; i < sz->sacct; i++) {
+	for (uint64_t i = 0; i < count; i++) {
 		const struct uassoc *ua = &uas[below(nuas)];
 		struct shape s;
 		char un[16], an[16], sub[32], st[32], en[32], el[24], tres[160];
-		long submit = NOW_EPOCH - span + (long)((double)span * i / sz->sacct);
+		long submit = NOW_EPOCH - span + (long)((double)span * (double)i / (double)count);
 		long start = submit + below(3600);
 		long elapsed, limit;
-		uint32_t id = 1 + i;
+		/* ids as Slurm's: unique below 2^32 (MaxJobId wraps sooner) */
+		uint32_t id = (uint32_t)(1 + i);
 
 		job_shape(&s);
 		limit = 60L * s.limit_min;
@@ -585,7 +591,48 @@ static void write_sacct(const char *dir, const struct size *sz)
 			stamp(start + elapsed, en), duration(elapsed, el), elapsed,
 			states[below(6)], tres, tres, s.nodes, s.cpus, s.limit_min);
 	}
+}
+
+static void write_sacct(const char *dir, const struct size *sz)
+{
+	FILE *f = open_out(dir, "sacct.txt");
+
+	write_sacct_records(f, sz->sacct);
 	close_out(f, "sacct.txt");
+}
+
+/* gen sacct N FILE [SIZE] */
+static int sacct_only(int argc, char **argv)
+{
+	const struct size *sz = NULL;
+	const char *want = argc == 5 ? argv[4] : "M";
+	char *end;
+	unsigned long long n;
+	FILE *f;
+
+	errno = 0;
+	n = strtoull(argv[2], &end, 10);
+	if (argc > 5 || errno || end == argv[2] || *end || !n || n > UINT32_MAX - 1) {
+		fprintf(stderr, "usage: gen sacct N FILE [S|M|L|C] (N from 1 to 2^32-2)\n");
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		if (strcmp(want, sizes[i].name) == 0)
+			sz = &sizes[i];
+	if (!sz) {
+		fprintf(stderr, "gen: unknown size \"%s\" (S, M, L or C)\n", want);
+		return 2;
+	}
+	build_tree(sz);
+	f = strcmp(argv[3], "-") == 0 ? stdout : fopen(argv[3], "w");
+	if (!f) {
+		fprintf(stderr, "gen: %s: %s\n", argv[3], strerror(errno));
+		return 2;
+	}
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	write_sacct_records(f, n);
+	close_out(f, argv[3]);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -593,8 +640,10 @@ int main(int argc, char **argv)
 	const struct size *sz = NULL;
 	FILE *f;
 
+	if (argc >= 4 && strcmp(argv[1], "sacct") == 0)
+		return sacct_only(argc, argv);
 	if (argc != 3) {
-		fprintf(stderr, "usage: gen S|M|L|C DIR\n");
+		fprintf(stderr, "usage: gen S|M|L|C DIR | gen sacct N FILE [S|M|L|C]\n");
 		return 2;
 	}
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
