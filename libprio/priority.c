@@ -571,6 +571,15 @@ void prio_row_compute(const struct prio_engine *e, const struct prio_job *job,
 		      const struct prio_job_factors *jf, uint32_t partition,
 		      struct prio_row *row)
 {
+	prio_row_compute_kept(e, job, jf, partition, NULL, false, row);
+}
+
+void prio_row_compute_kept(const struct prio_engine *e,
+			   const struct prio_job *job,
+			   const struct prio_job_factors *jf,
+			   uint32_t partition, double *tres, bool reuse,
+			   struct prio_row *row)
+{
 	const struct prio_partition *p = partition_at(e, partition);
 	double age = prio_weighted(e, PRIO_FACTOR_AGE, jf->age);
 	double assoc = prio_weighted(e, PRIO_FACTOR_ASSOC, jf->assoc);
@@ -588,7 +597,12 @@ void prio_row_compute(const struct prio_engine *e, const struct prio_job *job,
 	/* sprio (client side): factors, then site and nice, then each TRES */
 	sum = age + assoc + fs + js + part + qos + site - nice;
 	for (uint32_t k = 0; k < e->tres_count; k++) {
-		double w = tres_factor(e, job, p, k) * e->tres_weight[k];
+		double w = tres && reuse ? tres[k]
+					 : tres_factor(e, job, p, k) *
+					       e->tres_weight[k];
+
+		if (tres && !reuse)
+			tres[k] = w;
 
 		tres_sum += w;
 		sum += w;

@@ -198,6 +198,17 @@ void prio_row_compute(const struct prio_engine *e, const struct prio_job *job,
 		      const struct prio_job_factors *jf, uint32_t partition,
 		      struct prio_row *row);
 
+/* prio_row_compute() keeping the weighted TRES terms (e->tres_count
+ * values): tres receives them, or with reuse gives them from an earlier
+ * call for the same job and partition on an engine of the same snapshot,
+ * and the job's TRES are not read again (prio-top's clock tick, where only
+ * age and fairshare move).  tres NULL: prio_row_compute(). */
+void prio_row_compute_kept(const struct prio_engine *e,
+			   const struct prio_job *job,
+			   const struct prio_job_factors *jf,
+			   uint32_t partition, double *tres, bool reuse,
+			   struct prio_row *row);
+
 /* The unweighted TRES factors of a job in a partition, one per engine TRES
  * (factor[k] for e->tres[k]). */
 void prio_row_tres(const struct prio_engine *e, const struct prio_job *job,
