@@ -26,6 +26,12 @@
 #include "prio/whatif.h"
 #include "top_model.h"
 
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
 static int nomem(struct prio_error *err)
 {
 	return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
@@ -41,13 +47,12 @@ static void results_free(struct prio_top_results *r)
 	free(r->own_fs);
 	free(r->factors);
 	free(r->tres);
-	free(r->slot);
-	free(r->pos);
 	free(r->moved);
 	free(r->runs);
 	free(r->entries2);
 	free(r->jobs2);
-	free(r->slot2);
+	free(r->factors2);
+	free(r->tres2);
 	free(r->assoc_changed);
 	free(r->is_moved);
 	free(r);
@@ -129,13 +134,10 @@ static int fill_rows(const struct prio_engine *e, const struct prio_queue *q,
 		start[j + 1] += start[j];
 	for (uint32_t k = 0; k < q->count; k++)
 		order[start[q->entries[k].job]++] = k;
-	/* the tick's cache slots follow this order too */
-	for (uint32_t i = 0; i < q->count; i++) {
+	for (uint32_t i = 0; i < q->count; i++)
 		fill_row(e, &q->entries[order[i]], &rows[order[i]],
-			 &r->factors[i], r->tres + (size_t)i * r->tres_count);
-		r->slot[order[i]] = i;
-		r->pos[i] = order[i];
-	}
+			 &r->factors[order[i]],
+			 r->tres + (size_t)order[i] * r->tres_count);
 	free(start);
 	free(order);
 	return PRIO_OK;
@@ -206,9 +208,7 @@ static int compute(struct prio_top *t, time_t now, struct prio_error *err)
 	r->tres_count = e->tres_count;
 	r->tres = malloc(n * (e->tres_count ? e->tres_count : 1) *
 			 sizeof(*r->tres));
-	r->slot = malloc(n * sizeof(*r->slot));
-	r->pos = malloc(n * sizeof(*r->pos));
-	if (!r->jobs || !r->factors || !r->tres || !r->slot || !r->pos) {
+	if (!r->jobs || !r->factors || !r->tres) {
 		rc = nomem(err);
 		goto fail;
 	}
@@ -316,13 +316,6 @@ static int cmp_moved(const void *pa, const void *pb, void *arg)
 			&c->entries[*(const uint32_t *)pb]);
 }
 
-static int cmp_u32(const void *pa, const void *pb)
-{
-	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
 /* The tick's buffers, allocated once for the queue's size. */
 static int tick_buffers(struct prio_top_results *r, uint32_t assocs)
 {
@@ -336,27 +329,34 @@ static int tick_buffers(struct prio_top_results *r, uint32_t assocs)
 		r->entries2 = malloc(n * sizeof(*r->entries2));
 	if (!r->jobs2)
 		r->jobs2 = malloc(n * sizeof(*r->jobs2));
-	if (!r->slot2)
-		r->slot2 = malloc(n * sizeof(*r->slot2));
+	if (!r->factors2)
+		r->factors2 = malloc(n * sizeof(*r->factors2));
+	if (!r->tres2)
+		r->tres2 = malloc(n * (r->tres_count ? r->tres_count : 1) *
+				  sizeof(*r->tres2));
 	if (!r->is_moved)
 		r->is_moved = calloc(n, 1);
 	if (!r->assoc_changed)
 		r->assoc_changed = malloc(assocs ? assocs : 1);
-	return r->moved && r->runs && r->entries2 && r->jobs2 && r->slot2 &&
-		       r->is_moved && r->assoc_changed
+	return r->moved && r->runs && r->entries2 && r->jobs2 &&
+		       r->factors2 && r->tres2 && r->is_moved &&
+		       r->assoc_changed
 		   ? PRIO_OK
 		   : PRIO_ERR_NOMEM;
 }
 
-/* Move rows [from, from + len) to start at `to`, in the three parallel
- * arrays. */
+/* Move rows [from, from + len) to start at `to`, in the parallel arrays. */
 static void move_rows(struct prio_top_results *r, uint32_t from, uint32_t to,
 		      uint32_t len)
 {
 	memmove(&r->queue.entries[to], &r->queue.entries[from],
 		len * sizeof(*r->queue.entries));
 	memmove(&r->jobs[to], &r->jobs[from], len * sizeof(*r->jobs));
-	memmove(&r->slot[to], &r->slot[from], len * sizeof(*r->slot));
+	memmove(&r->factors[to], &r->factors[from],
+		len * sizeof(*r->factors));
+	memmove(r->tres + (size_t)to * r->tres_count,
+		r->tres + (size_t)from * r->tres_count,
+		(size_t)len * r->tres_count * sizeof(*r->tres));
 }
 
 /* Where moved row s goes among the rows that did not move (still in
@@ -385,7 +385,7 @@ static uint32_t insertion_point(const struct prio_top_results *r,
 }
 
 /*
- * Put the rows moved[0..m) (positions), whose priority changed,
+ * Put the rows moved[0..m) (ascending positions), whose priority changed,
  * back in scheduling order.  The other rows keep their relative order, so
  * each moved row is sorted among the moved ones, then placed by a binary
  * search among the others; the rows in between shift, run by run (a row
@@ -401,7 +401,6 @@ static void reorder(struct prio_top_results *r, const struct prio_snapshot *snap
 	uint32_t n = q->count, nruns = 0, lo, hi, at = 0, rem = 0, j = 0;
 	struct moved_ctx c = {snap, q->entries};
 
-	qsort(r->moved, m, sizeof(*r->moved), cmp_u32);
 	for (uint32_t i = 0; i < m; i++)
 		r->is_moved[r->moved[i]] = 1;
 	memcpy(sorted, r->moved, m * sizeof(*sorted));
@@ -412,7 +411,10 @@ static void reorder(struct prio_top_results *r, const struct prio_snapshot *snap
 	for (uint32_t i = 0; i < m; i++) {
 		r->entries2[i] = q->entries[sorted[i]];
 		r->jobs2[i] = r->jobs[sorted[i]];
-		r->slot2[i] = r->slot[sorted[i]];
+		r->factors2[i] = r->factors[sorted[i]];
+		memcpy(r->tres2 + (size_t)i * r->tres_count,
+		       r->tres + (size_t)sorted[i] * r->tres_count,
+		       r->tres_count * sizeof(*r->tres));
 	}
 	/* runs of unmoved rows shifted by the count of moved rows placed
 	 * before them less the count taken out before them */
@@ -457,7 +459,10 @@ static void reorder(struct prio_top_results *r, const struct prio_snapshot *snap
 		to = ins[i] - rem + i;
 		q->entries[to] = r->entries2[i];
 		r->jobs[to] = r->jobs2[i];
-		r->slot[to] = r->slot2[i];
+		r->factors[to] = r->factors2[i];
+		memcpy(r->tres + (size_t)to * r->tres_count,
+		       r->tres2 + (size_t)i * r->tres_count,
+		       r->tres_count * sizeof(*r->tres));
 	}
 	for (uint32_t i = 0; i < m; i++)
 		r->is_moved[r->moved[i]] = 0;
@@ -480,7 +485,6 @@ static void reorder(struct prio_top_results *r, const struct prio_snapshot *snap
 		en->part_rank = ++q->part_count[en->partition];
 		r->jobs[k].rank = en->rank;
 		r->jobs[k].part_rank = en->part_rank;
-		r->pos[r->slot[k]] = k;
 	}
 }
 
@@ -529,11 +533,16 @@ static int tick(struct prio_top *t, time_t now, struct prio_error *err)
 		r->assoc_changed[a] =
 		    memcmp(&e2.assoc_factors[a], &r->engine.assoc_factors[a],
 			   sizeof(e2.assoc_factors[a])) != 0;
-	/* in slot order: the job records in index order, as fill_rows */
-	for (uint32_t sl = 0; sl < r->queue.count; sl++) {
-		uint32_t k = r->pos[sl];
-		struct prio_job_factors *jf = &r->factors[sl];
+	for (uint32_t k = 0; k < r->queue.count; k++) {
+		struct prio_job_factors *jf = &r->factors[k];
 		struct prio_top_job *row = &r->jobs[k];
+
+		/* the rows are in queue order, their job records anywhere:
+		 * ask a few rows ahead for the field the row computation
+		 * reads (a cache miss per row was most of the tick) */
+		if (k + 32 < r->queue.count)
+			PREFETCH(&snap->jobs[r->queue.entries[k + 32].job]
+				      .partition_count);
 		double age = e2.weight[PRIO_FACTOR_AGE]
 				 ? prio_age_factor_at(&e2, jf->accrue_time, now)
 				 : 0.0;
@@ -552,9 +561,17 @@ static int tick(struct prio_top *t, time_t now, struct prio_error *err)
 		jf->age = age;
 		prio_row_compute_kept(&e2, &snap->jobs[row->job], jf,
 				      row->partition,
-				      r->tres + (size_t)sl * r->tres_count,
+				      r->tres + (size_t)k * r->tres_count,
 				      true, &pr);
-		row_terms(&e2, jf, &pr, row);
+		/* the terms that can have moved (row_terms gives the rest
+		 * the same values) */
+		row->points[PRIO_FACTOR_AGE] =
+		    prio_weighted(&e2, PRIO_FACTOR_AGE, jf->age);
+		row->points[PRIO_FACTOR_ASSOC] =
+		    prio_weighted(&e2, PRIO_FACTOR_ASSOC, jf->assoc);
+		row->points[PRIO_FACTOR_FAIRSHARE] =
+		    prio_weighted(&e2, PRIO_FACTOR_FAIRSHARE, jf->fairshare);
+		row->sum = pr.sum;
 		changed = true;
 		if (pr.priority != row->priority) {
 			row->priority = pr.priority;
@@ -583,7 +600,11 @@ static int tick(struct prio_top *t, time_t now, struct prio_error *err)
 	if (m && t->before)
 		top_mark_moves(t);
 	/* the table's order: every sort breaks ties by rank; PRIORITY and
-	 * FACTORS sort by what changed; the other keys are fixed */
+	 * FACTORS sort by what changed; the other keys are fixed.  Sorted
+	 * by rank and unfiltered, the table is the rows as they are. */
+	if (t->sort == PRIO_TOP_COL_RANK && !t->filter.user &&
+	    !t->filter.account && !t->filter.partition && !t->filter.text)
+		return PRIO_OK;
 	if (m || (changed && (t->sort == PRIO_TOP_COL_PRIORITY ||
 			      t->sort == PRIO_TOP_COL_FACTORS)))
 		prio_top_sort(t, t->sort, t->desc);

@@ -15,22 +15,20 @@ struct prio_top_results {
 	struct prio_top_job *jobs;
 	struct prio_fs_result *own_fs; /* when the engine computed none */
 	double max_sum;
-	/* The incremental tick (top.c, tick()): per cache slot (the rows in
-	 * job order, as fill_rows visits them), the factors a row's terms
-	 * were computed from and its weighted TRES terms (tres_count each);
-	 * the slot of each row and the row of each slot; the first clock at
-	 * which a job joins the queue or starts to accrue age (a full
-	 * computation from there on; 0: none); buffers kept from one tick
-	 * to the next. */
+	/* The incremental tick (top.c, tick()): per row, the factors its
+	 * terms were computed from and its weighted TRES terms (tres_count
+	 * each), moved with the rows; the first clock at which a job joins
+	 * the queue or starts to accrue age (a full computation from there
+	 * on; 0: none); buffers kept from one tick to the next. */
 	struct prio_job_factors *factors;
 	double *tres;
 	uint32_t tres_count;
-	uint32_t *slot, *pos;
 	time_t horizon;
 	uint32_t *moved, *runs;
 	struct prio_queue_entry *entries2;
 	struct prio_top_job *jobs2;
-	uint32_t *slot2;
+	struct prio_job_factors *factors2;
+	double *tres2;
 	uint8_t *assoc_changed, *is_moved;
 };
 
