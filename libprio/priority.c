@@ -232,6 +232,46 @@ fail:
 	return rc;
 }
 
+int prio_engine_move(struct prio_engine *e, time_t now,
+		     struct prio_error *err)
+{
+	const struct prio_snapshot *snap = e->snap;
+	uint32_t n = snap->assoc_count;
+	struct prio_fs_setup setup = e->fs_setup;
+	struct prio_fs_result *fs = NULL, *old_fs = e->fs;
+	struct prio_assoc_factors *af = NULL;
+	int rc;
+
+	setup.cycle = now;
+	if (n && (!(af = malloc((size_t)n * sizeof(*af))) ||
+		  (e->fs && !(fs = calloc(n, sizeof(*fs)))))) {
+		free(af);
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
+	}
+	if (fs && (rc = prio_fairshare_slurm(snap, &setup, fs, NULL, err)) <
+		      0) {
+		free(af);
+		free(fs);
+		return rc;
+	}
+	e->now = now;
+	e->fs_setup = setup;
+	if (fs)
+		e->fs = fs;
+	for (uint32_t i = 0; i < n; i++) {
+		af[i].assoc = assoc_factor(e, i);
+		af[i].fairshare = fairshare_factor(e, i);
+	}
+	if (n) {
+		free(e->assoc_factors);
+		e->assoc_factors = af;
+	}
+	if (fs)
+		free(old_fs);
+	return PRIO_OK;
+}
+
 void prio_engine_free(struct prio_engine *e)
 {
 	if (!e)

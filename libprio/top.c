@@ -54,6 +54,7 @@ static void results_free(struct prio_top_results *r)
 	free(r->factors2);
 	free(r->tres2);
 	free(r->assoc_changed);
+	free(r->assoc_before);
 	free(r->is_moved);
 	free(r);
 }
@@ -262,17 +263,20 @@ fail:
  * multiplies every association's usage by the same d^Δt (advance.c), and
  * every fairshare algorithm here (fairshare.c: classic's usage over the
  * root's, Fair Tree's usage over the parent's and the sibling ranks, the
- * levels' ratios) depends on usage only through such ratios; no usage
- * floor or PriorityFlags value turns a ratio into an absolute value.  But
+ * levels' ratios) depends on usage only through such ratios; its one
+ * floor (the ticket-based algorithm's, 1% of the normalised shares)
+ * bounds a ratio too.  The exceptions: advance.c floors the decay factor
+ * at DBL_MIN and usage can underflow, after hundreds of half-lives.  But
  * running jobs go on charging their associations as the clock moves, so
  * usage ratios do move on a busy cluster, and in floating point a·f/(b·f)
  * need not be a/b to the last bit.  So the tick does not assume: it
- * computes the engine at the new clock (usage moved there, the fairshare
- * tree: a few milliseconds), compares each association's factors bit for
- * bit with the previous ones, and computes again only the rows whose age
- * factor or association factors changed, from the factors kept per row,
- * with the engine's own row computation (prio_row_compute: the same sums
- * in the same order, so the same bits as a full computation).  Rows whose
+ * moves the engine to the new clock (usage moved there, the fairshare tree
+ * computed again: prio_engine_move), compares each association's factors
+ * bit for bit with the previous ones, and computes again only the rows
+ * whose age factor or association factors changed, from the factors kept
+ * per row, with the engine's own row computation (prio_row_compute_kept,
+ * the TRES terms kept too: the same sums in the same order, so the same
+ * bits as a full computation).  Rows whose
  * scheduling priority changed are sorted and merged into the others,
  * whose relative order cannot change (the order's other keys are fixed).
  * A job joining the queue or starting to accrue (the horizon), a clock
@@ -338,9 +342,12 @@ static int tick_buffers(struct prio_top_results *r, uint32_t assocs)
 		r->is_moved = calloc(n, 1);
 	if (!r->assoc_changed)
 		r->assoc_changed = malloc(assocs ? assocs : 1);
+	if (!r->assoc_before)
+		r->assoc_before =
+		    malloc((assocs ? assocs : 1) * sizeof(*r->assoc_before));
 	return r->moved && r->runs && r->entries2 && r->jobs2 &&
 		       r->factors2 && r->tres2 && r->is_moved &&
-		       r->assoc_changed
+		       r->assoc_changed && r->assoc_before
 		   ? PRIO_OK
 		   : PRIO_ERR_NOMEM;
 }
@@ -494,45 +501,47 @@ static int tick(struct prio_top *t, time_t now, struct prio_error *err)
 {
 	struct prio_snapshot *snap = t->snap;
 	struct prio_top_results *r = t->r;
+	struct prio_engine *e = r ? &r->engine : NULL;
 	struct prio_fs_result *own_fs = NULL;
-	struct prio_engine e2;
-	uint32_t m = 0;
+	uint32_t m = 0, nassoc = snap->assoc_count;
+	double max_sum = 0;
 	bool changed = false;
 	int rc;
 
 	if (!r || !r->factors || now <= t->now ||
-	    (r->horizon && (now > snap->now ? now : snap->now) >= r->horizon))
+	    (r->horizon && (now > snap->now ? now : snap->now) >= r->horizon) ||
+	    (nassoc && !e->assoc_factors) ||
+	    tick_buffers(r, nassoc) < 0)
 		return 1;
 	if ((rc = usage_at(t, now, err)) < 0)
 		return rc;
-	if ((rc = prio_engine_init(&e2, snap, now, err)) < 0)
-		return rc;
-	if (!e2.fs && snap->assoc_count) {
-		own_fs = calloc(snap->assoc_count, sizeof(*own_fs));
-		if (!own_fs) {
-			prio_engine_free(&e2);
+	/* without a fairshare weight the engine has no tree: the tree view's,
+	 * as compute() makes it */
+	if (!e->fs && nassoc) {
+		struct prio_fs_setup setup = e->fs_setup;
+
+		setup.cycle = now;
+		own_fs = calloc(nassoc, sizeof(*own_fs));
+		if (!own_fs)
 			return nomem(err);
-		}
-		if ((rc = prio_fairshare_slurm(snap, &e2.fs_setup, own_fs, NULL,
+		if ((rc = prio_fairshare_slurm(snap, &setup, own_fs, NULL,
 					       err)) < 0) {
 			free(own_fs);
-			prio_engine_free(&e2);
 			return rc;
 		}
 	}
-	if (tick_buffers(r, snap->assoc_count) < 0 ||
-	    e2.tres_count != r->tres_count ||
-	    (snap->assoc_count &&
-	     (!e2.assoc_factors || !r->engine.assoc_factors))) {
+	if (nassoc)
+		memcpy(r->assoc_before, e->assoc_factors,
+		       nassoc * sizeof(*r->assoc_before));
+	if ((rc = prio_engine_move(e, now, err)) < 0) {
 		free(own_fs);
-		prio_engine_free(&e2);
-		return 1;
+		return rc;
 	}
 	/* nothing fails from here on */
-	for (uint32_t a = 0; a < snap->assoc_count; a++)
+	for (uint32_t a = 0; a < nassoc; a++)
 		r->assoc_changed[a] =
-		    memcmp(&e2.assoc_factors[a], &r->engine.assoc_factors[a],
-			   sizeof(e2.assoc_factors[a])) != 0;
+		    memcmp(&e->assoc_factors[a], &r->assoc_before[a],
+			   sizeof(e->assoc_factors[a])) != 0;
 	for (uint32_t k = 0; k < r->queue.count; k++) {
 		struct prio_job_factors *jf = &r->factors[k];
 		struct prio_top_job *row = &r->jobs[k];
@@ -543,34 +552,36 @@ static int tick(struct prio_top *t, time_t now, struct prio_error *err)
 		if (k + 32 < r->queue.count)
 			PREFETCH(&snap->jobs[r->queue.entries[k + 32].job]
 				      .partition_count);
-		double age = e2.weight[PRIO_FACTOR_AGE]
-				 ? prio_age_factor_at(&e2, jf->accrue_time, now)
+		double age = e->weight[PRIO_FACTOR_AGE]
+				 ? prio_age_factor_at(e, jf->accrue_time, now)
 				 : 0.0;
 		bool redo = memcmp(&age, &jf->age, sizeof(age)) != 0;
 		struct prio_row pr;
 
 		if (jf->assoc_index != PRIO_ASSOC_NONE &&
 		    r->assoc_changed[jf->assoc_index]) {
-			jf->assoc = e2.assoc_factors[jf->assoc_index].assoc;
+			jf->assoc = e->assoc_factors[jf->assoc_index].assoc;
 			jf->fairshare =
-			    e2.assoc_factors[jf->assoc_index].fairshare;
+			    e->assoc_factors[jf->assoc_index].fairshare;
 			redo = true;
 		}
-		if (!redo)
+		if (!redo) {
+			max_sum = row->sum > max_sum ? row->sum : max_sum;
 			continue;
+		}
 		jf->age = age;
-		prio_row_compute_kept(&e2, &snap->jobs[row->job], jf,
+		prio_row_compute_kept(e, &snap->jobs[row->job], jf,
 				      row->partition,
 				      r->tres + (size_t)k * r->tres_count,
 				      true, &pr);
 		/* the terms that can have moved (row_terms gives the rest
 		 * the same values) */
 		row->points[PRIO_FACTOR_AGE] =
-		    prio_weighted(&e2, PRIO_FACTOR_AGE, jf->age);
+		    prio_weighted(e, PRIO_FACTOR_AGE, jf->age);
 		row->points[PRIO_FACTOR_ASSOC] =
-		    prio_weighted(&e2, PRIO_FACTOR_ASSOC, jf->assoc);
+		    prio_weighted(e, PRIO_FACTOR_ASSOC, jf->assoc);
 		row->points[PRIO_FACTOR_FAIRSHARE] =
-		    prio_weighted(&e2, PRIO_FACTOR_FAIRSHARE, jf->fairshare);
+		    prio_weighted(e, PRIO_FACTOR_FAIRSHARE, jf->fairshare);
 		row->sum = pr.sum;
 		changed = true;
 		if (pr.priority != row->priority) {
@@ -578,19 +589,13 @@ static int tick(struct prio_top *t, time_t now, struct prio_error *err)
 			r->queue.entries[k].priority = pr.priority;
 			r->moved[m++] = k;
 		}
+		max_sum = row->sum > max_sum ? row->sum : max_sum;
 	}
 	if (m)
 		reorder(r, snap, m);
-	prio_engine_free(&r->engine);
-	r->engine = e2;
 	free(r->own_fs);
 	r->own_fs = own_fs;
-	if (changed) {
-		r->max_sum = 0;
-		for (uint32_t k = 0; k < r->queue.count; k++)
-			if (r->jobs[k].sum > r->max_sum)
-				r->max_sum = r->jobs[k].sum;
-	}
+	r->max_sum = max_sum;
 	t->now = now;
 	t->jobs = r->jobs;
 	t->fs = r->engine.fs ? r->engine.fs : r->own_fs;

@@ -30,6 +30,7 @@ struct prio_top_results {
 	struct prio_job_factors *factors2;
 	double *tres2;
 	uint8_t *assoc_changed, *is_moved;
+	struct prio_assoc_factors *assoc_before;
 };
 
 /* The queue before the last what-if: (job, partition) keys in ascending

@@ -101,6 +101,14 @@ int prio_engine_init(struct prio_engine *e, const struct prio_snapshot *snap,
 int prio_engine_init_fs(struct prio_engine *e, const struct prio_snapshot *snap,
 			time_t now, unsigned fs_flags, struct prio_error *err);
 void prio_engine_free(struct prio_engine *e);
+/* The same engine at another clock, for the same snapshot whose usage was
+ * moved there (prio_snapshot_advance): the fairshare of the tree and the
+ * associations' factors computed again, everything else kept (it depends
+ * on the snapshot alone); what prio_engine_init_fs at `now` with the same
+ * flags gives, without walking the jobs again (prio-top's clock tick).
+ * On an error (err filled) e is unchanged. */
+int prio_engine_move(struct prio_engine *e, time_t now,
+		     struct prio_error *err);
 
 /* What Slurm computes once per job (factors are unweighted: in [0,1], or
  * raw values under the NO_NORMAL_* flags; 0 where the weight is 0). */
