@@ -137,8 +137,38 @@ void prio_snapshot_charge(struct prio_snapshot *snap, time_t at, uint32_t job,
 	       end ? (double)end : INFINITY);
 }
 
+/* Whether prio_snapshot_advance charges job j. */
+static bool charges(const struct prio_snapshot *snap, uint32_t j)
+{
+	const struct prio_job *job = &snap->jobs[j];
+
+	return job->state == PRIO_JOB_RUNNING && job->partition_count &&
+	       job->start_time;
+}
+
+uint32_t prio_snapshot_running(const struct prio_snapshot *snap,
+			       uint32_t *out)
+{
+	uint32_t n = 0;
+
+	for (uint32_t j = 0; j < snap->job_count; j++)
+		if (charges(snap, j)) {
+			if (out)
+				out[n] = j;
+			n++;
+		}
+	return n;
+}
+
 int prio_snapshot_advance(struct prio_snapshot *snap, time_t at,
 			  struct prio_error *err)
+{
+	return prio_snapshot_advance_running(snap, at, NULL, 0, err);
+}
+
+int prio_snapshot_advance_running(struct prio_snapshot *snap, time_t at,
+				  const uint32_t *running, uint32_t count,
+				  struct prio_error *err)
 {
 	struct cycles c;
 	double all;
@@ -157,11 +187,13 @@ int prio_snapshot_advance(struct prio_snapshot *snap, time_t at,
 	for (uint32_t i = 0; i < snap->assoc_count; i++)
 		snap->assocs[i].usage_raw *= all;
 
-	for (uint32_t j = 0; j < snap->job_count; j++) {
+	if (!running)
+		count = snap->job_count;
+	for (uint32_t k = 0; k < count; k++) {
+		uint32_t j = running ? running[k] : k;
 		const struct prio_job *job = &snap->jobs[j];
 
-		if (job->state != PRIO_JOB_RUNNING || !job->partition_count ||
-		    !job->start_time)
+		if (!running && !charges(snap, j))
 			continue;
 		charge(snap, &c, j, job->partitions[0], (double)job->start_time,
 		       job->end_time ? (double)job->end_time : INFINITY);

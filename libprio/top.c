@@ -47,6 +47,7 @@ static void results_free(struct prio_top_results *r)
 	free(r->own_fs);
 	free(r->factors);
 	free(r->tres);
+	free(r->running);
 	free(r->moved);
 	free(r->runs);
 	free(r->entries2);
@@ -144,15 +145,20 @@ static int fill_rows(const struct prio_engine *e, const struct prio_queue *q,
 	return PRIO_OK;
 }
 
-/* The snapshot's usage at a clock: as loaded, moved forward to it. */
-static int usage_at(struct prio_top *t, time_t now, struct prio_error *err)
+/* The snapshot's usage at a clock: as loaded, moved forward to it (with
+ * the running jobs listed by r when r is not NULL). */
+static int usage_at(struct prio_top *t, time_t now,
+		    const struct prio_top_results *r, struct prio_error *err)
 {
 	struct prio_snapshot *snap = t->snap;
 
 	for (uint32_t i = 0; t->usage0 && i < snap->assoc_count; i++)
 		snap->assocs[i].usage_raw = t->usage0[i];
-	return now > snap->now ? prio_snapshot_advance(snap, now, err)
-			       : PRIO_OK;
+	if (now <= snap->now)
+		return PRIO_OK;
+	return r ? prio_snapshot_advance_running(snap, now, r->running,
+						 r->nrunning, err)
+		 : prio_snapshot_advance(snap, now, err);
 }
 
 /*
@@ -196,7 +202,7 @@ static int compute(struct prio_top *t, time_t now, struct prio_error *err)
 	e = &r->engine;
 	if (now < t->earliest)
 		now = t->earliest;
-	if ((rc = usage_at(t, now, err)) < 0)
+	if ((rc = usage_at(t, now, NULL, err)) < 0)
 		goto fail;
 	if ((rc = prio_engine_init(&r->engine, snap, now, err)) < 0)
 		goto fail;
@@ -209,10 +215,14 @@ static int compute(struct prio_top *t, time_t now, struct prio_error *err)
 	r->tres_count = e->tres_count;
 	r->tres = malloc(n * (e->tres_count ? e->tres_count : 1) *
 			 sizeof(*r->tres));
-	if (!r->jobs || !r->factors || !r->tres) {
+	r->nrunning = prio_snapshot_running(snap, NULL);
+	r->running = malloc((r->nrunning ? r->nrunning : 1) *
+			    sizeof(*r->running));
+	if (!r->jobs || !r->factors || !r->tres || !r->running) {
 		rc = nomem(err);
 		goto fail;
 	}
+	prio_snapshot_running(snap, r->running);
 	if ((rc = fill_rows(e, &r->queue, r, err)) < 0)
 		goto fail;
 	r->horizon = horizon_of(e);
@@ -513,7 +523,7 @@ static int tick(struct prio_top *t, time_t now, struct prio_error *err)
 	    (nassoc && !e->assoc_factors) ||
 	    tick_buffers(r, nassoc) < 0)
 		return 1;
-	if ((rc = usage_at(t, now, err)) < 0)
+	if ((rc = usage_at(t, now, r, err)) < 0)
 		return rc;
 	/* without a fairshare weight the engine has no tree: the tree view's,
 	 * as compute() makes it */
@@ -764,7 +774,7 @@ int prio_top_replace(struct prio_top *t, struct prio_snapshot *snap, time_t now,
 			prio_top_free(&fresh);
 			return nomem(err);
 		}
-		if ((rc = usage_at(&fresh, fresh.snap->now, err)) < 0 ||
+		if ((rc = usage_at(&fresh, fresh.snap->now, NULL, err)) < 0 ||
 		    (rc = apply_edits(fresh.snap, t->edits, t->nedits, err)) <
 			0 ||
 		    (rc = save_usage(&fresh, err)) < 0 ||
@@ -903,7 +913,7 @@ refused:
 	t->before = keep;
 	free(copy);
 	/* the results still hold: the usage goes back to their clock */
-	usage_at(t, t->now, &(struct prio_error){0});
+	usage_at(t, t->now, NULL, &(struct prio_error){0});
 	return rc;
 }
 

@@ -22,6 +22,7 @@ struct prio_top_results {
 	 * on; 0: none); buffers kept from one tick to the next. */
 	struct prio_job_factors *factors;
 	double *tres;
+	uint32_t *running, nrunning; /* prio_snapshot_running */
 	uint32_t tres_count;
 	time_t horizon;
 	uint32_t *moved, *runs;

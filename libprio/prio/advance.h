@@ -9,6 +9,7 @@
 #ifndef PRIO_ADVANCE_H
 #define PRIO_ADVANCE_H
 
+#include <stdint.h>
 #include <time.h>
 
 #include "error.h"
@@ -30,6 +31,18 @@
  */
 int prio_snapshot_advance(struct prio_snapshot *snap, time_t at,
 			  struct prio_error *err);
+/* The same, charging only the jobs running[0..count) (ascending snapshot
+ * indices, as prio_snapshot_running lists them): a caller that moves one
+ * snapshot again and again (prio-top's clock tick) lists them once instead
+ * of reading every job record each time. */
+int prio_snapshot_advance_running(struct prio_snapshot *snap, time_t at,
+				  const uint32_t *running, uint32_t count,
+				  struct prio_error *err);
+/* The jobs prio_snapshot_advance charges (running, in a partition, with a
+ * start time) into out (room for snap->job_count; NULL: only counted), in
+ * index order.  Returns their count. */
+uint32_t prio_snapshot_running(const struct prio_snapshot *snap,
+			       uint32_t *out);
 /*
  * Add to the usage of snap advanced to `at` (after prio_snapshot_advance
  * to `at`) what job `job` (a snapshot index) would have charged running in
