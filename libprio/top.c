@@ -226,9 +226,12 @@ static int compute(struct prio_top *t, time_t now, struct prio_error *err)
 	if ((rc = fill_rows(e, &r->queue, r, err)) < 0)
 		goto fail;
 	r->horizon = horizon_of(e);
-	for (uint32_t k = 0; k < r->queue.count; k++)
+	for (uint32_t k = 0; k < r->queue.count; k++) {
 		if (r->jobs[k].sum > r->max_sum)
 			r->max_sum = r->jobs[k].sum;
+		if (r->jobs[k].priority > r->max_priority)
+			r->max_priority = r->jobs[k].priority;
+	}
 	/* The tree shows the fairshare the priorities use; without a
 	 * fairshare weight the engine computes none, so compute it here. */
 	if (!e->fs && snap->assoc_count) {
@@ -252,6 +255,8 @@ static int compute(struct prio_top *t, time_t now, struct prio_error *err)
 	t->fs = r->engine.fs ? r->engine.fs : r->own_fs;
 	t->fs_algorithm = r->engine.fs_algorithm;
 	t->max_sum = r->max_sum;
+	t->max_priority = r->max_priority;
+	t->rows_kept = false;
 	t->pending = t->running = 0;
 	for (uint32_t i = 0; i < snap->job_count; i++) {
 		t->pending += prio_job_state_pending(snap->jobs[i].state);
@@ -513,7 +518,7 @@ static int tick(struct prio_top *t, time_t now, struct prio_error *err)
 	struct prio_top_results *r = t->r;
 	struct prio_engine *e = r ? &r->engine : NULL;
 	struct prio_fs_result *own_fs = NULL;
-	uint32_t m = 0, nassoc = snap->assoc_count;
+	uint32_t m = 0, nassoc = snap->assoc_count, max_priority = 0;
 	double max_sum = 0;
 	bool changed = false;
 	int rc;
@@ -577,6 +582,8 @@ static int tick(struct prio_top *t, time_t now, struct prio_error *err)
 		}
 		if (!redo) {
 			max_sum = row->sum > max_sum ? row->sum : max_sum;
+			if (row->priority > max_priority)
+				max_priority = row->priority;
 			continue;
 		}
 		jf->age = age;
@@ -600,17 +607,22 @@ static int tick(struct prio_top *t, time_t now, struct prio_error *err)
 			r->moved[m++] = k;
 		}
 		max_sum = row->sum > max_sum ? row->sum : max_sum;
+		if (row->priority > max_priority)
+			max_priority = row->priority;
 	}
 	if (m)
 		reorder(r, snap, m);
 	free(r->own_fs);
 	r->own_fs = own_fs;
 	r->max_sum = max_sum;
+	r->max_priority = max_priority;
 	t->now = now;
 	t->jobs = r->jobs;
 	t->fs = r->engine.fs ? r->engine.fs : r->own_fs;
 	t->fs_algorithm = r->engine.fs_algorithm;
 	t->max_sum = r->max_sum;
+	t->max_priority = r->max_priority;
+	t->rows_kept = true;
 	/* places in a partition change only when the order does */
 	if (m && t->before)
 		top_mark_moves(t);

@@ -15,6 +15,7 @@ struct prio_top_results {
 	struct prio_top_job *jobs;
 	struct prio_fs_result *own_fs; /* when the engine computed none */
 	double max_sum;
+	uint32_t max_priority;
 	/* The incremental tick (top.c, tick()): per row, the factors its
 	 * terms were computed from and its weighted TRES terms (tres_count
 	 * each), moved with the rows; the first clock at which a job joins

@@ -124,8 +124,9 @@ static int same(const char *dir, const struct prio_top *a,
 				a->njobs * sizeof(*a->order)) ||
 			 memcmp(a->view, b->view, a->nview * sizeof(*a->view))))
 		return differ(dir, b->now, "the table's order");
-	if (memcmp(&a->max_sum, &b->max_sum, sizeof(a->max_sum)))
-		return differ(dir, b->now, "the largest sum");
+	if (memcmp(&a->max_sum, &b->max_sum, sizeof(a->max_sum)) ||
+	    a->max_priority != b->max_priority)
+		return differ(dir, b->now, "the largest sum or priority");
 	if (a->snap->assoc_count && ea->assoc_factors && eb->assoc_factors &&
 	    memcmp(ea->assoc_factors, eb->assoc_factors,
 		   a->snap->assoc_count * sizeof(*ea->assoc_factors)))
