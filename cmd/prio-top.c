@@ -675,17 +675,6 @@ static void captured(struct top_app *a, int rc, struct prio_snapshot *snap,
 		reload_failed(a, "--live", err, a->model.snap->now);
 }
 
-static int decimal_digits(uint32_t v)
-{
-	int n = 1;
-
-	while (v >= 10) {
-		v /= 10;
-		n++;
-	}
-	return n;
-}
-
 /* The clock moved: compute at the new time.  A tick that kept the rows
  * (prio_top_advance's rows_kept) changes no column's width unless the
  * largest priority gains a digit or what-if moves are shown (they change
@@ -704,8 +693,8 @@ static void tick(struct top_app *a)
 	if (prio_top_advance(&a->model, now, &err) < 0)
 		error_status(a, "clock", &err);
 	else if (a->model.rows_kept && !moved && !a->model.moved_count &&
-		 decimal_digits(max_priority) ==
-		     decimal_digits(a->model.max_priority))
+		 snprintf(NULL, 0, "%u", max_priority) ==
+		     snprintf(NULL, 0, "%u", a->model.max_priority))
 		rows_changed(a);
 	else
 		data_changed(a);
