@@ -162,31 +162,25 @@ static int usage_at(struct prio_top *t, time_t now,
 }
 
 /*
- * The first clock after the engine's at which the queue's rows stop being
- * a function of age and fairshare alone: a job joins the queue when the
- * clock reaches its begin time (prio_job_listed), and a job waiting for
- * its begin time at the capture starts to accrue age then
- * (prio_job_accrue_time).  Every job's times count, listed or not: an
- * early horizon costs a full computation, a late one a wrong queue.
- * 0: none.
+ * The horizon (*h, 0: none), lowered by one job: the first clock after
+ * `clock` (the later of the engine's and the capture's) at which the
+ * queue's rows stop being a function of age and fairshare alone.  A job
+ * joins the queue when the clock reaches its begin time
+ * (prio_job_listed), and a job waiting for its begin time at the capture
+ * starts to accrue age then (prio_job_accrue_time).  Every job's times
+ * count, listed or not: an early horizon costs a full computation, a late
+ * one a wrong queue.
  */
-static time_t horizon_of(const struct prio_engine *e)
+static void horizon_job(const struct prio_engine *e, const struct prio_job *job,
+			time_t clock, time_t *h)
 {
-	const struct prio_snapshot *snap = e->snap;
-	time_t clock = e->now > snap->now ? e->now : snap->now, h = 0;
-	bool always = (e->flags & PRIO_FLAG_ACCRUE_ALWAYS) != 0;
+	time_t since = e->flags & PRIO_FLAG_ACCRUE_ALWAYS ? job->submit_time
+							   : job->eligible_time;
 
-	for (uint32_t i = 0; i < snap->job_count; i++) {
-		const struct prio_job *job = &snap->jobs[i];
-		time_t since = always ? job->submit_time : job->eligible_time;
-
-		if (since > clock && (!h || since < h))
-			h = since;
-		if (job->eligible_time > clock &&
-		    (!h || job->eligible_time < h))
-			h = job->eligible_time;
-	}
-	return h;
+	if (since > clock && (!*h || since < *h))
+		*h = since;
+	if (job->eligible_time > clock && (!*h || job->eligible_time < *h))
+		*h = job->eligible_time;
 }
 
 static int compute(struct prio_top *t, time_t now, struct prio_error *err)
@@ -215,17 +209,15 @@ static int compute(struct prio_top *t, time_t now, struct prio_error *err)
 	r->tres_count = e->tres_count;
 	r->tres = malloc(n * (e->tres_count ? e->tres_count : 1) *
 			 sizeof(*r->tres));
-	r->nrunning = prio_snapshot_running(snap, NULL);
-	r->running = malloc((r->nrunning ? r->nrunning : 1) *
+	r->running = malloc((snap->job_count ? snap->job_count : 1) *
 			    sizeof(*r->running));
 	if (!r->jobs || !r->factors || !r->tres || !r->running) {
 		rc = nomem(err);
 		goto fail;
 	}
-	prio_snapshot_running(snap, r->running);
+	r->nrunning = prio_snapshot_running(snap, r->running);
 	if ((rc = fill_rows(e, &r->queue, r, err)) < 0)
 		goto fail;
-	r->horizon = horizon_of(e);
 	for (uint32_t k = 0; k < r->queue.count; k++) {
 		if (r->jobs[k].sum > r->max_sum)
 			r->max_sum = r->jobs[k].sum;
@@ -258,7 +250,10 @@ static int compute(struct prio_top *t, time_t now, struct prio_error *err)
 	t->max_priority = r->max_priority;
 	t->rows_kept = false;
 	t->pending = t->running = 0;
+	r->horizon = 0;
 	for (uint32_t i = 0; i < snap->job_count; i++) {
+		horizon_job(e, &snap->jobs[i],
+			    now > snap->now ? now : snap->now, &r->horizon);
 		t->pending += prio_job_state_pending(snap->jobs[i].state);
 		t->running += snap->jobs[i].state == PRIO_JOB_RUNNING;
 	}
