@@ -180,7 +180,7 @@ static int check(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	struct prio_snapshot *snap = calloc(1, sizeof(*snap));
+	struct prio_snapshot *snap;
 	struct prio_error err;
 	struct prio_top t;
 	struct timespec t0;
@@ -189,22 +189,19 @@ int main(int argc, char **argv)
 	double load_ms, init_ms, redraw_ms, sort_ms;
 	size_t bytes;
 
-	if (argc < 2 || (strcmp(argv[1], "--check") &&
-			 (ticks < 1 || delay < 1 || !snap))) {
-		fprintf(stderr, "usage: top-bench DIR [TICKS [DELAY]]\n");
-		return 2;
-	}
 	if (argc > 1 && !strcmp(argv[1], "--check"))
 		return check(argc - 2, argv + 2);
+	if (argc < 2 || ticks < 1 || delay < 1) {
+		fprintf(stderr, "usage: top-bench DIR [TICKS [DELAY]]\n"
+				"       top-bench --check DIR...\n");
+		return 2;
+	}
 	ms = calloc((size_t)ticks, sizeof(*ms));
+	if (!ms)
+		return 1;
 	prio_error_clear(&err);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
-	if (prio_snapshot_init(snap) < 0 || !ms)
-		return 1;
-	snap->folder_roles &= ~(1u << PRIO_ROLE_SACCT);
-	if (prio_snapshot_load_sources(snap, argv[1], NULL, &err) < 0 ||
-	    prio_snapshot_finish(snap, &err) < 0)
-		die(&err);
+	snap = load(argv[1]);
 	load_ms = ms_since(&t0);
 	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
 	if (prio_top_init(&t, snap, 0, &err) < 0)
