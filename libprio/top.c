@@ -209,13 +209,14 @@ static int compute(struct prio_top *t, time_t now, struct prio_error *err)
 	r->tres_count = e->tres_count;
 	r->tres = malloc(n * (e->tres_count ? e->tres_count : 1) *
 			 sizeof(*r->tres));
-	r->running = malloc((snap->job_count ? snap->job_count : 1) *
+	r->nrunning = prio_snapshot_running(snap, NULL);
+	r->running = malloc((r->nrunning ? r->nrunning : 1) *
 			    sizeof(*r->running));
 	if (!r->jobs || !r->factors || !r->tres || !r->running) {
 		rc = nomem(err);
 		goto fail;
 	}
-	r->nrunning = prio_snapshot_running(snap, r->running);
+	prio_snapshot_running(snap, r->running);
 	if ((rc = fill_rows(e, &r->queue, r, err)) < 0)
 		goto fail;
 	for (uint32_t k = 0; k < r->queue.count; k++) {

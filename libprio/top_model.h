@@ -6,6 +6,7 @@
 #ifndef PRIO_TOP_MODEL_H
 #define PRIO_TOP_MODEL_H
 
+#include "prio/advance.h"
 #include "prio/top.h"
 
 /* One computation's results, swapped in whole. */
@@ -23,7 +24,8 @@ struct prio_top_results {
 	 * on; 0: none); buffers kept from one tick to the next. */
 	struct prio_job_factors *factors;
 	double *tres;
-	uint32_t *running, nrunning; /* prio_snapshot_running */
+	struct prio_running *running; /* prio_snapshot_running */
+	uint32_t nrunning;
 	uint32_t tres_count;
 	time_t horizon;
 	uint32_t *moved, *runs;
