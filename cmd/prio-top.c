@@ -675,17 +675,27 @@ static void captured(struct top_app *a, int rc, struct prio_snapshot *snap,
 		reload_failed(a, "--live", err, a->model.snap->now);
 }
 
-/* The clock moved: compute at the new time. */
+/* The clock moved: compute at the new time.  A tick that kept the rows
+ * (prio_top_advance's rows_kept) changes no column's width unless the
+ * largest priority gains a digit or what-if moves are shown (they change
+ * as the order does): then the columns are not measured again over every
+ * row, and the frame costs what its visible rows cost. */
 static void tick(struct top_app *a)
 {
 	struct prio_error err;
 	time_t now = model_clock(a);
+	uint32_t max_priority = a->model.max_priority;
+	uint32_t moved = a->model.moved_count;
 
 	if (now == a->model.now || prio_top_needs_reload(&a->model))
 		return;
 	prio_error_clear(&err);
 	if (prio_top_advance(&a->model, now, &err) < 0)
 		error_status(a, "clock", &err);
+	else if (a->model.rows_kept && !moved && !a->model.moved_count &&
+		 snprintf(NULL, 0, "%u", max_priority) ==
+		     snprintf(NULL, 0, "%u", a->model.max_priority))
+		rows_changed(a);
 	else
 		data_changed(a);
 }

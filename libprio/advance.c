@@ -99,18 +99,19 @@ static void cycles_of(const struct prio_snapshot *snap, time_t at,
 		   : 1.0;
 }
 
-/* Charge job j, run in partition p from s to e, by `at` (cycles c). */
-static void charge(struct prio_snapshot *snap, const struct cycles *c,
-		   uint32_t j, prio_id part, double s, double e)
+/* What charging job j, run in partition p from s to e, takes (r); false
+ * when it charges nothing (no such partition, no association). */
+static bool charge_of(const struct prio_snapshot *snap, uint32_t j,
+		      prio_id part, double s, double e, struct prio_running *r)
 {
 	const struct prio_job *job = &snap->jobs[j];
 	const struct prio_partition *p = prio_snapshot_partition(snap, part);
 	const struct prio_qos *q;
 	uint32_t a = prio_snapshot_job_assoc(snap, job, part);
-	double billing, add;
+	double billing;
 
 	if (!p || a == PRIO_ASSOC_NONE)
-		return;
+		return false;
 	billing = prio_billing_list(
 	    &snap->tres,
 	    job->tres_alloc.count ? &job->tres_alloc : &job->tres_req,
@@ -118,11 +119,31 @@ static void charge(struct prio_snapshot *snap, const struct cycles *c,
 	q = job->qos != PRIO_NO_ID ? prio_snapshot_qos(snap, job->qos) : NULL;
 	if (q && q->usage_factor >= 0)
 		billing *= q->usage_factor;
-	add = billing * job_usage(c, s, e);
+	*r = (struct prio_running){a, billing, s, e};
+	return true;
+}
+
+/* Add what r charges by `at` (cycles c). */
+static void charge_add(struct prio_snapshot *snap, const struct cycles *c,
+		       const struct prio_running *r)
+{
+	double add = r->billing * job_usage(c, r->start, r->end);
+
 	if (add <= 0)
 		return;
-	for (; a != PRIO_ASSOC_NONE; a = snap->assocs[a].parent)
+	for (uint32_t a = r->assoc; a != PRIO_ASSOC_NONE;
+	     a = snap->assocs[a].parent)
 		snap->assocs[a].usage_raw += add;
+}
+
+/* Charge job j, run in partition p from s to e, by `at` (cycles c). */
+static void charge(struct prio_snapshot *snap, const struct cycles *c,
+		   uint32_t j, prio_id part, double s, double e)
+{
+	struct prio_running r;
+
+	if (charge_of(snap, j, part, s, e, &r))
+		charge_add(snap, c, &r);
 }
 
 void prio_snapshot_charge(struct prio_snapshot *snap, time_t at, uint32_t job,
@@ -137,8 +158,47 @@ void prio_snapshot_charge(struct prio_snapshot *snap, time_t at, uint32_t job,
 	       end ? (double)end : INFINITY);
 }
 
+/* Whether prio_snapshot_advance charges job j. */
+static bool charges(const struct prio_snapshot *snap, uint32_t j)
+{
+	const struct prio_job *job = &snap->jobs[j];
+
+	return job->state == PRIO_JOB_RUNNING && job->partition_count &&
+	       job->start_time;
+}
+
+uint32_t prio_snapshot_running(const struct prio_snapshot *snap,
+			       struct prio_running *out)
+{
+	uint32_t n = 0;
+
+	for (uint32_t j = 0; j < snap->job_count; j++) {
+		const struct prio_job *job = &snap->jobs[j];
+		struct prio_running r;
+
+		if (charges(snap, j) &&
+		    charge_of(snap, j, job->partitions[0],
+			      (double)job->start_time,
+			      job->end_time ? (double)job->end_time : INFINITY,
+			      &r)) {
+			if (out)
+				out[n] = r;
+			n++;
+		}
+	}
+	return n;
+}
+
 int prio_snapshot_advance(struct prio_snapshot *snap, time_t at,
 			  struct prio_error *err)
+{
+	return prio_snapshot_advance_running(snap, at, NULL, 0, err);
+}
+
+int prio_snapshot_advance_running(struct prio_snapshot *snap, time_t at,
+				  const struct prio_running *running,
+				  uint32_t count,
+				  struct prio_error *err)
 {
 	struct cycles c;
 	double all;
@@ -157,11 +217,12 @@ int prio_snapshot_advance(struct prio_snapshot *snap, time_t at,
 	for (uint32_t i = 0; i < snap->assoc_count; i++)
 		snap->assocs[i].usage_raw *= all;
 
-	for (uint32_t j = 0; j < snap->job_count; j++) {
+	for (uint32_t k = 0; running && k < count; k++)
+		charge_add(snap, &c, &running[k]);
+	for (uint32_t j = 0; !running && j < snap->job_count; j++) {
 		const struct prio_job *job = &snap->jobs[j];
 
-		if (job->state != PRIO_JOB_RUNNING || !job->partition_count ||
-		    !job->start_time)
+		if (!charges(snap, j))
 			continue;
 		charge(snap, &c, j, job->partitions[0], (double)job->start_time,
 		       job->end_time ? (double)job->end_time : INFINITY);

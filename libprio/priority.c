@@ -232,6 +232,46 @@ fail:
 	return rc;
 }
 
+int prio_engine_move(struct prio_engine *e, time_t now,
+		     struct prio_error *err)
+{
+	const struct prio_snapshot *snap = e->snap;
+	uint32_t n = snap->assoc_count;
+	struct prio_fs_setup setup = e->fs_setup;
+	struct prio_fs_result *fs = NULL, *old_fs = e->fs;
+	struct prio_assoc_factors *af = NULL;
+	int rc;
+
+	setup.cycle = now;
+	if (n && (!(af = malloc((size_t)n * sizeof(*af))) ||
+		  (e->fs && !(fs = calloc(n, sizeof(*fs)))))) {
+		free(af);
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
+	}
+	if (fs && (rc = prio_fairshare_slurm(snap, &setup, fs, NULL, err)) <
+		      0) {
+		free(af);
+		free(fs);
+		return rc;
+	}
+	e->now = now;
+	e->fs_setup = setup;
+	if (fs)
+		e->fs = fs;
+	for (uint32_t i = 0; i < n; i++) {
+		af[i].assoc = assoc_factor(e, i);
+		af[i].fairshare = fairshare_factor(e, i);
+	}
+	if (n) {
+		free(e->assoc_factors);
+		e->assoc_factors = af;
+	}
+	if (fs)
+		free(old_fs);
+	return PRIO_OK;
+}
+
 void prio_engine_free(struct prio_engine *e)
 {
 	if (!e)
@@ -571,6 +611,15 @@ void prio_row_compute(const struct prio_engine *e, const struct prio_job *job,
 		      const struct prio_job_factors *jf, uint32_t partition,
 		      struct prio_row *row)
 {
+	prio_row_compute_kept(e, job, jf, partition, NULL, false, row);
+}
+
+void prio_row_compute_kept(const struct prio_engine *e,
+			   const struct prio_job *job,
+			   const struct prio_job_factors *jf,
+			   uint32_t partition, double *tres, bool reuse,
+			   struct prio_row *row)
+{
 	const struct prio_partition *p = partition_at(e, partition);
 	double age = prio_weighted(e, PRIO_FACTOR_AGE, jf->age);
 	double assoc = prio_weighted(e, PRIO_FACTOR_ASSOC, jf->assoc);
@@ -588,7 +637,12 @@ void prio_row_compute(const struct prio_engine *e, const struct prio_job *job,
 	/* sprio (client side): factors, then site and nice, then each TRES */
 	sum = age + assoc + fs + js + part + qos + site - nice;
 	for (uint32_t k = 0; k < e->tres_count; k++) {
-		double w = tres_factor(e, job, p, k) * e->tres_weight[k];
+		double w = tres && reuse ? tres[k]
+					 : tres_factor(e, job, p, k) *
+					       e->tres_weight[k];
+
+		if (tres && !reuse)
+			tres[k] = w;
 
 		tres_sum += w;
 		sum += w;

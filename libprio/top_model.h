@@ -6,6 +6,7 @@
 #ifndef PRIO_TOP_MODEL_H
 #define PRIO_TOP_MODEL_H
 
+#include "prio/advance.h"
 #include "prio/top.h"
 
 /* One computation's results, swapped in whole. */
@@ -15,6 +16,25 @@ struct prio_top_results {
 	struct prio_top_job *jobs;
 	struct prio_fs_result *own_fs; /* when the engine computed none */
 	double max_sum;
+	uint32_t max_priority;
+	/* The incremental tick (top.c, tick()): per row, the factors its
+	 * terms were computed from and its weighted TRES terms (tres_count
+	 * each), moved with the rows; the first clock at which a job joins
+	 * the queue or starts to accrue age (a full computation from there
+	 * on; 0: none); buffers kept from one tick to the next. */
+	struct prio_job_factors *factors;
+	double *tres;
+	struct prio_running *running; /* prio_snapshot_running */
+	uint32_t nrunning;
+	uint32_t tres_count;
+	time_t horizon;
+	uint32_t *moved, *runs;
+	struct prio_queue_entry *entries2;
+	struct prio_top_job *jobs2;
+	struct prio_job_factors *factors2;
+	double *tres2;
+	uint8_t *assoc_changed, *is_moved;
+	struct prio_assoc_factors *assoc_before;
 };
 
 /* The queue before the last what-if: (job, partition) keys in ascending

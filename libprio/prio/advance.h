@@ -9,6 +9,7 @@
 #ifndef PRIO_ADVANCE_H
 #define PRIO_ADVANCE_H
 
+#include <stdint.h>
 #include <time.h>
 
 #include "error.h"
@@ -30,6 +31,26 @@
  */
 int prio_snapshot_advance(struct prio_snapshot *snap, time_t at,
 			  struct prio_error *err);
+/* A job prio_snapshot_advance charges, with what charging it takes that
+ * depends on the snapshot alone: its association (in its first
+ * partition), its billing times its QOS's UsageFactor, and when it runs
+ * (seconds; end INFINITY when it runs on). */
+struct prio_running {
+	uint32_t assoc;
+	double billing, start, end;
+};
+/* The jobs prio_snapshot_advance charges into out (room for
+ * snap->job_count; NULL: only counted), in index order.  Returns their
+ * count. */
+uint32_t prio_snapshot_running(const struct prio_snapshot *snap,
+			       struct prio_running *out);
+/* prio_snapshot_advance charging the jobs running[0..count) as listed:
+ * the same usage, for a caller that moves one snapshot again and again
+ * (prio-top's clock tick) without reading every job record, nor billing
+ * and finding the association of every running job, each time. */
+int prio_snapshot_advance_running(struct prio_snapshot *snap, time_t at,
+				  const struct prio_running *running,
+				  uint32_t count, struct prio_error *err);
 /*
  * Add to the usage of snap advanced to `at` (after prio_snapshot_advance
  * to `at`) what job `job` (a snapshot index) would have charged running in

@@ -101,6 +101,14 @@ int prio_engine_init(struct prio_engine *e, const struct prio_snapshot *snap,
 int prio_engine_init_fs(struct prio_engine *e, const struct prio_snapshot *snap,
 			time_t now, unsigned fs_flags, struct prio_error *err);
 void prio_engine_free(struct prio_engine *e);
+/* The same engine at another clock, for the same snapshot whose usage was
+ * moved there (prio_snapshot_advance): the fairshare of the tree and the
+ * associations' factors computed again, everything else kept (it depends
+ * on the snapshot alone); what prio_engine_init_fs at `now` with the same
+ * flags gives, without walking the jobs again (prio-top's clock tick).
+ * On an error (err filled) e is unchanged. */
+int prio_engine_move(struct prio_engine *e, time_t now,
+		     struct prio_error *err);
 
 /* What Slurm computes once per job (factors are unweighted: in [0,1], or
  * raw values under the NO_NORMAL_* flags; 0 where the weight is 0). */
@@ -197,6 +205,17 @@ struct prio_row {
 void prio_row_compute(const struct prio_engine *e, const struct prio_job *job,
 		      const struct prio_job_factors *jf, uint32_t partition,
 		      struct prio_row *row);
+
+/* prio_row_compute() keeping the weighted TRES terms (e->tres_count
+ * values): tres receives them, or with reuse gives them from an earlier
+ * call for the same job and partition on an engine of the same snapshot,
+ * and the job's TRES are not read again (prio-top's clock tick, where only
+ * age and fairshare move).  tres NULL: prio_row_compute(). */
+void prio_row_compute_kept(const struct prio_engine *e,
+			   const struct prio_job *job,
+			   const struct prio_job_factors *jf,
+			   uint32_t partition, double *tres, bool reuse,
+			   struct prio_row *row);
 
 /* The unweighted TRES factors of a job in a partition, one per engine TRES
  * (factor[k] for e->tres[k]). */

@@ -121,6 +121,11 @@ struct prio_top {
 	const struct prio_fs_result *fs; /* per association; NULL: no tree */
 	enum prio_fs_algorithm fs_algorithm;
 	double max_sum;		   /* the largest row sum (bars' scale) */
+	uint32_t max_priority;	   /* the largest row priority */
+	/* The last computation kept the rows (a clock tick between begin
+	 * times, prio_top_advance): the same jobs, partitions and QOS, only
+	 * priorities, terms, ranks and places moved. */
+	bool rows_kept;
 	uint32_t pending, running; /* jobs by state in the snapshot */
 
 	/* The table as shown: every row in sort order, then the filtered
