@@ -375,7 +375,9 @@ static int check_complete(struct prio_snapshot *snap, struct prio_source *src,
  * small file, a read error, a file changing under us -- goes to
  * prio_source_open(), which owns the retries and every error message.
  */
+#ifndef BIG_SOURCE /* a test build may lower it */
 #define BIG_SOURCE ((size_t)8 << 20)
+#endif
 #define HUGE_PAGE ((uintptr_t)2 << 20)
 
 static int open_jobs_source(struct prio_source *src, const char *path,
