@@ -41,6 +41,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -1117,6 +1118,7 @@ static int parse_pairs(struct sc_loader *ld, const char *p,
 #define PIPE_MIN_SIZE ((size_t)4 << 20)
 #endif
 #define PIPE_LINES 256u /* lines per chunk */
+#define HUGE_PAGE ((uintptr_t)2 << 20)
 #define PIPE_RING 4u	/* chunks in flight */
 
 struct pipe_line {
@@ -1199,6 +1201,38 @@ static void pipe_fill(struct pipe *pp, struct pipe_chunk *c)
 stop:
 	c->last = true;
 	c->resume = pp->pos; /* the line not split */
+}
+
+/*
+ * Room for the jobs of a large input, made once: growing the array by
+ * doubling copied it a dozen times and faulted its pages in 4 KiB at a time
+ * (a tenth of `prio-calc -l` on M).  The guess is generous -- a record of
+ * scontrol is 600 bytes and more, 17 keys at the least -- and costs only
+ * address space where it is wrong: pages never written are never touched.
+ * A larger input than guessed grows the array as before.
+ */
+static void reserve_jobs(struct prio_snapshot *snap, size_t input)
+{
+	size_t want = (size_t)snap->job_count + input / 400 + 16, bytes;
+	struct prio_job *jobs;
+
+	if (want > UINT32_MAX / 2 || want > SIZE_MAX / sizeof(*jobs) ||
+	    want <= snap->job_capacity)
+		return;
+	bytes = want * sizeof(*jobs);
+	if (!(jobs = realloc(snap->jobs, bytes)))
+		return; /* the array grows as it would have */
+	snap->jobs = jobs;
+	snap->job_capacity = (uint32_t)want;
+#ifdef MADV_HUGEPAGE
+	{
+		uintptr_t a = ((uintptr_t)jobs + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+		uintptr_t e = ((uintptr_t)jobs + bytes) & ~(HUGE_PAGE - 1);
+
+		if (e > a)
+			(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+	}
+#endif
 }
 
 static void *pipe_main(void *arg)
@@ -1457,8 +1491,10 @@ int prio_load_jobs_scontrol(struct prio_snapshot *snap,
 		rc = prio_error_set(err, PRIO_ERR_NOMEM, src->name, 0, "",
 				    "out of memory");
 	else {
-		if (src->size >= PIPE_MIN_SIZE)
+		if (src->size >= PIPE_MIN_SIZE) {
+			reserve_jobs(snap, src->size);
 			ld->pipe = pipe_start(src);
+		}
 		rc = load(ld, src);
 		pipe_stop(ld->pipe);
 	}
