@@ -16,7 +16,6 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <sys/mman.h>
 
 #include "prio/privacy.h"
 #include "prio/snapshot.h"
@@ -364,81 +363,6 @@ static int check_complete(struct prio_snapshot *snap, struct prio_source *src,
 			      "empty input: expected %s", rule->what);
 }
 
-/*
- * A large jobs file, read into memory the kernel may back with 2 MiB pages.
- * prio_source_open() reads into plain malloc() memory, which on Linux with
- * transparent huge pages in "madvise" mode (the distributions' default) is
- * faulted in 4 KiB at a time: a quarter of `prio-calc -l` on a 121 MiB
- * jobs.txt went to those faults, 0.28 s -> 0.22 s with MADV_HUGEPAGE
- * (issue 17).  Only the fast path lives here: a regular file read whole in
- * one pass and unchanged by the second fstat.  Anything else -- a pipe, a
- * small file, a read error, a file changing under us -- goes to
- * prio_source_open(), which owns the retries and every error message.
- */
-#ifndef BIG_SOURCE /* a test build may lower it */
-#define BIG_SOURCE ((size_t)8 << 20)
-#endif
-#define HUGE_PAGE ((uintptr_t)2 << 20)
-
-static int open_jobs_source(struct prio_source *src, const char *path,
-			    struct prio_error *err)
-{
-#ifdef MADV_HUGEPAGE
-	struct stat before, after;
-	size_t want, len = 0;
-	char *buf = NULL, *name;
-	int fd = -1;
-
-	if (strcmp(path, "-") == 0 ||
-	    (fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 ||
-	    fstat(fd, &before) != 0 || !S_ISREG(before.st_mode) ||
-	    (uint64_t)before.st_size < BIG_SOURCE ||
-	    (uint64_t)before.st_size > ((uint64_t)1 << 40))
-		goto fallback;
-	want = (size_t)before.st_size;
-	if (!(buf = malloc(want + 1)))
-		goto fallback;
-	{
-		uintptr_t a = ((uintptr_t)buf + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-		uintptr_t e = ((uintptr_t)buf + want) & ~(HUGE_PAGE - 1);
-
-		/* advice only: where it is refused the read goes on */
-		if (e > a)
-			(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
-	}
-	while (len <= want) {
-		ssize_t n = read(fd, buf + len, want + 1 - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	if (len != want || fstat(fd, &after) != 0 ||
-	    after.st_size != before.st_size ||
-	    after.st_mtim.tv_sec != before.st_mtim.tv_sec ||
-	    after.st_mtim.tv_nsec != before.st_mtim.tv_nsec ||
-	    !(name = strdup(path)))
-		goto fallback;
-	close(fd);
-	buf[len] = '\0';
-	/* owned as prio_source_open() owns its buffer: prio_source_close()
-	 * frees both */
-	memset(src, 0, sizeof(*src));
-	src->owned = buf;
-	src->data = buf;
-	src->size = len;
-	src->name = src->name_owned = name;
-	return PRIO_OK;
-fallback:
-	free(buf);
-	if (fd >= 0)
-		close(fd);
-#endif
-	return prio_source_open(src, path, err);
-}
-
 int prio_load_role(struct prio_snapshot *snap, enum prio_role role,
 		   const char *path, struct prio_error *err)
 {
@@ -448,9 +372,7 @@ int prio_load_role(struct prio_snapshot *snap, enum prio_role role,
 	if ((unsigned)role >= PRIO_ROLE_COUNT)
 		return prio_error_set(err, PRIO_ERR_USAGE, path, 0, "",
 				      "unknown input role");
-	rc = role == PRIO_ROLE_JOBS ? open_jobs_source(&src, path, err)
-				    : prio_source_open(&src, path, err);
-	if (rc < 0)
+	if ((rc = prio_source_open(&src, path, err)) < 0)
 		return rc;
 	kind = prio_detect_input(&src, (int)role);
 	if ((rc = check_complete(snap, &src, kind, err)) < 0) {
