@@ -37,9 +37,11 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -87,14 +89,31 @@ static const char *const key_names[K_COUNT] = {
 #define TRES_2302 (KEY_BIT(K_REQTRES) | KEY_BIT(K_ALLOCTRES))
 #define MAX_ALLOCS 65536u /* detail lines per job */
 
+/* One Key=Value of a line, as offsets into it: the key is [k, e), the '='
+ * at e, the value (e, vend). */
+struct sc_pair {
+	uint32_t k, e, vend;
+};
+
+/* What splits lines into pairs: pure work on the text, touching nothing of
+ * the snapshot, so that a second thread can do it (see "two threads"). */
+struct splitter {
+	const char *limit; /* end of the input: words may be read up to it */
+	uint64_t m_start[PRIO_MAX_LINE / 64 + 2]; /* the line's masks */
+	uint64_t m_keyeq[PRIO_MAX_LINE / 64 + 2];
+	struct sc_pair *pairs; /* the line's pairs (or a chunk's) */
+	uint32_t count, cap;
+};
+
+struct pipe;
+
 struct sc_loader {
 	struct prio_snapshot *snap;
 	const char *name;  /* for errors */
 	const char *file;  /* arena copy, for records */
-	const char *limit; /* end of the input: words may be read up to it */
 	struct prio_error *err;
-	uint64_t m_start[PRIO_MAX_LINE / 64 + 2]; /* the line's masks */
-	uint64_t m_keyeq[PRIO_MAX_LINE / 64 + 2];
+	struct splitter split; /* lines split here (one thread) */
+	struct pipe *pipe;     /* or by a second thread (large inputs) */
 	struct lc_time_cache times;
 	struct lc_table tres, parts, t_user, t_account, t_qos, t_reason;
 	struct lc_last l_nodes, l_over, l_dep, l_host, l_misc, l_alloc;
@@ -881,7 +900,7 @@ static inline bool is_blank(char c)
  * Command=..., as kvscan.h describes).  NUL bytes are found in the same
  * pass.  Returns -1 when the line holds one.
  */
-static int build_masks(struct sc_loader *ld, const char *p, size_t len)
+static int build_masks(struct splitter *sp, const char *p, size_t len)
 {
 	size_t words = (len + 63) / 64;
 	uint64_t nul = 0, after_blank = 1, carry = 0;
@@ -890,7 +909,7 @@ static int build_masks(struct sc_loader *ld, const char *p, size_t len)
 		uint64_t b = 0, e = 0, n = 0, l = 0, z = 0, st, f, sum;
 		size_t base = w * 64;
 #ifdef __SSE2__
-		const __m128i sp = _mm_set1_epi8(' '),
+		const __m128i space = _mm_set1_epi8(' '),
 			      tab = _mm_set1_epi8('\t');
 		const __m128i eq = _mm_set1_epi8('='),
 			      zero = _mm_setzero_si128();
@@ -904,13 +923,13 @@ static int build_masks(struct sc_loader *ld, const char *p, size_t len)
 			const char *q = p + base + k;
 			__m128i x, letter, range, key;
 
-			if (ld->limit - q >= 16) {
+			if (sp->limit - q >= 16) {
 				x = _mm_loadu_si128(
 				    (const __m128i *)(const void *)q);
 			} else {
 				unsigned char tmp[16] = {0};
 
-				memcpy(tmp, q, (size_t)(ld->limit - q));
+				memcpy(tmp, q, (size_t)(sp->limit - q));
 				x = _mm_loadu_si128(
 				    (const __m128i *)(const void *)tmp);
 			}
@@ -925,7 +944,7 @@ static int build_masks(struct sc_loader *ld, const char *p, size_t len)
 			key = _mm_or_si128(_mm_or_si128(letter, range),
 					   _mm_cmpeq_epi8(x, us));
 			b |= (uint64_t)(unsigned)_mm_movemask_epi8(_mm_or_si128(
-				 _mm_cmpeq_epi8(x, sp), _mm_cmpeq_epi8(x, tab)))
+				 _mm_cmpeq_epi8(x, space), _mm_cmpeq_epi8(x, tab)))
 			     << k;
 			e |= (uint64_t)(unsigned)_mm_movemask_epi8(
 				 _mm_cmpeq_epi8(x, eq))
@@ -964,8 +983,8 @@ static int build_masks(struct sc_loader *ld, const char *p, size_t len)
 		f = sum + carry;
 		carry = (sum < st) | (f < sum);
 		f &= n;
-		ld->m_start[w] = st;
-		ld->m_keyeq[w] = f & e;
+		sp->m_start[w] = st;
+		sp->m_keyeq[w] = f & e;
 		nul |= z;
 	}
 	return nul ? -1 : 0;
@@ -1009,18 +1028,33 @@ static bool free_text_key(const char *k, size_t kn)
 	return false;
 }
 
-/* Every Key=Value of one line, in order (masks already built). */
-static int parse_pairs(struct sc_loader *ld, const char *p, size_t len,
-		       uint32_t line)
+static int add_pair(struct splitter *sp, size_t k, size_t e, size_t vend)
+{
+	if (sp->count == sp->cap) {
+		uint32_t cap = sp->cap ? sp->cap * 2 : 256;
+		struct sc_pair *n = realloc(sp->pairs, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		sp->pairs = n;
+		sp->cap = cap;
+	}
+	sp->pairs[sp->count++] = (struct sc_pair){(uint32_t)k, (uint32_t)e,
+						  (uint32_t)vend};
+	return 0;
+}
+
+/* Every Key=Value of one line, in order (masks already built), appended
+ * to sp->pairs.  Returns -1 out of memory. */
+static int split_pairs(struct splitter *sp, const char *p, size_t len)
 {
 	size_t words = (len + 63) / 64, k = 0, e = 0;
 	bool have = false;
-	int rc;
 
 	for (size_t w = 0; w < words; w++) {
-		for (uint64_t x = ld->m_keyeq[w]; x; x &= x - 1) {
+		for (uint64_t x = sp->m_keyeq[w]; x; x &= x - 1) {
 			size_t e2 = (w << 6) + (size_t)__builtin_ctzll(x);
-			size_t k2 = key_start(ld->m_start, e2);
+			size_t k2 = key_start(sp->m_start, e2);
 
 			if (!have && is_blank(p[0]) &&
 			    free_text_key(p + k2, e2 - k2))
@@ -1029,12 +1063,8 @@ static int parse_pairs(struct sc_loader *ld, const char *p, size_t len,
 				size_t vend = k2 - 1;
 
 				trim_blanks(p, e + 1, &vend);
-				rc = on_pair(ld, p + k, e - k, p + e + 1,
-					     vend - (e + 1), line);
-				if (rc < 0)
-					return rc;
-				if (ld->bad)
-					return 0;
+				if (add_pair(sp, k, e, vend) < 0)
+					return -1;
 			}
 			k = k2;
 			e = e2;
@@ -1045,13 +1075,271 @@ static int parse_pairs(struct sc_loader *ld, const char *p, size_t len,
 		size_t vend = len;
 
 		trim_blanks(p, e + 1, &vend);
-		return on_pair(ld, p + k, e - k, p + e + 1, vend - (e + 1),
-			       line);
+		return add_pair(sp, k, e, vend);
+	}
+	return 0;
+}
+
+/* The pairs of one line to on_pair(), in order, until the record is bad. */
+static int parse_pairs(struct sc_loader *ld, const char *p,
+		       const struct sc_pair *pairs, uint32_t count,
+		       uint32_t line)
+{
+	for (uint32_t i = 0; i < count; i++) {
+		const struct sc_pair *x = &pairs[i];
+		int rc = on_pair(ld, p + x->k, x->e - x->k, p + x->e + 1,
+				 x->vend - (x->e + 1), line);
+
+		if (rc < 0)
+			return rc;
+		if (ld->bad)
+			return 0;
 	}
 	return 0;
 }
 
 #undef IS
+
+/* --- two threads --------------------------------------------------------- */
+
+/*
+ * A large input is split into lines and pairs by a second thread while this
+ * one reads the values (issue 17: the machines this runs on have two cores
+ * or more, and splitting is a third of a load).  The splitter touches only
+ * the text, never the snapshot: interning, the arena, the job array, the
+ * errors and their order stay with this thread, which takes the lines in
+ * order, so everything a load does -- ids, warnings, the first error and
+ * its line -- is what one thread does.  The splitter stops at the first line
+ * it cannot split (longer than PRIO_MAX_LINE, a NUL byte, no memory); this
+ * thread reads on from there itself, with the errors one thread gives.
+ * Below PIPE_MIN_SIZE a thread costs more than it saves.
+ */
+#ifndef PIPE_MIN_SIZE /* a test build may lower it */
+#define PIPE_MIN_SIZE ((size_t)4 << 20)
+#endif
+#define PIPE_LINES 256u /* lines per chunk */
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+#define PIPE_RING 4u	/* chunks in flight */
+
+struct pipe_line {
+	const char *text;
+	uint32_t len, first, count; /* pairs [first, first + count) */
+};
+
+struct pipe_chunk {
+	struct pipe_line lines[PIPE_LINES];
+	uint32_t nlines;
+	bool last;	    /* the splitter's last chunk */
+	const char *resume; /* non-NULL: it stopped at this line */
+	struct splitter pairs; /* only pairs, count, cap used */
+};
+
+struct pipe {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned produced, consumed; /* chunks */
+	bool cancel;
+	const char *pos, *end; /* the splitter's place */
+	struct splitter split;
+	struct pipe_chunk ring[PIPE_RING];
+	/* the reading side */
+	struct pipe_chunk *cur;
+	uint32_t next; /* next line of cur */
+	bool done;     /* the splitter ended; the rest is read here */
+	pthread_t thread;
+};
+
+/* Split lines into c until it is full, the input ends or a line cannot be
+ * split. */
+static void pipe_fill(struct pipe *pp, struct pipe_chunk *c)
+{
+	struct splitter *sp = &pp->split;
+
+	c->nlines = 0;
+	c->last = false;
+	c->resume = NULL;
+	c->pairs.count = 0;
+	while (c->nlines < PIPE_LINES) {
+		const char *text = pp->pos, *nl;
+		struct pipe_line *l;
+		size_t len, step;
+
+		if (text >= pp->end) {
+			c->last = true;
+			return;
+		}
+		nl = memchr(text, '\n', (size_t)(pp->end - text));
+		len = nl ? (size_t)(nl - text) : (size_t)(pp->end - text);
+		step = len + (nl ? 1 : 0);
+		if (len > PRIO_MAX_LINE)
+			goto stop;
+		if (len && text[len - 1] == '\r')
+			len--;
+		if (build_masks(sp, text, len) < 0)
+			goto stop;
+		/* the pairs go straight into the chunk's array */
+		sp->pairs = c->pairs.pairs;
+		sp->count = c->pairs.count;
+		sp->cap = c->pairs.cap;
+		l = &c->lines[c->nlines];
+		l->first = sp->count;
+		if (split_pairs(sp, text, len) < 0) {
+			c->pairs.pairs = sp->pairs;
+			c->pairs.cap = sp->cap;
+			goto stop;
+		}
+		c->pairs.pairs = sp->pairs;
+		c->pairs.cap = sp->cap;
+		c->pairs.count = sp->count;
+		l->text = text;
+		l->len = (uint32_t)len;
+		l->count = sp->count - l->first;
+		c->nlines++;
+		pp->pos = text + step;
+	}
+	return;
+stop:
+	c->last = true;
+	c->resume = pp->pos; /* the line not split */
+}
+
+/*
+ * Room for the jobs of a large input, made once: growing the array by
+ * doubling copied it a dozen times and faulted its pages in 4 KiB at a time
+ * (a tenth of `prio-calc -l` on M).  The guess is generous -- a record of
+ * scontrol is 600 bytes and more, 17 keys at the least -- and costs only
+ * address space where it is wrong: pages never written are never touched.
+ * A larger input than guessed grows the array as before.
+ */
+static void reserve_jobs(struct prio_snapshot *snap, size_t input)
+{
+	size_t want = (size_t)snap->job_count + input / 400 + 16, bytes;
+	struct prio_job *jobs;
+
+	if (want > UINT32_MAX / 2 || want > SIZE_MAX / sizeof(*jobs) ||
+	    want <= snap->job_capacity)
+		return;
+	bytes = want * sizeof(*jobs);
+	if (!(jobs = realloc(snap->jobs, bytes)))
+		return; /* the array grows as it would have */
+	snap->jobs = jobs;
+	snap->job_capacity = (uint32_t)want;
+#ifdef MADV_HUGEPAGE
+	{
+		uintptr_t a = ((uintptr_t)jobs + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+		uintptr_t e = ((uintptr_t)jobs + bytes) & ~(HUGE_PAGE - 1);
+
+		if (e > a)
+			(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+	}
+#endif
+}
+
+static void *pipe_main(void *arg)
+{
+	struct pipe *pp = arg;
+
+	for (;;) {
+		struct pipe_chunk *c;
+		bool last;
+
+		pthread_mutex_lock(&pp->mu);
+		while (pp->produced - pp->consumed == PIPE_RING && !pp->cancel)
+			pthread_cond_wait(&pp->cv, &pp->mu);
+		if (pp->cancel) {
+			pthread_mutex_unlock(&pp->mu);
+			return NULL;
+		}
+		c = &pp->ring[pp->produced % PIPE_RING];
+		pthread_mutex_unlock(&pp->mu);
+		pipe_fill(pp, c);
+		last = c->last;
+		pthread_mutex_lock(&pp->mu);
+		pp->produced++;
+		pthread_cond_broadcast(&pp->cv);
+		pthread_mutex_unlock(&pp->mu);
+		if (last)
+			return NULL;
+	}
+}
+
+/* Start the splitter over src; NULL (one thread) when that fails. */
+static struct pipe *pipe_start(const struct prio_source *src)
+{
+	struct pipe *pp = calloc(1, sizeof(*pp));
+
+	if (!pp)
+		return NULL;
+	pp->pos = src->data;
+	pp->end = src->data + src->size;
+	pp->split.limit = pp->end;
+	if (pthread_mutex_init(&pp->mu, NULL) != 0) {
+		free(pp);
+		return NULL;
+	}
+	if (pthread_cond_init(&pp->cv, NULL) != 0) {
+		pthread_mutex_destroy(&pp->mu);
+		free(pp);
+		return NULL;
+	}
+	if (pthread_create(&pp->thread, NULL, pipe_main, pp) != 0) {
+		pthread_cond_destroy(&pp->cv);
+		pthread_mutex_destroy(&pp->mu);
+		free(pp);
+		return NULL;
+	}
+	return pp;
+}
+
+static void pipe_stop(struct pipe *pp)
+{
+	if (!pp)
+		return;
+	pthread_mutex_lock(&pp->mu);
+	pp->cancel = true;
+	pthread_cond_broadcast(&pp->cv);
+	pthread_mutex_unlock(&pp->mu);
+	pthread_join(pp->thread, NULL);
+	pthread_cond_destroy(&pp->cv);
+	pthread_mutex_destroy(&pp->mu);
+	for (unsigned i = 0; i < PIPE_RING; i++)
+		free(pp->ring[i].pairs.pairs);
+	free(pp);
+}
+
+/* The next line the splitter split, in order: 1 with *l, 0 at its end
+ * (r is then where this thread reads on, or at the end of the input). */
+static int pipe_next(struct pipe *pp, struct lc_reader *r,
+		     const struct pipe_line **l, const struct sc_pair **pairs)
+{
+	for (;;) {
+		struct pipe_chunk *c = pp->cur;
+
+		if (c && pp->next < c->nlines) {
+			*l = &c->lines[pp->next++];
+			*pairs = c->pairs.pairs + (*l)->first;
+			r->number++;
+			return 1;
+		}
+		if (c && c->last) {
+			/* the lines before the stop were all taken: the
+			 * rest, from the line it stopped at, is ours */
+			r->pos = c->resume ? c->resume : r->end;
+			pp->done = true;
+			return 0;
+		}
+		pthread_mutex_lock(&pp->mu);
+		if (c) {
+			pp->consumed++;
+			pthread_cond_broadcast(&pp->cv);
+		}
+		while (pp->produced == pp->consumed)
+			pthread_cond_wait(&pp->cv, &pp->mu);
+		pp->cur = &pp->ring[pp->consumed % PIPE_RING];
+		pp->next = 0;
+		pthread_mutex_unlock(&pp->mu);
+	}
+}
 
 /* --- the loader --------------------------------------------------------- */
 
@@ -1075,6 +1363,41 @@ static int line_error(struct sc_loader *ld, unsigned long number)
 	return prio_snapshot_record_error(ld->snap, ld->err);
 }
 
+/* The next line split into pairs: 1 with line, *pairs and *count; 0 at the
+ * end of the input; < 0 when it cannot be split (err set: too long, a NUL
+ * byte, out of memory). */
+static int next_line(struct sc_loader *ld, struct lc_reader *r,
+		     struct prio_line *line, const struct sc_pair **pairs,
+		     uint32_t *count)
+{
+	struct splitter *sp = &ld->split;
+	int rc;
+
+	if (ld->pipe && !ld->pipe->done) {
+		const struct pipe_line *l;
+
+		if (pipe_next(ld->pipe, r, &l, pairs) > 0) {
+			line->text = l->text;
+			line->len = l->len;
+			line->number = r->number;
+			*count = l->count;
+			return 1;
+		}
+	}
+	rc = lc_line_next(r, line, ld->err);
+	if (rc <= 0)
+		return rc;
+	if (build_masks(sp, line->text, line->len) < 0)
+		return prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name,
+				      line->number, "", "NUL byte in input");
+	sp->count = 0;
+	if (split_pairs(sp, line->text, line->len) < 0)
+		return nomem(ld, (uint32_t)line->number);
+	*pairs = sp->pairs;
+	*count = sp->count;
+	return 1;
+}
+
 static int load(struct sc_loader *ld, const struct prio_source *src)
 {
 	struct lc_reader r;
@@ -1083,17 +1406,14 @@ static int load(struct sc_loader *ld, const struct prio_source *src)
 
 	lc_reader_init(&r, src);
 	for (;;) {
+		const struct sc_pair *pairs = NULL;
+		uint32_t count = 0, no;
 		const char *p;
-		uint32_t no;
 
-		rc = lc_line_next(&r, &line, ld->err);
+		rc = next_line(ld, &r, &line, &pairs, &count);
 		if (rc == 0)
 			break;
-		if (rc < 0 || build_masks(ld, line.text, line.len) < 0) {
-			if (rc >= 0)
-				prio_error_set(ld->err, PRIO_ERR_PARSE,
-					       ld->name, line.number, "",
-					       "NUL byte in input");
+		if (rc < 0) {
 			if ((rc = line_error(ld, line.number)) < 0)
 				return rc;
 			continue;
@@ -1139,7 +1459,7 @@ static int load(struct sc_loader *ld, const struct prio_source *src)
 		if (ld->bad)
 			continue;
 		ld->last_line = no;
-		if ((rc = parse_pairs(ld, p, line.len, no)) < 0)
+		if ((rc = parse_pairs(ld, p, pairs, count, no)) < 0)
 			return rc;
 	}
 	return finish_record(ld, true);
@@ -1158,7 +1478,7 @@ int prio_load_jobs_scontrol(struct prio_snapshot *snap,
 	ld->snap = snap;
 	ld->name = src->name;
 	ld->err = err;
-	ld->limit = src->data + src->size;
+	ld->split.limit = src->data + src->size;
 	ld->file = prio_arena_strdup(&snap->arena, src->name);
 	lc_time_cache_init(&ld->times);
 	lc_table_init(&ld->tres);
@@ -1170,8 +1490,14 @@ int prio_load_jobs_scontrol(struct prio_snapshot *snap,
 	if (!ld->file)
 		rc = prio_error_set(err, PRIO_ERR_NOMEM, src->name, 0, "",
 				    "out of memory");
-	else
+	else {
+		if (src->size >= PIPE_MIN_SIZE) {
+			reserve_jobs(snap, src->size);
+			ld->pipe = pipe_start(src);
+		}
 		rc = load(ld, src);
+		pipe_stop(ld->pipe);
+	}
 	if (rc == 0)
 		rc = prio_snapshot_note_loaded(snap, PRIO_INPUT_JOBS_SCONTROL,
 					       src->name, ld->records);
@@ -1184,6 +1510,7 @@ int prio_load_jobs_scontrol(struct prio_snapshot *snap,
 	lc_table_free(&ld->t_qos);
 	lc_table_free(&ld->t_reason);
 	free(ld->allocs);
+	free(ld->split.pairs);
 	free(ld);
 	return rc;
 }

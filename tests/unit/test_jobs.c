@@ -1618,3 +1618,137 @@ Test(jobs, several_qos_unknown_or_empty)
 	prio_snapshot_free(&snap);
 	free(text);
 }
+
+/* --- large inputs: the second thread (issue 17) -------------------------- */
+
+/* The 21 jobs of a real 24.11 capture (`scontrol show job -d -o`) repeated
+ * with new job ids until the input passes the 4 MiB from which a second
+ * thread splits the lines: *lines of them, *size bytes. */
+#define BIG_COPIES 200u
+static char *big_input(size_t *size, unsigned *lines)
+{
+	struct prio_source src;
+	struct prio_error err;
+	size_t cap, len = 0;
+	char *out;
+
+	cr_assert_eq(prio_source_open(&src, test_path("tests/oracle/"
+						      "slurm-24.11-fairtree/"
+						      "scontrol_show_job_d_o.txt"),
+				      &err),
+		     0);
+	cap = src.size * BIG_COPIES + BIG_COPIES * 21 * 8 + 1;
+	out = malloc(cap);
+	cr_assert_not_null(out);
+	*lines = 0;
+	for (unsigned c = 0; c < BIG_COPIES; c++) {
+		const char *p = src.data, *end = src.data + src.size;
+
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			const char *rest = p + 6;
+			unsigned id = (unsigned)strtoul(rest, NULL, 10);
+
+			cr_assert_not_null(nl);
+			cr_assert(strncmp(p, "JobId=", 6) == 0);
+			while (*rest >= '0' && *rest <= '9')
+				rest++;
+			len += (size_t)snprintf(out + len, cap - len, "JobId=%u",
+						c * 100 + id);
+			memcpy(out + len, rest, (size_t)(nl + 1 - rest));
+			len += (size_t)(nl + 1 - rest);
+			p = nl + 1;
+			++*lines;
+		}
+	}
+	prio_source_close(&src);
+	cr_assert_gt(len, (size_t)4 << 20);
+	*size = len;
+	return out;
+}
+
+/* Where line `line` (1-based) of text starts. */
+static char *line_at(char *text, unsigned line)
+{
+	while (--line)
+		text = strchr(text, '\n') + 1;
+	return text;
+}
+
+static int load_big(struct prio_snapshot *snap, const char *text,
+		    size_t size, struct prio_error *err, bool keep_going)
+{
+	struct prio_source src;
+
+	utc();
+	cr_assert_eq(prio_snapshot_init(snap), 0);
+	snap->keep_going = keep_going;
+	prio_error_clear(err);
+	prio_source_from_memory(&src, "jobs.txt", text, size);
+	return prio_load_jobs_scontrol(snap, &src, err);
+}
+
+/* Every job of a large input, in input order, with the capture's values. */
+Test(jobs, large_input_threaded)
+{
+	struct prio_snapshot snap;
+	struct prio_error err;
+	size_t size;
+	unsigned lines;
+	char *text = big_input(&size, &lines);
+	const struct prio_job *j;
+
+	cr_assert_eq(load_big(&snap, text, size, &err, false), 0, "%s",
+		     err.message);
+	cr_assert_eq(snap.job_count, lines);
+	/* the last copy's job 1: pllive1's, Priority=4089 as captured */
+	j = &snap.jobs[lines - 21];
+	cr_assert_eq(j->job_id, (BIG_COPIES - 1) * 100 + 1);
+	cr_assert_eq(j->priority, 4089);
+	cr_assert_str_eq(S(&snap, j->user), "pllive1");
+	cr_assert_eq(j->line, lines - 20);
+	for (unsigned i = 1; i < lines; i++)
+		cr_assert_eq(snap.jobs[i].line, snap.jobs[i - 1].line + 1);
+	prio_snapshot_free(&snap);
+	free(text);
+}
+
+/* Late in a large input, the first error by line is the one reported, and
+ * keep_going warns of each in line order: a NUL byte (found by the
+ * splitting thread, read on by the loading one), then a bad Priority. */
+Test(jobs, large_input_first_error)
+{
+	struct prio_snapshot snap;
+	struct prio_error err;
+	size_t size;
+	unsigned lines;
+	char *text = big_input(&size, &lines);
+	char *bad = strstr(line_at(text, lines - 7), " Priority=");
+
+	cr_assert_not_null(bad);
+	bad[10] = 'x';
+	cr_assert_lt(load_big(&snap, text, size, &err, false), 0);
+	cr_assert_eq(err.line, lines - 7);
+	cr_assert_str_eq(err.field, "Priority");
+	cr_assert(strncmp(err.message, "expected an unsigned integer, got \"x",
+			  36) == 0,
+		  "%s", err.message);
+	prio_snapshot_free(&snap);
+
+	line_at(text, lines - 9)[40] = '\0';
+	cr_assert_lt(load_big(&snap, text, size, &err, false), 0);
+	cr_assert_eq(err.line, lines - 9);
+	cr_assert_str_eq(err.message, "NUL byte in input");
+	prio_snapshot_free(&snap);
+
+	cr_assert_eq(load_big(&snap, text, size, &err, true), 0);
+	cr_assert_eq(snap.warning_count, 2);
+	cr_assert_eq(snap.warnings[0].error.line, lines - 9);
+	cr_assert_eq(snap.warnings[1].error.line, lines - 7);
+	/* lost: the bad Priority's job, the NUL's and the one before it (a
+	 * line that cannot be read spoils the record open there, as in one
+	 * thread) */
+	cr_assert_eq(snap.job_count, lines - 3);
+	prio_snapshot_free(&snap);
+	free(text);
+}
