@@ -261,9 +261,7 @@ static void explain_when(const struct prio_snapshot *snap,
 
 	if (jb->state != PRIO_JOB_PENDING)
 		return;
-	for (uint32_t k = 0; k < fc->count && !r; k++)
-		if (fc->rows[k].job == job)
-			r = &fc->rows[k];
+	r = prio_forecast_row_of(fc, job);
 	line(out, "when", NULL, NULL, NAN, "%s", "");
 	line(out, "when", NULL, NULL, NAN, "When it would start:");
 	if (jb->start_time)
@@ -367,18 +365,17 @@ int calc_explain(struct calc_opts *o)
 			 sizeof(*shorter));
 	if (!shorter)
 		cmd_die(c, "out of memory");
-	for (uint32_t k = 0; k < o->explain_count; k++)
-		for (uint32_t i = 0; i < fc.count; i++) {
-			const struct prio_forecast_row *r = &fc.rows[i];
+	for (uint32_t k = 0; k < o->explain_count; k++) {
+		const struct prio_forecast_row *r =
+		    prio_forecast_row_of(&fc, watch[k]);
 
-			if (r->job != watch[k] || r->status != PRIO_FC_STARTS ||
-			    r->start <= fc.from ||
-			    snap.jobs[r->job].state != PRIO_JOB_PENDING)
-				continue;
-			if (prio_forecast_shorter(&e, &fo, r->job, r->start,
-						  &shorter[k], &err) < 0)
-				cmd_die_error(c, &err);
-		}
+		if (!r || r->status != PRIO_FC_STARTS || r->start <= fc.from ||
+		    snap.jobs[r->job].state != PRIO_JOB_PENDING)
+			continue;
+		if (prio_forecast_shorter(&e, &fo, r->job, r->start,
+					  &shorter[k], &err) < 0)
+			cmd_die_error(c, &err);
+	}
 	if (c->mode != CMD_OUT_TEXT) {
 		out.w = prio_writer_new(
 		    stdout, cmd_writer_mode(c->mode), PRIO_STYLE_SPRIO,

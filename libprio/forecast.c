@@ -1935,6 +1935,17 @@ out:
 	return rc;
 }
 
+const struct prio_forecast_row *
+prio_forecast_row_of(const struct prio_forecast *fc, uint32_t job)
+{
+	/* rows are in start order, not job order: a walk, once per job
+	 * asked about */
+	for (uint32_t k = 0; k < fc->count; k++)
+		if (fc->rows[k].job == job)
+			return &fc->rows[k];
+	return NULL;
+}
+
 void prio_forecast_free(struct prio_forecast *fc)
 {
 	free(fc->rows);

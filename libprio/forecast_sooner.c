@@ -71,9 +71,7 @@ int prio_forecast_shorter(const struct prio_engine *e,
 			free(jobs);
 			return -1;
 		}
-		for (uint32_t k = 0; k < fc.count && !r; k++)
-			if (fc.rows[k].job == job)
-				r = &fc.rows[k];
+		r = prio_forecast_row_of(&fc, job);
 		if (r && r->status == PRIO_FC_STARTS &&
 		    (!start || r->start < start)) {
 			out->time_limit = m;

@@ -135,6 +135,10 @@ int prio_forecast_shorter(const struct prio_engine *e,
 			  time_t start, struct prio_forecast_shorter *out,
 			  struct prio_error *err);
 
+/* The row of snapshot job `job`, or NULL when the forecast has none. */
+const struct prio_forecast_row *
+prio_forecast_row_of(const struct prio_forecast *fc, uint32_t job);
+
 const char *prio_forecast_status_name(enum prio_forecast_status st);
 const char *prio_forecast_how_name(enum prio_forecast_how how);
 
