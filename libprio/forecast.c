@@ -738,20 +738,23 @@ static int64_t usable(const struct sjob *j, int64_t c, int64_t m)
  * largest, and goes on with the next); in a run a one-node job takes the
  * node with the fewest CPUs that hold it (best fit), others take nodes in
  * order.  Into s->pick, s->pcpu and s->pmem; false when it does not fit.
+ * maxv: the most CPUs of one slot when the caller knows that the j->nodes
+ * largest slots hold the job's CPUs (earliest()'s histogram); 0 to have
+ * choose() find both out.
  */
-static bool choose(struct sim *s, const struct sjob *j, uint32_t p)
+static bool choose(struct sim *s, const struct sjob *j, uint32_t p,
+		   int64_t maxv)
 {
 	const struct prio_partition *pt = &s->snap->partitions[p];
 	int64_t rem_cpus = j->flex ? (int64_t)j->cpus
 				   : (int64_t)j->cpn * j->nodes;
 	int64_t unit = j->flex ? j->cpn : 1;
 	uint32_t rem_nodes = j->nodes, got = 0, nr = 0;
-	int64_t maxv = 0;
 
 	/* spread tasks need nodes whose largest free CPUs add up to the
 	 * job's: when even the j->nodes largest do not, nothing below would
 	 * find them (a min-heap of the largest, in run_cpus) */
-	if (j->flex) {
+	if (j->flex && !maxv) {
 		int64_t *h = s->run_cpus, sum = 0;
 		uint32_t nh = 0;
 
@@ -889,7 +892,7 @@ static bool fit_now(struct sim *s, const struct sjob *j, uint32_t p)
 			s->avc[k] = usable(j, s->free_cpu[n], s->free_mem[n]);
 		cand += s->avc[k] > 0;
 	}
-	return cand >= j->nodes && choose(s, j, p);
+	return cand >= j->nodes && choose(s, j, p, 0);
 }
 
 /* Start j on s->pick[0..j->nodes) at t. */
@@ -1142,10 +1145,12 @@ static inline void hist_add(struct sim *s, int64_t u, int d)
  * Without it a spread job that fits on enough nodes, and in all, but not
  * on its count of nodes (16 CPUs over 2 nodes, every node with 4 free)
  * walks the partition at every instant of its sweep, in vain. */
-static bool hist_reach(const struct sim *s, uint32_t k, int64_t need)
+static bool hist_reach(const struct sim *s, uint32_t k, int64_t need,
+		       int64_t *maxv)
 {
 	int64_t sum = 0;
 
+	*maxv = 0;
 	if (s->hist_over)
 		return true; /* not counted: let choose() tell */
 	for (uint32_t v = s->hist_max; v > 0 && k > 0; v--) {
@@ -1153,6 +1158,8 @@ static bool hist_reach(const struct sim *s, uint32_t k, int64_t need)
 
 		if (!c)
 			continue;
+		if (!sum)
+			*maxv = v;
 		if (c > k)
 			c = k;
 		sum += (int64_t)c * v;
@@ -1160,6 +1167,7 @@ static bool hist_reach(const struct sim *s, uint32_t k, int64_t need)
 		if (sum >= need)
 			return true;
 	}
+	*maxv = 0;
 	return false;
 }
 
@@ -1225,6 +1233,7 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 	 * walk over the partition's nodes */
 	int64_t usum = 0, need = j->flex ? (int64_t)j->cpus
 					 : (int64_t)j->cpn * j->nodes;
+	int64_t maxv = 0; /* hist_reach(): the most CPUs of a slot */
 
 	s->sweep_id++;
 
@@ -1315,8 +1324,8 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			});
 		}
 		if (s->moved && fitting >= j->nodes && usum >= need &&
-		    (!j->flex || hist_reach(s, j->nodes, need))) {
-			if (choose(s, j, p)) {
+		    (!j->flex || hist_reach(s, j->nodes, need, &maxv))) {
+			if (choose(s, j, p, maxv)) {
 				found = at;
 				break;
 			}
