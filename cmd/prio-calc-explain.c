@@ -356,7 +356,7 @@ int calc_explain(struct calc_opts *o)
 	 * advances it), and only as far as the jobs explained start */
 	fo.watch = watch;
 	fo.watch_count = o->explain_count;
-	fo.first_calc = calc_first_calc(o, &snap);
+	calc_forecast_opts(o, &snap, &fo);
 	if (prio_forecast_run(&e, &fo, &fc, &err) < 0)
 		cmd_die_error(c, &err);
 	/* what a shorter limit would do, for each job that waits in the

@@ -71,7 +71,7 @@ int calc_forecast(struct calc_opts *o)
 	calc_load(o, &snap, &e, true);
 	calc_filter_init(&f, o, &snap);
 	prio_error_clear(&err);
-	fo.first_calc = calc_first_calc(o, &snap);
+	calc_forecast_opts(o, &snap, &fo);
 	if (fo.until && fo.until < snap.now)
 		cmd_die(c, "--forecast-until is before the snapshot's NOW");
 	if (prio_forecast_run(&e, &fo, &fc, &err) < 0)

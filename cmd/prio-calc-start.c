@@ -275,7 +275,7 @@ brief_forecast(struct calc_opts *o, const struct prio_snapshot *snap,
 			watch[nw++] = i;
 	fo.watch = watch;
 	fo.watch_count = nw;
-	fo.first_calc = calc_first_calc(o, snap);
+	calc_forecast_opts(o, snap, &fo);
 	prio_error_clear(&err);
 	if (prio_forecast_run(e, &fo, fc, &err) < 0)
 		cmd_die_error(&o->c, &err);

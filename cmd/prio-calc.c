@@ -43,6 +43,7 @@ enum {
 	OPT_BRIEF,
 	OPT_FORECAST,
 	OPT_FORECAST_UNTIL,
+	OPT_FORECAST_ENDS,
 	OPT_HISTORY,
 	OPT_CHART,
 	OPT_TABLE,
@@ -114,6 +115,12 @@ static void help(void)
 	    "      --forecast-until=TIME  stop the forecast there (jobs not "
 	    "started by then:\n"
 	    "                         \"after\")\n"
+	    "      --forecast-ends=limit|history  when jobs end in the "
+	    "forecast: at their\n"
+	    "                         limits (default), or after their user's "
+	    "median share\n"
+	    "                         of it in the sacct history (Slurm still "
+	    "plans with limits)\n"
 	    "      --history=DIR      with -j JOBID: the job's priority and "
 	    "terms in each\n"
 	    "                         snapshot folder of DIR (a prio-snap "
@@ -407,13 +414,45 @@ static void calc_clock(struct calc_opts *o, struct prio_engine *e,
  * the phase of slurmctld's timer is unknown: the next calculation is
  * anywhere in the period after NOW, half a period after NOW on average,
  * which errs least over the phases it could have. */
-time_t calc_first_calc(const struct calc_opts *o,
-		       const struct prio_snapshot *snap)
+static time_t calc_first_calc(const struct calc_opts *o,
+			      const struct prio_snapshot *snap)
 {
 	if (!o->calc_known || o->calc.status == PRIO_CALC_TIME_FOUND ||
 	    snap->conf.calc_period == 0)
 		return 0;
 	return snap->now + snap->conf.calc_period / 2;
+}
+
+/* Jobs of a user with fewer finished jobs than this in sacct take the
+ * cluster's ratio: a median of one or two jobs says little. */
+#define RUNTIME_MIN_JOBS 3
+
+void calc_forecast_opts(struct calc_opts *o, const struct prio_snapshot *snap,
+			struct prio_forecast_opts *fo)
+{
+	struct prio_error err;
+
+	fo->first_calc = calc_first_calc(o, snap);
+	if (!o->forecast_history)
+		return;
+	if (!o->runtime_built) {
+		if (!(snap->roles_loaded & (1u << PRIO_ROLE_SACCT)))
+			cmd_die(&o->c, "--forecast-ends history: no job history "
+				       "(sacct.txt in the snapshot, or --sacct "
+				       "FILE)");
+		prio_error_clear(&err);
+		if (prio_runtime_history_build(snap, RUNTIME_MIN_JOBS,
+					       &o->runtime, &err) < 0)
+			cmd_die_error(&o->c, &err);
+		o->runtime_built = true;
+		if (o->runtime.cluster_jobs < RUNTIME_MIN_JOBS)
+			cmd_warn(&o->c,
+				 "--forecast-ends history: %u finished jobs "
+				 "with a time limit in the job history, fewer "
+				 "than %u: jobs end at their limits",
+				 o->runtime.cluster_jobs, RUNTIME_MIN_JOBS);
+	}
+	fo->runtime = &o->runtime;
 }
 
 void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
@@ -429,7 +468,10 @@ void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 	cmd_load_snapshot(&o->c, snap);
 	o->c.set_count = saved;
 	now = o->at_set ? o->at : snap->now;
-	if (prio_usage_needs_replay(snap)) {
+	/* a folder's sacct.txt read for --forecast-ends history only tells
+	 * how long jobs run: the usage stays the snapshot's, as without it */
+	if (prio_usage_needs_replay(snap) &&
+	    (!o->forecast_history || o->c.paths[PRIO_ROLE_SACCT])) {
 		/* No RawUsage but job records (--sacct): the usage Slurm
 		 * would hold, as fstree-show rebuilds it. */
 		if (prio_usage_replay(snap, now, false, NULL, &err) < 0)
@@ -1008,6 +1050,7 @@ int main(int argc, char **argv)
 	    {"brief", no_argument, NULL, OPT_BRIEF},
 	    {"forecast", no_argument, NULL, OPT_FORECAST},
 	    {"forecast-until", required_argument, NULL, OPT_FORECAST_UNTIL},
+	    {"forecast-ends", required_argument, NULL, OPT_FORECAST_ENDS},
 	    {"history", required_argument, NULL, OPT_HISTORY},
 	    {"chart", no_argument, NULL, OPT_CHART},
 	    {"table", no_argument, NULL, OPT_TABLE},
@@ -1018,6 +1061,7 @@ int main(int argc, char **argv)
 	struct calc_opts o;
 	struct cmd_common *c = &o.c;
 	const char *history = NULL;
+	bool ends_set = false; /* --forecast-ends given */
 	int hview = 0;
 	bool ascii = false;
 	int opt, actions, rc;
@@ -1066,6 +1110,17 @@ int main(int argc, char **argv)
 						"--forecast-until: expected Unix "
 						"seconds, YYYY-MM-DDTHH:MM:SS or "
 						"now[-N[unit]], got \"%s\"",
+						optarg);
+			break;
+		case OPT_FORECAST_ENDS:
+			if (strcmp(optarg, "history") == 0)
+				o.forecast_history = ends_set = true;
+			else if (strcmp(optarg, "limit") == 0)
+				ends_set = !(o.forecast_history = false);
+			else
+				cmd_usage_error(c, USAGE,
+						"--forecast-ends: expected limit "
+						"or history, got \"%s\"",
 						optarg);
 			break;
 		case OPT_HISTORY: history = optarg; break;
@@ -1130,6 +1185,9 @@ int main(int argc, char **argv)
 		cmd_usage_error(c, USAGE, "--mine/--brief take no -o");
 	if (o.forecast_until && !o.forecast)
 		cmd_usage_error(c, USAGE, "--forecast-until needs --forecast");
+	if (ends_set && !o.forecast && !o.explain && !o.brief)
+		cmd_usage_error(c, USAGE, "--forecast-ends needs --forecast, "
+					  "--explain or --mine/--brief");
 	/* the forecast starts at the snapshot's NOW; a later clock would
 	 * leave the jobs that ran in between unaccounted for */
 	if (o.forecast && o.at_set)
@@ -1139,8 +1197,9 @@ int main(int argc, char **argv)
 		cmd_usage_error(c, USAGE, "--compare needs what-if "
 					  "assignments (--set or --what-if)");
 	/* Priorities never use job history: leave a folder's sacct.txt unread
-	 * (--check reports everything; an explicit --sacct is still read). */
-	if (!o.check)
+	 * (--check reports everything; an explicit --sacct is still read;
+	 * --forecast-ends history reads how long jobs ran). */
+	if (!o.check && !o.forecast_history)
 		c->folder_roles &= ~(1u << PRIO_ROLE_SACCT);
 	/* --check reports whatever is there; everything else ranks jobs */
 	if (!o.check)
@@ -1166,5 +1225,7 @@ int main(int argc, char **argv)
 		rc = EXIT_ERROR;
 	prio_calc_time_free(&o.calc);
 	free(o.explain_ids);
+	if (o.runtime_built)
+		prio_runtime_history_free(&o.runtime);
 	return rc;
 }

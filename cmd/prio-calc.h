@@ -12,6 +12,8 @@
 
 #include "common.h"
 #include "prio/calc_time.h"
+#include "prio/forecast.h"
+#include "prio/runtime.h"
 #include "prio/order.h"
 #include "prio/priority.h"
 #include "prio/report_sprio.h"
@@ -44,13 +46,18 @@ struct calc_opts {
 	bool mine;             /* --mine: --brief for the invoking user */
 	bool forecast;         /* --forecast: the queue's start times */
 	time_t forecast_until; /* --forecast-until, 0 none */
+	bool forecast_history; /* --forecast-ends history */
+	/* ... the users' Elapsed / Timelimit, built by calc_forecast_opts */
+	struct prio_runtime_history runtime;
+	bool runtime_built;
 };
 
 #define CALC_USAGE                                                             \
 	"prio-calc [SOURCES] [-l] [-n] [-w] [-o FORMAT] [-S SORT] [-u USERS] "  \
 	"[-j[JOBS]] [-p PARTITIONS] [-h] [-P|--csv|--json] [--now T] [--at T] " \
 	"[--no-lag] [--set K=V] [--explain JOBS | --compare | --rank | "        \
-	"--start | --mine | -u USER --brief | --forecast [--forecast-until T] | " \
+	"--start | --mine | -u USER --brief | --forecast [--forecast-until T] " \
+	"[--forecast-ends limit|history] | "                                   \
 	"--check | --history DIR -j JOBID [--chart|--table] [--ascii]]"
 
 /* The -j, -u and -p filters, parsed against a snapshot. */
@@ -76,10 +83,11 @@ bool calc_filter_partition(const struct calc_filter *f, const char *name);
  * error.  with_sets=false loads it without the what-if assignments.
  * Without --now and --at the engine's clock is Slurm's last priority
  * calculation (o->calc), else NOW with a warning when it is not found. */
-/* The forecast's first priority calculation after NOW
- * (prio_forecast_opts.first_calc). */
-time_t calc_first_calc(const struct calc_opts *o,
-		       const struct prio_snapshot *snap);
+/* The options every forecast of prio-calc shares: its first priority
+ * calculation after NOW (first_calc) and, with --forecast-ends history,
+ * the users' run times (runtime); exits 2 when history has no sacct. */
+void calc_forecast_opts(struct calc_opts *o, const struct prio_snapshot *snap,
+			struct prio_forecast_opts *fo);
 void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 	       struct prio_engine *e, bool with_sets);
 

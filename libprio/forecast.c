@@ -88,6 +88,8 @@ struct dep {
 struct run {
 	uint32_t job;      /* snapshot index */
 	time_t end;        /* FAR_FUTURE: never ends */
+	time_t plan;       /* the end Slurm plans with (start + limit): end,
+			      unless --forecast-ends history ends it sooner */
 	uint32_t first, count; /* ralloc[first .. +count) */
 	bool ended;
 };
@@ -121,6 +123,9 @@ struct entry {
 
 struct sim {
 	const struct prio_snapshot *snap;
+	/* --forecast-ends history: users' Elapsed / Timelimit; NULL: jobs
+	 * run to their limits */
+	const struct prio_runtime_history *runtime;
 	struct prio_engine ec; /* e with the clock of the current queue */
 	/* Usage as simulated time passes (fairshare weighted): a copy of the
 	 * snapshot whose associations are the sim's own (usage0 their usage
@@ -301,13 +306,34 @@ static void hold(struct sim *s, const struct run *r, int sign)
 	}
 }
 
-static int new_run(struct sim *s, uint32_t job, time_t end, uint32_t *out)
+static int new_run(struct sim *s, uint32_t job, time_t end, time_t plan,
+		   uint32_t *out)
 {
 	if (grow((void **)&s->runs, &s->cruns, s->nruns, sizeof(*s->runs)) < 0)
 		return -1;
 	*out = s->nruns;
-	s->runs[s->nruns++] = (struct run){job, end, s->nra, 0, false};
+	s->runs[s->nruns++] = (struct run){job, end, plan, s->nra, 0, false};
 	return 0;
+}
+
+/* When a job started at `start` with a limit of `limit` seconds really
+ * ends: at its limit, or (--forecast-ends history) after its user's share
+ * of it, at least a second; never before `after` (a running job that has
+ * outlived its user's typical share is taken to run to its limit). */
+static time_t run_end(const struct sim *s, const struct prio_job *job,
+		      time_t start, time_t limit, time_t after)
+{
+	time_t end = start + limit, est;
+
+	if (!s->runtime)
+		return end;
+	est = start + (time_t)(prio_runtime_ratio(s->runtime, job->user,
+						  NULL) *
+				       (double)limit +
+			       0.5);
+	if (est <= start)
+		est = start + 1;
+	return est > after && est < end ? est : end;
 }
 
 static int add_ralloc(struct sim *s, uint32_t node, uint32_t cpus,
@@ -334,6 +360,8 @@ static int load_running(struct sim *s)
 		time_t end = job->end_time;
 		uint32_t r;
 
+		time_t plan;
+
 		if (!end && job->start_time && job->time_limit != PRIO_INFINITE &&
 		    job->time_limit != PRIO_NO_VAL)
 			end = job->start_time + (time_t)job->time_limit * 60;
@@ -344,7 +372,12 @@ static int load_running(struct sim *s)
 		/* past its end (completing, or over its limit): ends now */
 		if (end < s->t0 || rj->completing)
 			end = s->t0;
-		if (new_run(s, rj->job, end, &r) < 0)
+		plan = end;
+		if (end > s->t0 && end != FAR_FUTURE && job->start_time &&
+		    job->start_time < end)
+			end = run_end(s, job, job->start_time,
+				      end - job->start_time, s->t0);
+		if (new_run(s, rj->job, end, plan, &r) < 0)
 			return -1;
 		for (uint32_t a = rj->first_alloc;
 		     a < rj->first_alloc + rj->alloc_count; a++) {
@@ -901,12 +934,13 @@ static int start(struct sim *s, uint32_t sji, uint32_t p, time_t t,
 {
 	struct sjob *j = &s->sj[sji];
 	struct prio_forecast_row *row = &s->fc->rows[sji];
-	time_t end = j->limit == FAR_FUTURE ? FAR_FUTURE : t + j->limit;
+	time_t plan = j->limit == FAR_FUTURE ? FAR_FUTURE : t + j->limit;
 	char **names, buf[4096];
 	uint32_t r, nfreed = 0, *freed;
 	const struct prio_job *job = &s->snap->jobs[j->job];
+	time_t end = plan == FAR_FUTURE ? plan : run_end(s, job, t, j->limit, t);
 
-	if (new_run(s, j->job, end, &r) < 0)
+	if (new_run(s, j->job, end, plan, &r) < 0)
 		return -1;
 	names = prio_arena_alloc(&s->fc->arena, j->nodes * sizeof(*names));
 	freed = prio_arena_alloc(&s->fc->arena,
@@ -1404,9 +1438,14 @@ static int backfill_pass(struct sim *s, time_t t)
 
 	s->fc->backfill_passes++;
 	s->bf_stamp++;
+	/* the running jobs' ends as Slurm plans them: at their limits,
+	 * whenever they really end (--forecast-ends history) */
 	for (uint32_t i = 0; i < s->nheap; i++)
-		if (s->heap[i].run < WAKE && s->heap[i].at <= horizon)
-			s->rel[nrel++] = s->heap[i];
+		if (s->heap[i].run < WAKE &&
+		    s->runs[s->heap[i].run].plan <= horizon) {
+			s->rel[nrel] = s->heap[i];
+			s->rel[nrel++].at = s->runs[s->heap[i].run].plan;
+		}
 	if (nrel)
 		qsort(s->rel, nrel, sizeof(*s->rel), cmp_event);
 	if (sp->bf_max_job_user)
@@ -1592,6 +1631,7 @@ static int setup(struct sim *s, const struct prio_engine *e,
 		s->calc0 = opts->first_calc;
 	s->period = snap->conf.calc_period;
 	s->until = opts && opts->until ? opts->until : FAR_FUTURE;
+	s->runtime = opts ? opts->runtime : NULL;
 	s->q_calc = (time_t)-1;
 	s->next_bf = s->t0;
 	if ((rc = prio_resources_build(snap, &s->res, err)) < 0)

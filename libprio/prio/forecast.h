@@ -33,6 +33,7 @@
 #include "arena.h"
 #include "error.h"
 #include "priority.h"
+#include "runtime.h"
 
 /* Field comments are aligned by hand. */
 /* clang-format off */
@@ -48,6 +49,9 @@ struct prio_forecast_opts {
 	 * cannot: the rows of the others not started then are HORIZON */
 	const uint32_t *watch;
 	uint32_t watch_count;
+	/* jobs end after their user's share of their limit (runtime.h),
+	 * while the scheduler still plans with limits; NULL: at limits */
+	const struct prio_runtime_history *runtime;
 };
 
 /* In the order rows are listed. */

@@ -288,6 +288,53 @@ forecast i
 expect i 3 start "$(ts 43200)"
 expect i 2 start "$(ts 46800)"
 
+# (l) --forecast-ends history: u1's finished jobs in sacct ran 1/4, 1/2 and
+# 3/4 of their limits (median 1/2).  Job 1 (2 of 4 CPUs, 60 min, started
+# 10 min ago) really ends at 00:20, though Slurm plans with 01:50.  Backfill
+# plans with limits: job 2 (4 CPUs) is reserved at 00:50, so job 3 (2 CPUs,
+# 40 min) starts now, ahead of it, and really ends at 00:20 too (half its
+# limit).  At 00:20 both have ended and job 2 starts, ending at 00:50.
+# At limits: job 3 still starts now; job 2 at 00:50.  A job in the history
+# over its limit (TIMEOUT) counts as its limit; a PREEMPTED one not at all.
+mkdir "$tmp/l"
+conf 1 4 "PartitionName=p Nodes=n1 Default=YES State=UP" >"$tmp/l/slurm.conf"
+{
+	job 1 RUNNING p 1 2 60 -3600 -600 n1
+	job 2 PENDING p 1 4 60 -900
+	job 3 PENDING p 1 2 40 -600
+} >"$tmp/l/jobs.txt"
+{
+	echo "JobID|User|State|Start|End|ElapsedRaw|TimelimitRaw"
+	echo "91|u1|COMPLETED|$(ts -90000)|$(ts -89100)|900|60"
+	echo "92|u1|COMPLETED|$(ts -90000)|$(ts -88200)|1800|60"
+	echo "93|u1|TIMEOUT|$(ts -90000)|$(ts -86340)|3660|60"
+	echo "94|u1|PREEMPTED|$(ts -90000)|$(ts -89940)|60|60"
+	echo "95|u1|COMPLETED|$(ts -90000)|$(ts -87300)|2700|60"
+	echo "96|u1|COMPLETED|$(ts -90000)|$(ts -89280)|720|60"
+} >"$tmp/l/sacct.txt"
+# u1: 0.2 0.25 0.5 0.75 1 -> 0.5
+forecast l --forecast-ends history
+expect l 3 start "$(ts 0)"
+expect l 3 by backfill
+expect l 3 end "$(ts 1200)"
+expect l 2 start "$(ts 1200)"
+expect l 2 by main
+expect l 2 end "$(ts 3000)"
+expect l 2 freed_by 1,3
+forecast l --forecast-ends limit
+expect l 3 start "$(ts 0)"
+expect l 3 end "$(ts 2400)"
+expect l 2 start "$(ts 3000)"
+expect l 2 end "$(ts 6600)"
+# without a job history the option is refused in one line, exit 2
+rm "$tmp/l/sacct.txt"
+prio-calc --snapshot "$tmp/l" --now "$NOW" --forecast --forecast-ends history \
+	>"$tmp/l.out" 2>"$tmp/l.err"
+st=$?
+[ "$st" = 2 ] && [ "$(wc -l <"$tmp/l.err")" = 1 ] &&
+	grep -q 'forecast-ends history: no job history' "$tmp/l.err" ||
+	{ echo "l: no sacct: exit $st: $(cat "$tmp/l.err")"; fail=1; }
+
 # A real capture (Slurm 24.11, every node drained): squeue --start gives no
 # start time (N/A) to any pending job; the forecast starts none either, and
 # says why.
