@@ -213,6 +213,9 @@ struct sim {
 	 * would fail again */
 	bool moved;
 	uint32_t *run_from, *run_to;
+	/* choose(): the slots a retry left out, and their avc */
+	uint32_t *kn_slot;
+	int64_t *kn_val;
 	uint32_t *user_tested;
 	uint32_t user_slots;
 	struct event *rel;   /* scratch: ends in the window */
@@ -775,8 +778,8 @@ static int64_t usable(const struct sjob *j, int64_t c, int64_t m)
  * largest slots hold the job's CPUs (earliest()'s histogram); 0 to have
  * choose() find both out.
  */
-static bool choose(struct sim *s, const struct sjob *j, uint32_t p,
-		   int64_t maxv)
+static bool choose_set(struct sim *s, const struct sjob *j, uint32_t p,
+		       int64_t maxv)
 {
 	const struct prio_partition *pt = &s->snap->partitions[p];
 	int64_t rem_cpus = j->flex ? (int64_t)j->cpus
@@ -900,6 +903,65 @@ static bool choose(struct sim *s, const struct sjob *j, uint32_t p,
 		}
 	}
 	return true;
+}
+
+/*
+ * choose_set(), and when it fails, again on fewer nodes: the select
+ * plugin's guard against the knapsack problem (cons_tres, 22.05 to
+ * 26.05).  When more nodes than the job's count could be used, the nodes
+ * with the fewest usable CPUs are left out, those with at most 1, then at
+ * most 2 and so on (in node order, stopping when only the job's count is
+ * left), each time a node went, until a choice succeeds: a job of 16 CPUs
+ * on 2 nodes that meets a run of 4 free CPUs, 8 and 8 would take the 4
+ * and then find no node holding the 12 left; without the 4 it takes the
+ * two 8s.  avc is as it was on return.
+ */
+static bool choose(struct sim *s, const struct sjob *j, uint32_t p,
+		   int64_t maxv)
+{
+	const struct prio_partition *pt = &s->snap->partitions[p];
+	uint32_t usable = 0, nsaved = 0;
+	int64_t most = 0, count;
+	bool ok = false;
+
+	if (choose_set(s, j, p, maxv))
+		return true;
+	for (uint32_t k = 0; k < pt->node_count; k++)
+		if (s->avc[k] > 0) {
+			usable++;
+			if (s->avc[k] > most)
+				most = s->avc[k];
+		}
+	/* count by count as Slurm goes, skipping the counts no node has
+	 * (nothing left out: the same nodes, the same failure) */
+	for (count = 1; count < most && usable > j->nodes;) {
+		int64_t next = most;
+		bool gone = false;
+
+		for (uint32_t k = 0; k < pt->node_count; k++) {
+			int64_t v = s->avc[k];
+
+			if (v <= 0)
+				continue;
+			if (v > count) {
+				if (v < next)
+					next = v;
+				continue;
+			}
+			s->kn_slot[nsaved] = k;
+			s->kn_val[nsaved++] = v;
+			s->avc[k] = 0;
+			gone = true;
+			if (--usable <= j->nodes)
+				break;
+		}
+		if (gone && (ok = choose_set(s, j, p, 0)))
+			break;
+		count = next;
+	}
+	while (nsaved-- > 0)
+		s->avc[s->kn_slot[nsaved]] = s->kn_val[nsaved];
+	return ok;
 }
 
 /* Whether j fits in partition p now: its nodes, as the select plugin
@@ -1669,6 +1731,8 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->uhist = calloc((size_t)s->hist_max + 1, sizeof(*s->uhist));
 	s->run_from = malloc(maxnodes * sizeof(*s->run_from));
 	s->run_to = malloc(maxnodes * sizeof(*s->run_to));
+	s->kn_slot = malloc(maxnodes * sizeof(*s->kn_slot));
+	s->kn_val = malloc(maxnodes * sizeof(*s->kn_val));
 	s->remaining = calloc(np, sizeof(*s->remaining));
 	s->blocked = calloc(np, sizeof(*s->blocked));
 	s->parts = malloc(((size_t)e->max_job_partitions + 1) *
@@ -1716,7 +1780,7 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	    !s->blkw ||
 	    !s->capc || !s->capm || !s->capb || !s->pick || !s->pcpu ||
 	    !s->pmem || !s->avc || !s->ever || !s->run_cpus || !s->uhist ||
-	    !s->run_from ||
+	    !s->run_from || !s->kn_slot || !s->kn_val ||
 	    !s->run_to || !s->remaining ||
 	    !s->blocked || !s->parts || !s->sj_of_job ||
 	    !s->user_tested)
@@ -1961,6 +2025,8 @@ out:
 	free(s.uhist);
 	free(s.run_from);
 	free(s.run_to);
+	free(s.kn_slot);
+	free(s.kn_val);
 	free(s.remaining);
 	free(s.blocked);
 	free(s.parts);

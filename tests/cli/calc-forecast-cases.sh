@@ -288,6 +288,24 @@ forecast i
 expect i 3 start "$(ts 43200)"
 expect i 2 start "$(ts 46800)"
 
+# (m) the select plugin's knapsack guard: n1 is busy, n2 has 4 of its 8
+# CPUs free, n3 and n4 are idle.  Job 3 needs 16 CPUs on 2 nodes, spread
+# as the nodes allow.  Taking nodes in order from n2 it would get 4 there
+# and then need 12 on one node: it fails, unless the plugin tries again
+# without the nodes of fewest free CPUs, as cons_tres does.  It starts now
+# on n[3-4]; without the retry it would wait for job 2 to end at 01:00.
+mkdir "$tmp/m"
+conf 4 8 "PartitionName=p Nodes=n[1-4] Default=YES State=UP" >"$tmp/m/slurm.conf"
+{
+	job 1 RUNNING p 1 8 60 -3600 -600 n1
+	job 2 RUNNING p 1 4 60 -3600 -600 n2
+	job 3 PENDING p 2 16 30 -300
+} >"$tmp/m/jobs.txt"
+forecast m
+expect m 3 start "$(ts 0)"
+expect m 3 nodes "n[3-4]"
+expect m 3 by main
+
 # (l) --forecast-ends history: u1's finished jobs in sacct ran 1/4, 1/2 and
 # 3/4 of their limits (median 1/2).  Job 1 (2 of 4 CPUs, 60 min, started
 # 10 min ago) really ends at 00:20, though Slurm plans with 01:50.  Backfill
