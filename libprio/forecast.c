@@ -1313,14 +1313,15 @@ static int64_t use_at(const struct sim *s, const struct sjob *j, uint32_t n,
  * lists (the ends in the window, rel[0..nrel); the reservations' starts and
  * ends as this job's limit sees them), keeping the count of nodes where it
  * fits: O(N_p + ends + R log R) for a partition of N_p nodes and R
- * reservation entries on them.  Instants are taken in bf_resolution steps
- * from t, as the backfill map keeps them (an end is seen at the next step).
+ * reservation entries on them.  The instants are exact: slurmctld's
+ * backfill asks the select plugin when a job would run (its will-run test
+ * ends the running jobs one by one at their own end times); only the
+ * reservations it keeps in its map are in bf_resolution steps (reserve()).
  */
 static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 		       time_t t, uint32_t nrel)
 {
 	const struct prio_partition *pt = &s->snap->partitions[p];
-	time_t res = s->sp->bf_resolution ? s->sp->bf_resolution : 1;
 	time_t horizon = t + (time_t)s->sp->bf_window * 60, found = FAR_FUTURE;
 	time_t lim = j->limit == FAR_FUTURE ? FAR_FUTURE / 2 : j->limit;
 	uint32_t fitting = 0, r = 0, ion = 0, ioff = 0;
@@ -1435,7 +1436,7 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			next = s->rv[s->by_to[ioff]].to;
 		if (next == FAR_FUTURE)
 			break;
-		at = t + (next - t + res - 1) / res * res;
+		at = next;
 	}
 	for (uint32_t k = 0; k < pt->node_count; k++)
 		s->slot[pt->nodes[k]] = 0;

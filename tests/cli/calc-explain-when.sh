@@ -44,8 +44,8 @@ n=$(prio-calc --snapshot "$s" --explain 41 | sed -n '/^When/,$p' | grep -c 'held
 [ "$n" = 1 ] || { echo "job 41: $n lines of its When part say held"; fail=1; }
 prio-calc --snapshot "$s" --explain 13 | grep -q '^When' && { echo "job 13 (running) has a When part"; fail=1; }
 # what a shorter time limit would do, checked against the forecast of a
-# copy of the snapshot whose jobs.txt has that limit: job 26 (10 minutes)
-# starts sooner with 2; job 34 with none of the limits tried
+# copy of the snapshot whose jobs.txt has that limit: job 30 (5 minutes)
+# starts sooner with 3; job 34 with none of the limits tried
 t=${TMPDIR:-/tmp}/when-limit.$$
 mkdir -p "$t" && cp -r "$s" "$t/site" && rm -f "$t/site/jobs.json"
 limit_copy() { # job, old limit, new limit: the copy's jobs.txt changed
@@ -53,18 +53,18 @@ limit_copy() { # job, old limit, new limit: the copy's jobs.txt changed
 		$1 == j { in_job = 1 } $1 ~ /^JobId=/ && $1 != j { in_job = 0 }
 		in_job { sub(o, n) } { print }' "$s/jobs.txt" >"$t/site/jobs.txt"
 }
-line=$(prio-calc --snapshot "$s" --explain 26 2>/dev/null | grep '^  sooner with a shorter time limit')
+line=$(prio-calc --snapshot "$s" --explain 30 2>/dev/null | grep '^  sooner with a shorter time limit')
 case $line in
-"  sooner with a shorter time limit: 00:02:00 instead of 00:10:00 starts it "*", by the backfill scheduler (scontrol update JobId=26 TimeLimit=00:02:00)") ;;
-*) echo "job 26: $line"; fail=1 ;;
+"  sooner with a shorter time limit: 00:03:00 instead of 00:05:00 starts it "*", by the backfill scheduler (scontrol update JobId=30 TimeLimit=00:03:00)") ;;
+*) echo "job 30: $line"; fail=1 ;;
 esac
-limit_copy 26 00:10:00 00:02:00
-want=$(prio-calc --snapshot "$t/site" --forecast -j 26 -P -h 2>/dev/null | cut -d'|' -f4)
-case $line in *" starts it $want ("*) ;; *) echo "job 26: the copy with 00:02:00 starts it at $want: $line"; fail=1 ;; esac
-orig=$(prio-calc --snapshot "$s" --forecast -j 26 -P -h 2>/dev/null | cut -d'|' -f4)
-[ "$(ep "${want}Z")" -lt "$(ep "${orig}Z")" ] || { echo "job 26: $want is not before $orig"; fail=1; }
-got=$(prio-calc --snapshot "$s" --explain 26 -P 2>/dev/null | awk -F'|' '$2 == "when" && $4 == "shorter_limit" { print $5 }')
-[ "$got" = "$(ep "${want}Z")" ] || { echo "job 26: shorter_limit row $got, not $want"; fail=1; }
+limit_copy 30 00:05:00 00:03:00
+want=$(prio-calc --snapshot "$t/site" --forecast -j 30 -P -h 2>/dev/null | cut -d'|' -f4)
+case $line in *" starts it $want ("*) ;; *) echo "job 30: the copy with 00:03:00 starts it at $want: $line"; fail=1 ;; esac
+orig=$(prio-calc --snapshot "$s" --forecast -j 30 -P -h 2>/dev/null | cut -d'|' -f4)
+[ "$(ep "${want}Z")" -lt "$(ep "${orig}Z")" ] || { echo "job 30: $want is not before $orig"; fail=1; }
+got=$(prio-calc --snapshot "$s" --explain 30 -P 2>/dev/null | awk -F'|' '$2 == "when" && $4 == "shorter_limit" { print $5 }')
+[ "$got" = "$(ep "${want}Z")" ] || { echo "job 30: shorter_limit row $got, not $want"; fail=1; }
 prio-calc --snapshot "$s" --explain 34 2>/dev/null |
 	grep -qxF "  a shorter time limit does not start it sooner (tried 07:30:00, 05:00:00, 02:30:00, 01:00:00 instead of 10:00:00)" ||
 	{ echo "job 34: a shorter limit helps?"; fail=1; }

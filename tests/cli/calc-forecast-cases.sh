@@ -306,6 +306,25 @@ expect m 3 start "$(ts 0)"
 expect m 3 nodes "n[3-4]"
 expect m 3 by main
 
+# (n) backfill sees a running job end at its own instant (the select
+# plugin's will-run test), not at the next bf_resolution step: job 1 holds
+# n1 until 00:01:01.  Job 2 (both nodes) can start then; its reservation
+# is kept from 00:01:00 (truncated to the minute).  Job 4 (n2, 2 minutes)
+# would run into it, so it waits for job 2's end at 00:11:01.  Had the
+# end been seen at 00:02:00, the next minute step from NOW, job 4 would
+# have ended by the reservation and started now.
+mkdir "$tmp/n"
+conf 2 4 "PartitionName=p Nodes=n[1-2] Default=YES State=UP" >"$tmp/n/slurm.conf"
+{
+	job 1 RUNNING p 1 4 2 -3600 -59 n1
+	job 2 PENDING p 2 8 10 -900
+	job 4 PENDING p 1 4 2 -300
+} >"$tmp/n/jobs.txt"
+forecast n
+expect n 2 start "$(ts 61)"
+expect n 2 by main
+expect n 4 start "$(ts 661)"
+
 # (l) --forecast-ends history: u1's finished jobs in sacct ran 1/4, 1/2 and
 # 3/4 of their limits (median 1/2).  Job 1 (2 of 4 CPUs, 60 min, started
 # 10 min ago) really ends at 00:20, though Slurm plans with 01:50.  Backfill
