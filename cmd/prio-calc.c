@@ -407,20 +407,35 @@ static void calc_clock(struct calc_opts *o, struct prio_engine *e,
 	prio_engine_at_calc_time(e, &o->calc);
 }
 
-/* One period after Slurm's last calculation when the stored priorities
- * pinned it (0: the engine's clock is that calculation), and likewise after
- * --now or --at.  When they do not pin it (no pending job with a stored
- * priority, none that moves with the clock, or no instant where they agree)
- * the phase of slurmctld's timer is unknown: the next calculation is
- * anywhere in the period after NOW, half a period after NOW on average,
- * which errs least over the phases it could have. */
+/* The forecast's first priority calculation after NOW: one period after
+ * Slurm's last one.  With --now or --at the engine's clock is taken for it
+ * (0).  When the stored priorities pin it to a range of seconds (they agree
+ * over all of it: jobs just submitted, whose priorities have not yet moved
+ * with the clock), it is anywhere there that lies within the last period,
+ * the middle erring least.  When they do not pin it (no pending job with a
+ * stored priority, none that moves with the clock, no instant where they
+ * agree), or the range spans a whole period, the phase of slurmctld's
+ * timer is unknown: the next calculation is anywhere in the period after
+ * NOW, half a period after NOW on average. */
 static time_t calc_first_calc(const struct calc_opts *o,
 			      const struct prio_snapshot *snap)
 {
-	if (!o->calc_known || o->calc.status == PRIO_CALC_TIME_FOUND ||
-	    snap->conf.calc_period == 0)
+	time_t p = snap->conf.calc_period, lo, hi, next;
+
+	if (!o->calc_known || snap->conf.calc_period == 0)
 		return 0;
-	return snap->now + snap->conf.calc_period / 2;
+	if (o->calc.status != PRIO_CALC_TIME_FOUND)
+		return snap->now + p / 2;
+	lo = o->calc.first;
+	hi = o->calc.last;
+	if (lo < snap->now - p)
+		lo = snap->now - p;
+	if (hi - lo + 1 >= p)
+		return snap->now + p / 2;
+	next = lo + (hi - lo) / 2 + p;
+	while (next <= snap->now)
+		next += p;
+	return next;
 }
 
 /* Jobs of a user with fewer finished jobs than this in sacct take the
