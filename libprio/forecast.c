@@ -1905,7 +1905,7 @@ int prio_forecast_run(const struct prio_engine *e,
 		      struct prio_forecast *fc, struct prio_error *err)
 {
 	struct sim s;
-	time_t t = 0;
+	time_t t = 0, first;
 	bool stopped = false;
 	int rc;
 
@@ -1937,9 +1937,18 @@ int prio_forecast_run(const struct prio_engine *e,
 		t = s.heap[0].at;
 		if (t > s.until)
 			break;
-		while (s.nheap && s.heap[0].at == t) {
+		/* the records keep whole seconds: jobs one scheduling pass
+		 * started a few milliseconds apart may show start times a
+		 * second apart, and then end that close.  What comes due in
+		 * the next second is taken with this, at the later instant
+		 * (the heap gives it after this second's). */
+		first = t;
+		while (s.nheap && (s.heap[0].at == first ||
+				   (s.heap[0].at == first + 1 &&
+				    first + 1 <= s.until))) {
 			struct event ev = heap_pop(&s);
 
+			t = ev.at;
 			fc->events++;
 			if (ev.run == WAKE) {
 				s.wake_queued = false;

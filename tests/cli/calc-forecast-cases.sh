@@ -325,6 +325,31 @@ expect n 2 start "$(ts 61)"
 expect n 2 by main
 expect n 4 start "$(ts 661)"
 
+# (o) ends in consecutive seconds are one instant (the records keep whole
+# seconds: one pass's jobs may show starts a second apart): jobs 1 and 2
+# hold n1 until +1 s and +2 s, jobs 3 and 6 half of n2 and n3 until +2 s
+# (the other halves are busy for an hour).  At +2 s job 4 (4 CPUs) takes
+# the best fit, n2, and job 5 (12 CPUs on 2 nodes) n1 and n3.  Were +1 s a
+# pass of its own, job 4 would take the half of n1 then free, and job 5
+# would wait an hour.
+mkdir "$tmp/o"
+conf 3 8 "PartitionName=p Nodes=n[1-3] Default=YES State=UP" >"$tmp/o/slurm.conf"
+{
+	job 1 RUNNING p 1 4 1 -3600 -59 n1
+	job 2 RUNNING p 1 4 1 -3600 -58 n1
+	job 3 RUNNING p 1 4 1 -3600 -58 n2
+	job 6 RUNNING p 1 4 1 -3600 -58 n3
+	job 7 RUNNING p 1 4 60 -3600 -600 n2
+	job 8 RUNNING p 1 4 60 -3600 -600 n3
+	job 4 PENDING p 1 4 30 -900
+	job 5 PENDING p 2 12 30 -600
+} >"$tmp/o/jobs.txt"
+forecast o
+expect o 4 start "$(ts 2)"
+expect o 4 nodes n2
+expect o 5 start "$(ts 2)"
+expect o 5 nodes "n[1,3]"
+
 # (l) --forecast-ends history: u1's finished jobs in sacct ran 1/4, 1/2 and
 # 3/4 of their limits (median 1/2).  Job 1 (2 of 4 CPUs, 60 min, started
 # 10 min ago) really ends at 00:20, though Slurm plans with 01:50.  Backfill
