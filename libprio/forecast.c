@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "prio/advance.h"
+#include "prio/fairshare.h"
 #include "prio/forecast.h"
 #include "prio/hostlist.h"
 #include "prio/order.h"
@@ -132,6 +133,9 @@ struct sim {
 	 * at NOW), moved to each calculation with the running jobs and the
 	 * ones the simulation started charging, and an engine on it */
 	bool accrue, ue_live;
+	/* fairshare computed from the usage before the cycle's own (every
+	 * algorithm but Fair Tree: see accrue_to) */
+	bool usage_lag;
 	struct prio_snapshot usnap;
 	long double *usage0;
 	struct prio_engine ue;
@@ -669,32 +673,53 @@ static int cmp_entry(const void *a, const void *b, void *arg)
 }
 
 /* Rebuild the queue of the jobs not started, with priorities at `calc`. */
-/* The engine of calculation `calc` when usage accrues: the snapshot's usage
+/*
+ * The engine of calculation `calc` when usage accrues: the snapshot's usage
  * moved there (prio_snapshot_advance: decay, the jobs running at NOW),
- * plus what the jobs started in the simulation by then charged. */
+ * plus what the jobs started in the simulation by then charged.
+ *
+ * Fair Tree computes fairshare after the cycle has charged the running
+ * jobs.  The other algorithms compute every association's effective usage
+ * at the start of the cycle, before its decay and its charges (slurmctld's
+ * decay thread), so their fairshare at `calc` is that of the usage at the
+ * calculation before: a user whose jobs just started is not behind for
+ * them until the calculation after.  (What a job charges as it ends counts
+ * from the calculation after its end too, a few seconds' usage.)  At the
+ * first calculation after NOW the engine's own lag applies, as for the
+ * table (prio_fairshare_slurm).
+ */
 static int accrue_to(struct sim *s, time_t calc)
 {
 	struct prio_snapshot *u = &s->usnap;
 	struct prio_error err;
+	time_t upto = calc;
 
+	bool lag = s->usage_lag && calc - s->period > s->t0;
+
+	if (lag)
+		upto = calc - s->period;
 	for (uint32_t a = 0; a < u->assoc_count; a++)
 		u->assocs[a].usage_raw = s->usage0[a];
 	prio_error_clear(&err);
-	if (prio_snapshot_advance(u, calc, &err) < 0)
+	if (upto > s->t0 && prio_snapshot_advance(u, upto, &err) < 0)
 		return -1;
 	for (uint32_t i = 0; i < s->nsj; i++) {
 		const struct sjob *j = &s->sj[i];
+		const struct prio_forecast_row *row = &s->fc->rows[i];
+		prio_id part;
 
-		if (j->started && s->fc->rows[i].start < calc)
-			prio_snapshot_charge(
-			    u, calc, j->job,
-			    s->snap->partitions[j->partition].name,
-			    s->fc->rows[i].start, s->fc->rows[i].end);
+		if (!j->started)
+			continue;
+		part = s->snap->partitions[j->partition].name;
+		if (row->start < upto)
+			prio_snapshot_charge(u, upto, j->job, part, row->start,
+					     row->end);
 	}
 	if (s->ue_live)
 		prio_engine_free(&s->ue);
 	s->ue_live = false;
-	if (prio_engine_init(&s->ue, u, calc, &err) < 0)
+	if (prio_engine_init_fs(&s->ue, u, calc,
+				lag ? PRIO_FS_NO_LAG : 0, &err) < 0)
 		return -1;
 	s->ue_live = true;
 	s->ec = s->ue;
@@ -1685,6 +1710,8 @@ static int setup(struct sim *s, const struct prio_engine *e,
 		for (size_t a = 0; a < n; a++)
 			s->usage0[a] = snap->assocs[a].usage_raw;
 		s->accrue = true;
+		s->usage_lag = prio_fs_algorithm_of(snap->conf.priority_flags) !=
+			       PRIO_FS_FAIR_TREE;
 	}
 	s->sp = &snap->conf.sched;
 	s->t0 = snap->now;
