@@ -65,43 +65,45 @@ static int show_text(struct top_app *a, char *text, const char *fmt, ...)
 	return 0;
 }
 
-/* The explanation, then Slurm's own start estimate of the job as
- * prio-calc --start shows it: text is freed, the longer text returned
- * (NULL out of memory, said on the status line). */
-static char *with_slurm_start(struct top_app *a, uint32_t job_id, char *text)
+/* The explanation, then its "When" part as prio-calc --explain prints it:
+ * Slurm's estimate, ours (the forecast run until the job starts, within
+ * the horizon; none with --no-forecast), what it waits for.  text is
+ * freed, the longer text returned (NULL with the status line set). */
+static char *with_when(struct top_app *a, uint32_t job_id, char *text)
 {
-	const struct prio_snapshot *snap = a->model.snap;
-	const struct prio_job *job = prio_snapshot_find_job(snap, job_id);
-	char when[32], line[512], *out;
+	struct prio_forecast_opts fo = top_forecast_opts(a);
+	struct prio_error err;
+	char *when, *out;
 	size_t n = strlen(text);
-	prio_id sn;
 
-	if (!job)
-		return text;
-	sn = prio_job_sched_nodes(job);
-	if (!job->start_time)
-		snprintf(line, sizeof(line),
-			 "Slurm's start estimate: none (backfill has not "
-			 "planned the job; squeue --start shows N/A)\n");
-	else
-		snprintf(
-		    line, sizeof(line),
-		    "Slurm's start estimate: %s%s%s (backfill's plan, as "
-		    "squeue --start shows it)\n",
-		    prio_timestamp_format(job->start_time, when, sizeof(when)),
-		    sn != PRIO_NO_ID ? " on " : "",
-		    sn != PRIO_NO_ID ? prio_snapshot_str(snap, sn) : "");
-	out = malloc(n + 1 + strlen(line) + 1);
+	prio_error_clear(&err);
+	when = prio_top_when(&a->model, job_id, a->no_forecast ? NULL : &fo,
+			     &err);
+	if (!when) {
+		char buf[1024];
+
+		free(text);
+		top_status(a, true, "forecast: %s",
+			   prio_error_format(&err, buf, sizeof(buf)));
+		return NULL;
+	}
+	out = malloc(n + 1 + strlen(when) + 1);
 	if (!out) {
 		free(text);
+		free(when);
 		top_status(a, true, "out of memory");
 		return NULL;
 	}
 	/* after the explanation, whose first line names the job (scripts
 	 * and the tmux test read it there) */
-	snprintf(out, n + 1 + strlen(line) + 1, "%s%s%s", text,
-		 n && text[n - 1] != '\n' ? "\n" : "", line);
+	snprintf(out, n + 1 + strlen(when) + 1, "%s%s%s", text,
+		 n && text[n - 1] != '\n' ? "\n" : "",
+		 /* one blank line between the two, not two */
+		 n >= 2 && !strncmp(text + n - 2, "\n\n", 2) && *when == '\n'
+		     ? when + 1
+		     : when);
 	free(text);
+	free(when);
 	return out;
 }
 
@@ -119,7 +121,7 @@ int top_detail_open_job(struct top_app *a, uint32_t job_id)
 			   prio_error_format(&err, buf, sizeof(buf)));
 		return -1;
 	}
-	if (!(text = with_slurm_start(a, job_id, text)))
+	if (!(text = with_when(a, job_id, text)))
 		return -1;
 	if (show_text(a, text, "Why job %u waits: prio-calc --explain %u",
 		      job_id, job_id) < 0)

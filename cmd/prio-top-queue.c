@@ -27,8 +27,8 @@
 static const enum prio_top_col order[] = {
     PRIO_TOP_COL_RANK,	  PRIO_TOP_COL_MOVED,	 PRIO_TOP_COL_JOB,
     PRIO_TOP_COL_USER,	  PRIO_TOP_COL_ACCOUNT,	 PRIO_TOP_COL_PARTITION,
-    PRIO_TOP_COL_QOS,	  PRIO_TOP_COL_PRIORITY, PRIO_TOP_COL_START,
-    PRIO_TOP_COL_FACTORS, PRIO_TOP_COL_REASON,
+    PRIO_TOP_COL_QOS,	  PRIO_TOP_COL_PRIORITY, PRIO_TOP_COL_FORECAST,
+    PRIO_TOP_COL_START,	  PRIO_TOP_COL_FACTORS,	 PRIO_TOP_COL_REASON,
 };
 #define NORDER (sizeof(order) / sizeof(order[0]))
 
@@ -123,6 +123,14 @@ static void measure(struct top_app *a)
 				a->natural[text[i]] = w;
 		}
 		a->any_start = a->any_start || job->start_time != 0;
+		if (prio_top_forecast_row(t, j)) {
+			char b[32];
+			int w = scr_width(prio_top_cell(
+			    t, j, PRIO_TOP_COL_FORECAST, b, sizeof(b)));
+
+			if (w > a->natural[PRIO_TOP_COL_FORECAST])
+				a->natural[PRIO_TOP_COL_FORECAST] = w;
+		}
 		a->any_site = a->any_site || j->points[PRIO_FACTOR_SITE] != 0;
 		a->any_nice = a->any_nice || j->points[PRIO_FACTOR_NICE] != 0;
 	}
@@ -152,9 +160,13 @@ static void layout(struct top_app *a, int cols)
 	static const enum prio_top_col shrink[] = {
 	    PRIO_TOP_COL_REASON, PRIO_TOP_COL_ACCOUNT, PRIO_TOP_COL_USER,
 	    PRIO_TOP_COL_QOS, PRIO_TOP_COL_PARTITION};
+	/* our forecast's start after the reason: when a job starts matters
+	 * more than Slurm's word for why it waits, less than whose it is */
 	static const enum prio_top_col drop[] = {
-	    PRIO_TOP_COL_ACCOUNT, PRIO_TOP_COL_QOS,	  PRIO_TOP_COL_REASON,
-	    PRIO_TOP_COL_USER,	  PRIO_TOP_COL_PARTITION, PRIO_TOP_COL_MOVED};
+	    PRIO_TOP_COL_ACCOUNT,  PRIO_TOP_COL_QOS,
+	    PRIO_TOP_COL_REASON,   PRIO_TOP_COL_FORECAST,
+	    PRIO_TOP_COL_USER,	   PRIO_TOP_COL_PARTITION,
+	    PRIO_TOP_COL_MOVED};
 	int w[PRIO_TOP_COL_COUNT] = {0};
 	bool shown[PRIO_TOP_COL_COUNT] = {false};
 	int used = 0, x = 1;
@@ -169,6 +181,7 @@ static void layout(struct top_app *a, int cols)
 		/* Slurm's estimate only where there is room: placed after
 		 * the others, below */
 		shown[c] = (c != PRIO_TOP_COL_MOVED || a->model.before) &&
+			   (c != PRIO_TOP_COL_FORECAST || a->model.forecast) &&
 			   c != PRIO_TOP_COL_START;
 		w[c] = a->natural[c];
 	}
@@ -367,16 +380,98 @@ static void line(struct top_app *a, int y, uint32_t pos)
 			  s->color ? SCR_UP : SCR_ROLE_COUNT);
 }
 
+struct prio_forecast_opts top_forecast_opts(const struct top_app *a)
+{
+	const struct prio_snapshot *snap = a->model.snap;
+	uint32_t h = a->fc_horizon ? a->fc_horizon : snap->conf.sched.bf_window;
+
+	return (struct prio_forecast_opts){
+	    .until = snap->now + (time_t)h * 60,
+	    .first_calc = a->first_calc,
+	};
+}
+
+static int cmp_u32(const void *pa, const void *pb)
+{
+	uint32_t x = *(const uint32_t *)pa, y = *(const uint32_t *)pb;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A row the last forecast stopped before without watching it: the
+ * forecast runs again for the rows on screen. */
+static bool unreached(const struct top_app *a, const struct prio_top_job *j)
+{
+	const struct prio_forecast_row *r = prio_top_forecast_row(&a->model, j);
+
+	return r && r->status == PRIO_FC_HORIZON &&
+	       !bsearch(&j->job, a->fc_watch, a->nfc_watch,
+			sizeof(*a->fc_watch), cmp_u32);
+}
+
+void top_queue_forecast(struct top_app *a)
+{
+	struct top_panel *p = &a->queue;
+	struct prio_top *t = &a->model;
+	struct prio_forecast_opts fo;
+	struct prio_error err;
+	uint32_t n = 0, *watch;
+	bool need = !t->forecast;
+	double t0;
+
+	if (a->no_forecast || prio_top_needs_reload(t) ||
+	    (need && a->fc_failed == (const void *)t->snap))
+		return;
+	for (uint32_t k = p->first;
+	     !need && k < p->count && k < p->first + (uint32_t)p->height; k++)
+		need = unreached(a, &t->jobs[t->view[k]]);
+	if (!need)
+		return;
+	/* the jobs on screen (and a page below, for a scroll): the
+	 * forecast stops once they started, as --mine's does */
+	watch = malloc(((uint32_t)p->height * 2 + 1) * sizeof(*watch));
+	if (!watch) {
+		top_status(a, true, "out of memory");
+		return;
+	}
+	for (uint32_t k = p->first;
+	     k < p->count && k < p->first + 2 * (uint32_t)p->height; k++)
+		watch[n++] = t->jobs[t->view[k]].job;
+	qsort(watch, n, sizeof(*watch), cmp_u32);
+	fo = top_forecast_opts(a);
+	fo.watch = watch;
+	fo.watch_count = n;
+	prio_error_clear(&err);
+	t0 = top_monotonic();
+	if (prio_top_forecast(t, &fo, &err) < 0) {
+		char buf[1024];
+
+		free(watch);
+		a->fc_failed = t->snap;
+		top_status(a, true, "forecast: %s",
+			   prio_error_format(&err, buf, sizeof(buf)));
+		return;
+	}
+	a->fc_seconds = top_monotonic() - t0;
+	a->fc_failed = NULL;
+	free(a->fc_watch);
+	a->fc_watch = watch;
+	a->nfc_watch = n;
+	/* the column's width comes from its values */
+	a->data_gen++;
+}
+
 void top_queue_draw(struct top_app *a, int y, int height)
 {
 	struct top_panel *p = &a->queue;
 
-	measure(a);
-	layout(a, a->scr.cols);
-	title(a, y);
 	p->count = a->model.nview;
 	p->height = height - 1;
 	top_panel_fit(p);
+	top_queue_forecast(a);
+	measure(a);
+	layout(a, a->scr.cols);
+	title(a, y);
 	for (int r = 0; r < p->height && p->first + (uint32_t)r < p->count; r++)
 		line(a, y + 1 + r, p->first + (uint32_t)r);
 	if (!p->count && height > 1)

@@ -51,6 +51,8 @@ enum {
 	OPT_NO_MOUSE,
 	OPT_REFRESH,
 	OPT_LIST_KEYS,
+	OPT_NO_FORECAST,
+	OPT_FORECAST_HORIZON,
 };
 
 static void help(void)
@@ -95,6 +97,13 @@ static void help(void)
 	    "      --mouse            mouse clicks and wheel (--no-mouse: "
 	    "not)\n"
 	    "      --list-keys        the key table, then exit\n"
+	    "      --no-forecast      no START column (our forecast) and no "
+	    "forecast in\n"
+	    "                         the detail view's \"When\" part\n"
+	    "      --forecast-horizon=MINUTES  forecast that far from the "
+	    "snapshot's NOW\n"
+	    "                         (default the scheduler's bf_window); "
+	    "later: \"after\"\n"
 	    "Clock and refresh:\n"
 	    "      --speed=X          the clock runs X times real time (0: "
 	    "stopped)\n"
@@ -567,6 +576,7 @@ static time_t start_clock(struct top_app *a, const struct prio_snapshot *snap,
 	time_t at = snap->now;
 	int rc;
 
+	a->first_calc = 0;
 	if (a->c.now_set)
 		return at;
 	prio_error_clear(&err);
@@ -593,6 +603,11 @@ static time_t start_clock(struct top_app *a, const struct prio_snapshot *snap,
 	if (rc < 0)
 		return at; /* the model's own computation will say why */
 	at = ct.at;
+	/* the forecast's first priority calculation, as prio-calc's
+	 * (calc_first_calc): half a period after NOW when the last one is
+	 * not pinned */
+	if (ct.status != PRIO_CALC_TIME_FOUND && snap->conf.calc_period)
+		a->first_calc = snap->now + snap->conf.calc_period / 2;
 	if (ct.status == PRIO_CALC_TIME_NO_JOBS ||
 	    ct.status == PRIO_CALC_TIME_NO_MATCH) {
 		prio_calc_time_describe(&ct, buf, sizeof(buf));
@@ -806,8 +821,8 @@ static void sort_step(struct top_app *a, int step)
 	static const enum prio_top_col seq[] = {
 	    PRIO_TOP_COL_RANK,	  PRIO_TOP_COL_MOVED,	 PRIO_TOP_COL_JOB,
 	    PRIO_TOP_COL_USER,	  PRIO_TOP_COL_ACCOUNT,	 PRIO_TOP_COL_PARTITION,
-	    PRIO_TOP_COL_QOS,	  PRIO_TOP_COL_PRIORITY, PRIO_TOP_COL_START,
-	    PRIO_TOP_COL_FACTORS, PRIO_TOP_COL_REASON};
+	    PRIO_TOP_COL_QOS,	  PRIO_TOP_COL_PRIORITY, PRIO_TOP_COL_FORECAST,
+	    PRIO_TOP_COL_START,	  PRIO_TOP_COL_FACTORS,	 PRIO_TOP_COL_REASON};
 	const int n = (int)(sizeof(seq) / sizeof(seq[0]));
 	int at = 0;
 
@@ -1316,6 +1331,9 @@ static void parse_options(struct top_app *a, struct start *st, int argc,
 	    {"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
 	    {"refresh", required_argument, NULL, OPT_REFRESH},
 	    {"list-keys", no_argument, NULL, OPT_LIST_KEYS},
+	    {"no-forecast", no_argument, NULL, OPT_NO_FORECAST},
+	    {"forecast-horizon", required_argument, NULL,
+	     OPT_FORECAST_HORIZON},
 	};
 	enum { NOWN = sizeof(own) / sizeof(own[0]) };
 	struct option longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN + 1];
@@ -1421,6 +1439,25 @@ static void parse_options(struct top_app *a, struct start *st, int argc,
 			a->src.refresh =
 			    parse_seconds(a, "--refresh", optarg, 0);
 			break;
+		case OPT_NO_FORECAST:
+			a->no_forecast = true;
+			break;
+		case OPT_FORECAST_HORIZON: {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 1 ||
+			    v > 525600 || optarg[0] == '-')
+				cmd_usage_error(&a->c, USAGE,
+						"--forecast-horizon: expected "
+						"minutes from 1 to 525600, got "
+						"'%s'",
+						optarg);
+			a->fc_horizon = (uint32_t)v;
+			break;
+		}
 		case OPT_LIST_KEYS:
 			st->list_keys = true;
 			break;
@@ -1791,6 +1828,7 @@ int main(int argc, char **argv)
 	top_detail_close(a);
 	top_source_free(&a->src);
 	prio_top_free(&a->model);
+	free(a->fc_watch);
 	scr_free(&a->scr);
 	free(a->marks.ids);
 	free(st.changes);
