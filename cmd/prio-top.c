@@ -639,6 +639,7 @@ static void take_snapshot(struct top_app *a, struct prio_snapshot *snap,
 	double t0 = a->t0;
 	uint32_t warnings = snap->warning_count;
 
+	top_forecast_stop(a); /* it reads the model about to change */
 	if (snap->now != old) {
 		a->clock0 = start_clock(a, snap, false);
 		a->t0 = a->elapsed;
@@ -702,7 +703,9 @@ static void tick(struct top_app *a)
 	uint32_t max_priority = a->model.max_priority;
 	uint32_t moved = a->model.moved_count;
 
-	if (now == a->model.now || prio_top_needs_reload(&a->model))
+	/* a forecast reads the model in its thread: the clock waits */
+	if (now == a->model.now || prio_top_needs_reload(&a->model) ||
+	    top_forecast_busy(a))
 		return;
 	prio_error_clear(&err);
 	if (prio_top_advance(&a->model, now, &err) < 0)
@@ -792,6 +795,7 @@ static void what_if(struct top_app *a, const char *assignment)
 	struct prio_error err;
 
 	prio_error_clear(&err);
+	top_forecast_stop(a);
 	if (prio_top_set(&a->model, assignment, &err) < 0) {
 		error_status(a, "what-if", &err);
 		if (prio_top_needs_reload(&a->model))
@@ -809,6 +813,7 @@ static void what_if_reset(struct top_app *a)
 		top_status(a, false, "no what-if change to drop");
 		return;
 	}
+	top_forecast_stop(a);
 	prio_top_clear_edits(&a->model);
 	reload(a, "what-if reset");
 	if (!a->status_error)
@@ -1658,12 +1663,15 @@ static int interactive(struct top_app *a)
 			     sizeof(why)) < 0)
 		cmd_die(&a->c, "%s", why);
 	apply_config(a); /* the colours, now that curses has them */
+	/* the forecast off the keys' way from now on (a failed pipe: in
+	 * line, as --once runs it) */
+	top_forecast_async(a);
 	signal(SIGINT, on_stop);
 	signal(SIGTERM, on_stop);
 	signal(SIGHUP, on_stop);
 	next_tick = a->delay;
 	while (!a->quit && !stop_signal) {
-		struct pollfd fds[3];
+		struct pollfd fds[4];
 		nfds_t nfds = 0;
 		struct scr_event ev;
 		double now;
@@ -1686,11 +1694,15 @@ static int interactive(struct top_app *a)
 		if (a->src.pid)
 			fds[nfds++] =
 			    (struct pollfd){a->src.pipe_fd, POLLIN, 0};
+		if (a->fc_pipe[0] >= 0)
+			fds[nfds++] =
+			    (struct pollfd){a->fc_pipe[0], POLLIN, 0};
 		if (poll(fds, nfds, wait_ms < 0 ? 0 : wait_ms) < 0 &&
 		    errno != EINTR)
 			break;
 		now = top_monotonic() - start;
 		a->elapsed = now;
+		top_forecast_poll(a);
 		while (scr_curses_event(&a->scr, &ev))
 			key(a, &ev);
 		if (a->src.inotify_fd >= 0)
@@ -1743,6 +1755,7 @@ int main(int argc, char **argv)
 
 	setlocale(LC_ALL, "");
 	cmd_common_init(&a->c, "prio-top");
+	a->fc_pipe[0] = a->fc_pipe[1] = -1;
 	a->delay = cmd_top_config()->delay;
 	a->speed = 1;
 	a->mouse = cmd_top_config()->mouse;
@@ -1825,10 +1838,10 @@ int main(int argc, char **argv)
 		start_state(a, &st);
 		rc = interactive(a);
 	}
+	top_forecast_free(a); /* before the model it reads */
 	top_detail_close(a);
 	top_source_free(&a->src);
 	prio_top_free(&a->model);
-	free(a->fc_watch);
 	scr_free(&a->scr);
 	free(a->marks.ids);
 	free(st.changes);

@@ -1821,7 +1821,7 @@ int prio_forecast_run(const struct prio_engine *e,
 			break;
 		}
 		t = s.heap[0].at;
-		if (t > s.until)
+		if (t > s.until || (opts && opts->stop && *opts->stop))
 			break;
 		while (s.nheap && s.heap[0].at == t) {
 			struct event ev = heap_pop(&s);

@@ -1004,40 +1004,49 @@ void prio_top_forecast_clear(struct prio_top *t)
 	t->forecast = NULL;
 }
 
+int prio_top_forecast_adopt(struct prio_top *t, struct prio_forecast *fc,
+			    struct prio_error *err)
+{
+	const struct prio_forecast_row **rows;
+	struct prio_forecast *own;
+
+	prio_top_forecast_clear(t);
+	own = malloc(sizeof(*own));
+	rows = calloc(t->snap->job_count ? t->snap->job_count : 1,
+		      sizeof(*rows));
+	if (!own || !rows) {
+		free(own);
+		free(rows);
+		prio_forecast_free(fc);
+		return nomem(err);
+	}
+	*own = *fc;
+	memset(fc, 0, sizeof(*fc));
+	/* rows are in start order: one index by job, for the cells */
+	for (uint32_t k = 0; k < own->count; k++)
+		if (own->rows[k].job < t->snap->job_count)
+			rows[own->rows[k].job] = &own->rows[k];
+	t->fc = own;
+	t->fc_rows = rows;
+	t->forecast = own;
+	if (t->sort == PRIO_TOP_COL_FORECAST)
+		prio_top_sort(t, t->sort, t->desc);
+	return PRIO_OK;
+}
+
 int prio_top_forecast(struct prio_top *t, const struct prio_forecast_opts *opts,
 		      struct prio_error *err)
 {
-	struct prio_forecast *fc;
-	const struct prio_forecast_row **rows;
+	struct prio_forecast fc;
 	int rc;
 
 	prio_top_forecast_clear(t);
 	if (t->broken)
 		return prio_error_set(err, PRIO_ERR_USAGE, "", 0, "",
 				      "the snapshot needs a reload");
-	fc = calloc(1, sizeof(*fc));
-	rows = calloc(t->snap->job_count ? t->snap->job_count : 1,
-		      sizeof(*rows));
-	if (!fc || !rows) {
-		free(fc);
-		free(rows);
-		return nomem(err);
-	}
-	if ((rc = prio_forecast_run(t->engine, opts, fc, err)) < 0) {
-		free(fc);
-		free(rows);
+	if ((rc = prio_forecast_run(t->engine, opts, &fc, err)) < 0)
 		return rc;
-	}
-	/* rows are in start order: one index by job, for the cells */
-	for (uint32_t k = 0; k < fc->count; k++)
-		if (fc->rows[k].job < t->snap->job_count)
-			rows[fc->rows[k].job] = &fc->rows[k];
-	t->fc = fc;
-	t->fc_rows = rows;
-	t->forecast = fc;
-	if (t->sort == PRIO_TOP_COL_FORECAST)
-		prio_top_sort(t, t->sort, t->desc);
-	return PRIO_OK;
+	return prio_top_forecast_adopt(t, &fc, err);
 }
 
 const struct prio_forecast_row *

@@ -48,6 +48,9 @@ struct prio_forecast_opts {
 	 * cannot: the rows of the others not started then are HORIZON */
 	const uint32_t *watch;
 	uint32_t watch_count;
+	/* non-zero (set by another thread, prio-top's UI): the run stops at
+	 * its next event as at `until`; NULL: never */
+	const volatile int *stop;
 };
 
 /* In the order rows are listed. */

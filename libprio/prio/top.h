@@ -216,6 +216,11 @@ void prio_top_clear_edits(struct prio_top *t);
  */
 int prio_top_forecast(struct prio_top *t, const struct prio_forecast_opts *opts,
 		      struct prio_error *err);
+/* Take a forecast run on the model's engine and data (another thread may
+ * run it while the model does not change): the model owns fc from now on,
+ * error or not.  Returns 0 or PRIO_ERR_NOMEM with err filled. */
+int prio_top_forecast_adopt(struct prio_top *t, struct prio_forecast *fc,
+			    struct prio_error *err);
 /* Drop the forecast (the column goes blank). */
 void prio_top_forecast_clear(struct prio_top *t);
 /* The forecast's row of a queue row's job; NULL when none was run or it
