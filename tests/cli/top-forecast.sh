@@ -18,10 +18,14 @@ day=$(cut -c1-10 <"$snap/NOW" | xargs -I{} date -u -d @{} +%Y-%m-%d 2>/dev/null)
 top_starts() {
 	prio-top --snapshot "$snap" --once --size 160x40 "$@" >"$tmp/top" ||
 		return 1
-	awk 'f == 0 && / RANK / { for (i = 1; i <= NF; i++) {
-		if ($i == "JOBID") j = i; if ($i == "START") s = i }
-		f = 1; next }
-	     f == 1 && NF >= s && $1 ~ /^[0-9]+$/ { print $j, $s }' "$tmp/top"
+	# both columns are right-aligned under their titles (a blank MOVE
+	# cell leaves no field): the word that ends where the title ends
+	awk 'function cell(row, end,   n, w) {
+		n = split(substr(row, 1, end), w, " "); return w[n] }
+	     f == 0 && / RANK / { j = index($0 " ", " JOBID ") + 5
+		s = index($0 " ", " START ") + 5; f = 1; next }
+	     f == 1 && $1 ~ /^[0-9]+$/ { print cell($0, j), cell($0, s) }' \
+		"$tmp/top"
 }
 # prio-calc --forecast's START as prio-top shows it
 calc_starts() {
@@ -57,10 +61,15 @@ calc_starts --forecast-until 2026-11-22T05:46:30 >"$tmp/calc"
 check_starts "horizon"
 grep -q "after" "$tmp/shown" ||
 	{ echo "horizon: no job after the horizon (the test needs some)"; fail=1; }
+# after a what-if: the forecast of the changed data, as prio-calc --set's
+top_starts --change PriorityWeightFairshare=0 >"$tmp/shown"
+calc_starts --set PriorityWeightFairshare=0 >"$tmp/calc"
+check_starts "what-if"
 # sorted by our start: the rows in the order of their starts
 prio-top --snapshot "$snap" --once --size 160x40 --sort forecast >"$tmp/top"
-awk '/ RANK / { for (i = 1; i <= NF; i++) if ($i == "START") s = i; f = 1; next }
-     f && $1 ~ /^[0-9]+$/ { print $s }' "$tmp/top" >"$tmp/sorted"
+awk '/ RANK / { s = index($0 " ", " START ") + 5; f = 1; next }
+     f && $1 ~ /^[0-9]+$/ { n = split(substr($0, 1, s), w, " "); print w[n] }' \
+	"$tmp/top" >"$tmp/sorted"
 sort -c "$tmp/sorted" 2>/dev/null ||
 	{ echo "--sort forecast: START not ascending"; cat "$tmp/sorted"; fail=1; }
 # --no-forecast: no column
