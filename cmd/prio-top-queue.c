@@ -123,7 +123,9 @@ static void measure(struct top_app *a)
 				a->natural[text[i]] = w;
 		}
 		a->any_start = a->any_start || job->start_time != 0;
-		if (prio_top_forecast_row(t, j)) {
+		/* (the widest, a whole timestamp, ends the search) */
+		if (a->natural[PRIO_TOP_COL_FORECAST] < 19 &&
+		    prio_top_forecast_row(t, j)) {
 			char b[32];
 			int w = scr_width(prio_top_cell(
 			    t, j, PRIO_TOP_COL_FORECAST, b, sizeof(b)));

@@ -797,6 +797,7 @@ static void what_if(struct top_app *a, const char *assignment)
 
 	prio_error_clear(&err);
 	top_forecast_stop(a);
+	a->fc_failed = NULL; /* new data: a forecast may work on them */
 	if (prio_top_set(&a->model, assignment, &err) < 0) {
 		error_status(a, "what-if", &err);
 		if (prio_top_needs_reload(&a->model))
