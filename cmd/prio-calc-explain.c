@@ -18,7 +18,7 @@
 #include "prio-calc.h"
 #include "prio/advance.h"
 #include "prio/explain_text.h"
-#include "prio/forecast.h"
+#include "prio/forecast_text.h"
 #include "prio/timestr.h"
 
 /* The machine modes' table (text mode prints the detail lines only). */
@@ -184,146 +184,6 @@ static void explain_next(struct calc_opts *o, struct prio_snapshot *snap,
 	prio_engine_free(&e);
 }
 
-/* "in 1:48:08", "in 2 days 03:00:00" from NOW to t. */
-static const char *in_text(time_t now, time_t t, char *buf, size_t size)
-{
-	long long d = t > now ? (long long)(t - now) : 0;
-
-	if (d == 0)
-		snprintf(buf, size, "now");
-	else if (d >= 86400)
-		snprintf(buf, size, "in %lld day%s %02lld:%02lld:%02lld",
-			 d / 86400, d >= 2 * 86400 ? "s" : "", d % 86400 / 3600,
-			 d % 3600 / 60, d % 60);
-	else
-		snprintf(buf, size, "in %lld:%02lld:%02lld", d / 3600,
-			 d % 3600 / 60, d % 60);
-	return buf;
-}
-
-/*
- * When a pending job would start (issue 15): Slurm's estimate, the plan of
- * the backfill scheduler's last look (squeue --start), beside ours, the
- * forecast run until every job explained has started (--forecast's rules,
- * prio-calc(1) FORECAST), with the jobs whose ends free its nodes.
- */
-/* What a shorter time limit would do (prio_forecast_shorter): the
- * longest of those tried that starts it sooner, with the command that sets
- * it, or that none does. */
-static void explain_shorter(const struct prio_snapshot *snap,
-			    const struct prio_forecast *fc,
-			    const struct prio_forecast_row *r,
-			    const struct prio_forecast_shorter *shp,
-			    struct out *out)
-{
-	const struct prio_job *jb = &snap->jobs[r->job];
-	struct prio_forecast_shorter sh = *shp;
-	char lim[32], was[32], b1[32], b2[48], tried[160];
-	size_t n = 0;
-
-	if (!sh.tried_count)
-		return; /* no finite limit to shorten */
-	prio_mins2time_str(jb->time_limit, was, sizeof(was));
-	if (sh.time_limit) {
-		prio_mins2time_str(sh.time_limit, lim, sizeof(lim));
-		line(out, "when", NULL, "shorter_limit", (double)sh.start,
-		     "  sooner with a shorter time limit: %s instead of %s starts "
-		     "it %s (%s), by the %s scheduler (scontrol update JobId=%u "
-		     "TimeLimit=%s)",
-		     lim, was, prio_timestamp_format(sh.start, b1, sizeof(b1)),
-		     in_text(fc->from, sh.start, b2, sizeof(b2)),
-		     sh.how == PRIO_FC_BACKFILL ? "backfill" : "main",
-		     jb->job_id, lim);
-		return;
-	}
-	tried[0] = '\0';
-	for (uint32_t k = 0; k < sh.tried_count && n < sizeof(tried); k++)
-		n += (size_t)snprintf(tried + n, sizeof(tried) - n, "%s%s",
-				      k ? ", " : "",
-				      prio_mins2time_str(sh.tried[k], lim,
-							 sizeof(lim)));
-	line(out, "when", NULL, "shorter_limit", NAN,
-	     "  a shorter time limit does not start it sooner (tried %s "
-	     "instead of %s)",
-	     tried, was);
-}
-
-static void explain_when(const struct prio_snapshot *snap,
-			 const struct prio_forecast *fc, uint32_t job,
-			 const struct prio_forecast_shorter *sh,
-			 struct out *out)
-{
-	const struct prio_job *jb = &snap->jobs[job];
-	const struct prio_forecast_row *r = NULL;
-	prio_id sn = prio_job_sched_nodes(jb);
-	char b1[32], b2[48], ids[256];
-	size_t n = 0;
-
-	if (jb->state != PRIO_JOB_PENDING)
-		return;
-	r = prio_forecast_row_of(fc, job);
-	line(out, "when", NULL, NULL, NAN, "%s", "");
-	line(out, "when", NULL, NULL, NAN, "When it would start:");
-	if (jb->start_time)
-		line(out, "when", NULL, "slurm_start", (double)jb->start_time,
-		     "  Slurm's estimate: %s%s%s (the backfill scheduler's "
-		     "plan at its last look, squeue --start)",
-		     prio_timestamp_format(jb->start_time, b1, sizeof(b1)),
-		     sn != PRIO_NO_ID ? " on " : "",
-		     sn != PRIO_NO_ID ? prio_snapshot_str(snap, sn) : "");
-	else
-		line(out, "when", NULL, "slurm_start", NAN,
-		     "  Slurm's estimate: none (the backfill scheduler has "
-		     "not planned it)");
-	if (!r)
-		return;
-	switch (r->status) {
-	case PRIO_FC_STARTS:
-		line(out, "when",
-		     prio_snapshot_str(snap, snap->partitions[r->partition].name),
-		     "start", (double)r->start,
-		     "  our forecast: %s (%s) in %s on %s, by the %s scheduler",
-		     prio_timestamp_format(r->start, b1, sizeof(b1)),
-		     in_text(fc->from, r->start, b2, sizeof(b2)),
-		     prio_snapshot_str(snap,
-				       snap->partitions[r->partition].name),
-		     r->nodes ? r->nodes : "?",
-		     r->how == PRIO_FC_BACKFILL ? "backfill" : "main");
-		ids[0] = '\0';
-		for (uint32_t k = 0; k < r->freed_count && n < sizeof(ids); k++)
-			n += (size_t)snprintf(
-			    ids + n, sizeof(ids) - n, "%s%u",
-			    k == 0 ? "" : k + 1 == r->freed_count ? " and " : ", ",
-			    snap->jobs[r->freed_by[k]].job_id);
-		if (r->freed_count)
-			line(out, "when", NULL, "freed_by", NAN,
-			     "  it waits for the end of job%s %s there",
-			     r->freed_count > 1 ? "s" : "", ids);
-		else
-			line(out, "when", NULL, "freed_by", NAN,
-			     "  on resources free now");
-		if (r->start > fc->from)
-			explain_shorter(snap, fc, r, sh, out);
-		break;
-	case PRIO_FC_HELD:
-		line(out, "when", NULL, "start", NAN,
-		     "  our forecast: held (priority 0): it starts only when "
-		     "released");
-		break;
-	case PRIO_FC_NEVER:
-		line(out, "when", NULL, "start", NAN,
-		     "  our forecast: never in the model");
-		break;
-	default:
-		line(out, "when", NULL, "start", NAN,
-		     "  our forecast: not started when the forecast stopped");
-		break;
-	}
-	/* a held job's note says what the line above said */
-	if (r->note && r->status != PRIO_FC_HELD)
-		line(out, "when", NULL, "note", NAN, "  %s", r->note);
-}
-
 int calc_explain(struct calc_opts *o)
 {
 	struct cmd_common *c = &o->c;
@@ -394,7 +254,9 @@ int calc_explain(struct calc_opts *o)
 			putchar('\n');
 		prio_explain_render(&e, &x, say, &out);
 		explain_next(o, &snap, &q, x.job_index, &out);
-		explain_when(&snap, &fc, x.job_index, &shorter[k], &out);
+		/* the "When" part, as prio-top's detail view shows it */
+		prio_forecast_when_render(&snap, &fc, x.job_index, &shorter[k],
+					  say, &out);
 		prio_explain_free(&x);
 	}
 	if (out.w && prio_writer_finish(out.w) < 0)

@@ -17,6 +17,9 @@
 
 void top_detail_close(struct top_app *a)
 {
+	free(a->detail_expl);
+	a->detail_expl = NULL;
+	a->detail_job = 0;
 	free(a->detail_text);
 	free(a->detail_lines);
 	a->detail_text = NULL;
@@ -26,25 +29,22 @@ void top_detail_close(struct top_app *a)
 		a->view = a->back;
 }
 
-/* Take a malloc'ed text and show it, split in lines. */
-static int show_text(struct top_app *a, char *text, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int show_text(struct top_app *a, char *text, const char *fmt, ...)
+/* The lines of a malloc'ed text, taken: the detail's text from now on. */
+static int set_lines(struct top_app *a, char *text)
 {
 	uint32_t n = 1;
-	va_list ap;
-	enum top_view from = a->view;
+	char **lines;
 
 	for (const char *p = text; *p; p++)
 		n += *p == '\n';
-	top_detail_close(a);
-	a->detail_lines = malloc(n * sizeof(*a->detail_lines));
-	if (!a->detail_lines) {
+	if (!(lines = malloc(n * sizeof(*lines)))) {
 		free(text);
 		top_status(a, true, "out of memory");
 		return -1;
 	}
+	free(a->detail_text);
+	free(a->detail_lines);
+	a->detail_lines = lines;
 	a->detail_text = text;
 	a->ndetail = 0;
 	for (char *p = text; *p;) {
@@ -56,6 +56,21 @@ static int show_text(struct top_app *a, char *text, const char *fmt, ...)
 		*nl = '\0';
 		p = nl + 1;
 	}
+	return 0;
+}
+
+/* Take a malloc'ed text and show it, split in lines. */
+static int show_text(struct top_app *a, char *text, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int show_text(struct top_app *a, char *text, const char *fmt, ...)
+{
+	va_list ap;
+	enum top_view from = a->view;
+
+	top_detail_close(a);
+	if (set_lines(a, text) < 0)
+		return -1;
 	va_start(ap, fmt);
 	vsnprintf(a->detail_title, sizeof(a->detail_title), fmt, ap);
 	va_end(ap);
@@ -65,50 +80,54 @@ static int show_text(struct top_app *a, char *text, const char *fmt, ...)
 	return 0;
 }
 
-/* The explanation, then Slurm's own start estimate of the job as
- * prio-calc --start shows it: text is freed, the longer text returned
- * (NULL out of memory, said on the status line). */
-static char *with_slurm_start(struct top_app *a, uint32_t job_id, char *text)
+/* The explanation, then its "When" part as prio-calc --explain prints it
+ * (when: malloc'ed, taken; NULL: not known yet, or failed). */
+static char *with_when(const char *text, const char *when)
 {
-	const struct prio_snapshot *snap = a->model.snap;
-	const struct prio_job *job = prio_snapshot_find_job(snap, job_id);
-	char when[32], line[512], *out;
-	size_t n = strlen(text);
-	prio_id sn;
+	size_t n = strlen(text), size;
+	char *out;
 
-	if (!job)
-		return text;
-	sn = prio_job_sched_nodes(job);
-	if (!job->start_time)
-		snprintf(line, sizeof(line),
-			 "Slurm's start estimate: none (backfill has not "
-			 "planned the job; squeue --start shows N/A)\n");
-	else
-		snprintf(
-		    line, sizeof(line),
-		    "Slurm's start estimate: %s%s%s (backfill's plan, as "
-		    "squeue --start shows it)\n",
-		    prio_timestamp_format(job->start_time, when, sizeof(when)),
-		    sn != PRIO_NO_ID ? " on " : "",
-		    sn != PRIO_NO_ID ? prio_snapshot_str(snap, sn) : "");
-	out = malloc(n + 1 + strlen(line) + 1);
-	if (!out) {
-		free(text);
-		top_status(a, true, "out of memory");
+	if (!when)
+		/* the forecast runs (prio-top-forecast.c), or failed: the
+		 * status line says why */
+		when = "\nWhen it would start: (our forecast is running)\n";
+	size = n + 1 + strlen(when) + 1;
+	if (!(out = malloc(size)))
 		return NULL;
-	}
 	/* after the explanation, whose first line names the job (scripts
 	 * and the tmux test read it there) */
-	snprintf(out, n + 1 + strlen(line) + 1, "%s%s%s", text,
-		 n && text[n - 1] != '\n' ? "\n" : "", line);
-	free(text);
+	snprintf(out, size, "%s%s%s", text,
+		 n && text[n - 1] != '\n' ? "\n" : "",
+		 /* one blank line between the two, not two */
+		 n >= 2 && !strncmp(text + n - 2, "\n\n", 2) && *when == '\n'
+		     ? when + 1
+		     : when);
 	return out;
+}
+
+void top_detail_when(struct top_app *a, uint32_t job_id, char *when)
+{
+	char *text;
+
+	if (a->view != TOP_VIEW_DETAIL || a->detail_job != job_id ||
+	    !a->detail_expl) {
+		free(when);
+		return;
+	}
+	text = with_when(a->detail_expl, when ? when : "\n");
+	free(when);
+	if (!text) {
+		top_status(a, true, "out of memory");
+		return;
+	}
+	/* the same screen, the same scroll: only its end changed */
+	set_lines(a, text);
 }
 
 int top_detail_open_job(struct top_app *a, uint32_t job_id)
 {
 	struct prio_error err;
-	char *text;
+	char *text, *expl;
 
 	prio_error_clear(&err);
 	text = prio_top_explain(&a->model, job_id, &err);
@@ -119,12 +138,23 @@ int top_detail_open_job(struct top_app *a, uint32_t job_id)
 			   prio_error_format(&err, buf, sizeof(buf)));
 		return -1;
 	}
-	if (!(text = with_slurm_start(a, job_id, text)))
+	expl = text;
+	if (!(text = with_when(expl, NULL))) {
+		free(expl);
+		top_status(a, true, "out of memory");
 		return -1;
+	}
 	if (show_text(a, text, "Why job %u waits: prio-calc --explain %u",
-		      job_id, job_id) < 0)
+		      job_id, job_id) < 0) {
+		free(expl);
 		return -1;
+	}
 	a->view = TOP_VIEW_DETAIL;
+	a->detail_expl = expl;
+	a->detail_job = job_id;
+	/* the "When" part: in line with --once, else when the forecast
+	 * thread ends (top_detail_when) */
+	top_forecast_when(a, job_id);
 	return 0;
 }
 

@@ -27,8 +27,8 @@
 static const enum prio_top_col order[] = {
     PRIO_TOP_COL_RANK,	  PRIO_TOP_COL_MOVED,	 PRIO_TOP_COL_JOB,
     PRIO_TOP_COL_USER,	  PRIO_TOP_COL_ACCOUNT,	 PRIO_TOP_COL_PARTITION,
-    PRIO_TOP_COL_QOS,	  PRIO_TOP_COL_PRIORITY, PRIO_TOP_COL_START,
-    PRIO_TOP_COL_FACTORS, PRIO_TOP_COL_REASON,
+    PRIO_TOP_COL_QOS,	  PRIO_TOP_COL_PRIORITY, PRIO_TOP_COL_FORECAST,
+    PRIO_TOP_COL_START,	  PRIO_TOP_COL_FACTORS,	 PRIO_TOP_COL_REASON,
 };
 #define NORDER (sizeof(order) / sizeof(order[0]))
 
@@ -123,6 +123,16 @@ static void measure(struct top_app *a)
 				a->natural[text[i]] = w;
 		}
 		a->any_start = a->any_start || job->start_time != 0;
+		/* (the widest, a whole timestamp, ends the search) */
+		if (a->natural[PRIO_TOP_COL_FORECAST] < 19 &&
+		    prio_top_forecast_row(t, j)) {
+			char b[32];
+			int w = scr_width(prio_top_cell(
+			    t, j, PRIO_TOP_COL_FORECAST, b, sizeof(b)));
+
+			if (w > a->natural[PRIO_TOP_COL_FORECAST])
+				a->natural[PRIO_TOP_COL_FORECAST] = w;
+		}
 		a->any_site = a->any_site || j->points[PRIO_FACTOR_SITE] != 0;
 		a->any_nice = a->any_nice || j->points[PRIO_FACTOR_NICE] != 0;
 	}
@@ -152,9 +162,13 @@ static void layout(struct top_app *a, int cols)
 	static const enum prio_top_col shrink[] = {
 	    PRIO_TOP_COL_REASON, PRIO_TOP_COL_ACCOUNT, PRIO_TOP_COL_USER,
 	    PRIO_TOP_COL_QOS, PRIO_TOP_COL_PARTITION};
+	/* our forecast's start after the reason: when a job starts matters
+	 * more than Slurm's word for why it waits, less than whose it is */
 	static const enum prio_top_col drop[] = {
-	    PRIO_TOP_COL_ACCOUNT, PRIO_TOP_COL_QOS,	  PRIO_TOP_COL_REASON,
-	    PRIO_TOP_COL_USER,	  PRIO_TOP_COL_PARTITION, PRIO_TOP_COL_MOVED};
+	    PRIO_TOP_COL_ACCOUNT,  PRIO_TOP_COL_QOS,
+	    PRIO_TOP_COL_REASON,   PRIO_TOP_COL_FORECAST,
+	    PRIO_TOP_COL_USER,	   PRIO_TOP_COL_PARTITION,
+	    PRIO_TOP_COL_MOVED};
 	int w[PRIO_TOP_COL_COUNT] = {0};
 	bool shown[PRIO_TOP_COL_COUNT] = {false};
 	int used = 0, x = 1;
@@ -169,6 +183,7 @@ static void layout(struct top_app *a, int cols)
 		/* Slurm's estimate only where there is room: placed after
 		 * the others, below */
 		shown[c] = (c != PRIO_TOP_COL_MOVED || a->model.before) &&
+			   (c != PRIO_TOP_COL_FORECAST || a->model.forecast) &&
 			   c != PRIO_TOP_COL_START;
 		w[c] = a->natural[c];
 	}
@@ -371,12 +386,13 @@ void top_queue_draw(struct top_app *a, int y, int height)
 {
 	struct top_panel *p = &a->queue;
 
-	measure(a);
-	layout(a, a->scr.cols);
-	title(a, y);
 	p->count = a->model.nview;
 	p->height = height - 1;
 	top_panel_fit(p);
+	top_queue_forecast(a);
+	measure(a);
+	layout(a, a->scr.cols);
+	title(a, y);
 	for (int r = 0; r < p->height && p->first + (uint32_t)r < p->count; r++)
 		line(a, y + 1 + r, p->first + (uint32_t)r);
 	if (!p->count && height > 1)

@@ -51,6 +51,8 @@ enum {
 	OPT_NO_MOUSE,
 	OPT_REFRESH,
 	OPT_LIST_KEYS,
+	OPT_NO_FORECAST,
+	OPT_FORECAST_HORIZON,
 };
 
 static void help(void)
@@ -80,8 +82,9 @@ static void help(void)
 	    "explains it\n"
 	    "  -s, --sort=COLUMN      rank, moved, jobid, user, account, "
 	    "partition, qos,\n"
-	    "                         priority, factors, reason; -COLUMN "
-	    "descending\n"
+	    "                         priority, factors, reason, start "
+	    "(Slurm's),\n"
+	    "                         forecast (ours); -COLUMN descending\n"
 	    "  -u, --user=USER        only this user's jobs\n"
 	    "  -A, --account=ACCOUNT  only this account's jobs\n"
 	    "  -p, --partition=PART   only this partition's jobs\n"
@@ -95,6 +98,13 @@ static void help(void)
 	    "      --mouse            mouse clicks and wheel (--no-mouse: "
 	    "not)\n"
 	    "      --list-keys        the key table, then exit\n"
+	    "      --no-forecast      no START column (our forecast) and no "
+	    "forecast in\n"
+	    "                         the detail view's \"When\" part\n"
+	    "      --forecast-horizon=MINUTES  forecast that far from the "
+	    "snapshot's NOW\n"
+	    "                         (default the scheduler's bf_window); "
+	    "later: \"after\"\n"
 	    "Clock and refresh:\n"
 	    "      --speed=X          the clock runs X times real time (0: "
 	    "stopped)\n"
@@ -567,6 +577,7 @@ static time_t start_clock(struct top_app *a, const struct prio_snapshot *snap,
 	time_t at = snap->now;
 	int rc;
 
+	a->first_calc = 0;
 	if (a->c.now_set)
 		return at;
 	prio_error_clear(&err);
@@ -593,6 +604,11 @@ static time_t start_clock(struct top_app *a, const struct prio_snapshot *snap,
 	if (rc < 0)
 		return at; /* the model's own computation will say why */
 	at = ct.at;
+	/* the forecast's first priority calculation, as prio-calc's
+	 * (calc_first_calc): half a period after NOW when the last one is
+	 * not pinned */
+	if (ct.status != PRIO_CALC_TIME_FOUND && snap->conf.calc_period)
+		a->first_calc = snap->now + snap->conf.calc_period / 2;
 	if (ct.status == PRIO_CALC_TIME_NO_JOBS ||
 	    ct.status == PRIO_CALC_TIME_NO_MATCH) {
 		prio_calc_time_describe(&ct, buf, sizeof(buf));
@@ -624,6 +640,7 @@ static void take_snapshot(struct top_app *a, struct prio_snapshot *snap,
 	double t0 = a->t0;
 	uint32_t warnings = snap->warning_count;
 
+	top_forecast_stop(a); /* it reads the model about to change */
 	if (snap->now != old) {
 		a->clock0 = start_clock(a, snap, false);
 		a->t0 = a->elapsed;
@@ -687,7 +704,9 @@ static void tick(struct top_app *a)
 	uint32_t max_priority = a->model.max_priority;
 	uint32_t moved = a->model.moved_count;
 
-	if (now == a->model.now || prio_top_needs_reload(&a->model))
+	/* a forecast reads the model in its thread: the clock waits */
+	if (now == a->model.now || prio_top_needs_reload(&a->model) ||
+	    top_forecast_busy(a))
 		return;
 	prio_error_clear(&err);
 	if (prio_top_advance(&a->model, now, &err) < 0)
@@ -777,6 +796,8 @@ static void what_if(struct top_app *a, const char *assignment)
 	struct prio_error err;
 
 	prio_error_clear(&err);
+	top_forecast_stop(a);
+	a->fc_failed = NULL; /* new data: a forecast may work on them */
 	if (prio_top_set(&a->model, assignment, &err) < 0) {
 		error_status(a, "what-if", &err);
 		if (prio_top_needs_reload(&a->model))
@@ -794,6 +815,7 @@ static void what_if_reset(struct top_app *a)
 		top_status(a, false, "no what-if change to drop");
 		return;
 	}
+	top_forecast_stop(a);
 	prio_top_clear_edits(&a->model);
 	reload(a, "what-if reset");
 	if (!a->status_error)
@@ -806,8 +828,8 @@ static void sort_step(struct top_app *a, int step)
 	static const enum prio_top_col seq[] = {
 	    PRIO_TOP_COL_RANK,	  PRIO_TOP_COL_MOVED,	 PRIO_TOP_COL_JOB,
 	    PRIO_TOP_COL_USER,	  PRIO_TOP_COL_ACCOUNT,	 PRIO_TOP_COL_PARTITION,
-	    PRIO_TOP_COL_QOS,	  PRIO_TOP_COL_PRIORITY, PRIO_TOP_COL_START,
-	    PRIO_TOP_COL_FACTORS, PRIO_TOP_COL_REASON};
+	    PRIO_TOP_COL_QOS,	  PRIO_TOP_COL_PRIORITY, PRIO_TOP_COL_FORECAST,
+	    PRIO_TOP_COL_START,	  PRIO_TOP_COL_FACTORS,	 PRIO_TOP_COL_REASON};
 	const int n = (int)(sizeof(seq) / sizeof(seq[0]));
 	int at = 0;
 
@@ -1316,6 +1338,9 @@ static void parse_options(struct top_app *a, struct start *st, int argc,
 	    {"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
 	    {"refresh", required_argument, NULL, OPT_REFRESH},
 	    {"list-keys", no_argument, NULL, OPT_LIST_KEYS},
+	    {"no-forecast", no_argument, NULL, OPT_NO_FORECAST},
+	    {"forecast-horizon", required_argument, NULL,
+	     OPT_FORECAST_HORIZON},
 	};
 	enum { NOWN = sizeof(own) / sizeof(own[0]) };
 	struct option longopts[CMD_COMMON_LONG_OPTION_COUNT + NOWN + 1];
@@ -1421,6 +1446,25 @@ static void parse_options(struct top_app *a, struct start *st, int argc,
 			a->src.refresh =
 			    parse_seconds(a, "--refresh", optarg, 0);
 			break;
+		case OPT_NO_FORECAST:
+			a->no_forecast = true;
+			break;
+		case OPT_FORECAST_HORIZON: {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 1 ||
+			    v > 525600 || optarg[0] == '-')
+				cmd_usage_error(&a->c, USAGE,
+						"--forecast-horizon: expected "
+						"minutes from 1 to 525600, got "
+						"'%s'",
+						optarg);
+			a->fc_horizon = (uint32_t)v;
+			break;
+		}
 		case OPT_LIST_KEYS:
 			st->list_keys = true;
 			break;
@@ -1621,12 +1665,15 @@ static int interactive(struct top_app *a)
 			     sizeof(why)) < 0)
 		cmd_die(&a->c, "%s", why);
 	apply_config(a); /* the colours, now that curses has them */
+	/* the forecast off the keys' way from now on (a failed pipe: in
+	 * line, as --once runs it) */
+	top_forecast_async(a);
 	signal(SIGINT, on_stop);
 	signal(SIGTERM, on_stop);
 	signal(SIGHUP, on_stop);
 	next_tick = a->delay;
 	while (!a->quit && !stop_signal) {
-		struct pollfd fds[3];
+		struct pollfd fds[4];
 		nfds_t nfds = 0;
 		struct scr_event ev;
 		double now;
@@ -1649,11 +1696,15 @@ static int interactive(struct top_app *a)
 		if (a->src.pid)
 			fds[nfds++] =
 			    (struct pollfd){a->src.pipe_fd, POLLIN, 0};
+		if (a->fc_pipe[0] >= 0)
+			fds[nfds++] =
+			    (struct pollfd){a->fc_pipe[0], POLLIN, 0};
 		if (poll(fds, nfds, wait_ms < 0 ? 0 : wait_ms) < 0 &&
 		    errno != EINTR)
 			break;
 		now = top_monotonic() - start;
 		a->elapsed = now;
+		top_forecast_poll(a);
 		while (scr_curses_event(&a->scr, &ev))
 			key(a, &ev);
 		if (a->src.inotify_fd >= 0)
@@ -1706,6 +1757,7 @@ int main(int argc, char **argv)
 
 	setlocale(LC_ALL, "");
 	cmd_common_init(&a->c, "prio-top");
+	a->fc_pipe[0] = a->fc_pipe[1] = -1;
 	a->delay = cmd_top_config()->delay;
 	a->speed = 1;
 	a->mouse = cmd_top_config()->mouse;
@@ -1788,6 +1840,7 @@ int main(int argc, char **argv)
 		start_state(a, &st);
 		rc = interactive(a);
 	}
+	top_forecast_free(a); /* before the model it reads */
 	top_detail_close(a);
 	top_source_free(&a->src);
 	prio_top_free(&a->model);

@@ -94,6 +94,7 @@ void top_source_free(struct top_source *s);
 
 /* ---- the application ---------------------------------------------------- */
 
+struct top_fc_run; /* prio-top-forecast.c */
 struct top_marks {
 	uint32_t *ids; /* job ids, ascending */
 	uint32_t n, cap;
@@ -123,6 +124,12 @@ struct top_app {
 	double speed; /* --speed */
 	bool ascii, no_color, mouse;
 	int size_cols, size_rows; /* --size; 0: terminal / environment */
+	/* our forecast (the START column, the detail's "When"): off with
+	 * --no-forecast; run until --forecast-horizon minutes after the
+	 * snapshot's NOW (0: the scheduler's bf_window) or until the jobs
+	 * it watches started */
+	bool no_forecast;
+	uint32_t fc_horizon;
 
 	/* views */
 	enum top_view view, back;
@@ -131,6 +138,10 @@ struct top_app {
 	char **detail_lines;
 	uint32_t ndetail;
 	char detail_title[256];
+	/* a job's detail: its explanation, and the job whose "When" part
+	 * comes after it (from the forecast thread) */
+	char *detail_expl;
+	uint32_t detail_job;
 
 	/* the queue view's state beyond the model */
 	bool follow;
@@ -143,6 +154,18 @@ struct top_app {
 	int natural[PRIO_TOP_COL_COUNT];
 	bool any_site, any_nice;
 	bool any_start; /* some job has Slurm's start estimate */
+	/* The forecast: run when the data change (the model drops it then),
+	 * never at a clock tick, watching the jobs on screen (fc_watch,
+	 * snapshot indices; sorted); run again when the screen shows jobs
+	 * it stopped before.  first_calc as prio-calc passes it (Slurm's
+	 * last calculation not found: NOW + PriorityCalcPeriod / 2). */
+	time_t first_calc;
+	uint32_t *fc_watch, nfc_watch;
+	const void *fc_failed; /* the snapshot a run failed on: not again */
+	double fc_seconds;     /* the last run's time */
+	struct top_fc_run *fc_run; /* running in a thread; NULL none */
+	bool fc_async;		   /* runs in a thread (a terminal) */
+	int fc_pipe[2];		   /* the thread wakes the event loop */
 	int qx[PRIO_TOP_COL_COUNT], qw[PRIO_TOP_COL_COUNT]; /* 0: hidden */
 	unsigned tree_measured_gen;
 	int tree_name_width;
@@ -176,6 +199,23 @@ int top_header_lines(struct top_app *a);
 void top_queue_draw(struct top_app *a, int y, int height);
 void top_tree_draw(struct top_app *a, int y, int height);
 void top_detail_draw(struct top_app *a, int y, int height);
+/* Our forecast for the rows on screen in the queue (prio-top-queue.c):
+ * run when the model has none (new data) or the rows shown were not
+ * watched by the last run; the forecast's options for a job's "When". */
+void top_queue_forecast(struct top_app *a);
+struct prio_forecast_opts top_forecast_opts(const struct top_app *a);
+/* The "When" part of a job's detail: run now (--once, -b) or in the
+ * thread; top_detail_when() shows it (when: malloc'ed, taken). */
+void top_forecast_when(struct top_app *a, uint32_t job_id);
+void top_detail_when(struct top_app *a, uint32_t job_id, char *when);
+/* Runs in a thread from now on (the terminal's loop); -1: no pipe. */
+int top_forecast_async(struct top_app *a);
+/* A run in the thread: busy (the model must not change), stop it (and
+ * wait: before the model changes), its end (the loop's wake-up). */
+bool top_forecast_busy(const struct top_app *a);
+void top_forecast_stop(struct top_app *a);
+void top_forecast_poll(struct top_app *a);
+void top_forecast_free(struct top_app *a);
 /* The queue's column under a screen column (mouse), -1 none. */
 int top_queue_column_at(struct top_app *a, int x);
 /* The legend of the queue's bars (factors with a weight), as header

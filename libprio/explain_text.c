@@ -587,15 +587,9 @@ int prio_explain_render(const struct prio_engine *e,
 
 /* ---- the whole text in one string ---------------------------------------- */
 
-struct text_buf {
-	char *s;
-	size_t len, cap;
-	bool nomem;
-};
-
-static int append_line(void *ctx, const struct prio_explain_line *l)
+int prio_explain_text_line(void *ctx, const struct prio_explain_line *l)
 {
-	struct text_buf *b = ctx;
+	struct prio_explain_text_buf *b = ctx;
 	size_t n = strlen(l->text);
 
 	if (b->len + n + 2 > b->cap) {
@@ -621,9 +615,9 @@ static int append_line(void *ctx, const struct prio_explain_line *l)
 char *prio_explain_text(const struct prio_engine *e,
 			const struct prio_explain *x)
 {
-	struct text_buf b = {NULL, 0, 0, false};
+	struct prio_explain_text_buf b = {NULL, 0, 0, false};
 
-	prio_explain_render(e, x, append_line, &b);
+	prio_explain_render(e, x, prio_explain_text_line, &b);
 	if (b.nomem) {
 		free(b.s);
 		return NULL;

@@ -1962,7 +1962,7 @@ int prio_forecast_run(const struct prio_engine *e,
 			break;
 		}
 		t = s.heap[0].at;
-		if (t > s.until)
+		if (t > s.until || (opts && opts->stop && *opts->stop))
 			break;
 		/* the records keep whole seconds: jobs one scheduling pass
 		 * started a few milliseconds apart may show start times a

@@ -21,6 +21,7 @@
 
 #include "prio/advance.h"
 #include "prio/explain_text.h"
+#include "prio/forecast_text.h"
 #include "prio/fairshare_explain.h"
 #include "prio/usage.h"
 #include "prio/whatif.h"
@@ -731,6 +732,7 @@ void prio_top_free(struct prio_top *t)
 	free((char *)t->filter.account);
 	free((char *)t->filter.partition);
 	free((char *)t->filter.text);
+	prio_top_forecast_clear(t);
 	free_snapshot(t->snap);
 	memset(t, 0, sizeof(*t));
 }
@@ -911,6 +913,8 @@ int prio_top_set(struct prio_top *t, const char *assignment,
 	for (uint32_t i = 0; t->usage0 && i < t->snap->assoc_count; i++)
 		t->usage0[i] = t->snap->assocs[i].usage_raw;
 	t->edits[t->nedits++] = copy;
+	/* the data changed: the forecast no longer says what it shows */
+	prio_top_forecast_clear(t);
 	if (keep) {
 		free(keep->places);
 		free(keep);
@@ -983,4 +987,120 @@ char *prio_top_why(const struct prio_top *t, uint32_t assoc, bool utf8,
 	if (!text)
 		nomem(err);
 	return text;
+}
+
+/* ---- our forecast ----------------------------------------------------------
+ */
+
+void prio_top_forecast_clear(struct prio_top *t)
+{
+	if (t->fc) {
+		prio_forecast_free(t->fc);
+		free(t->fc);
+	}
+	free(t->fc_rows);
+	t->fc = NULL;
+	t->fc_rows = NULL;
+	t->forecast = NULL;
+}
+
+int prio_top_forecast_adopt(struct prio_top *t, struct prio_forecast *fc,
+			    struct prio_error *err)
+{
+	const struct prio_forecast_row **rows;
+	struct prio_forecast *own;
+
+	prio_top_forecast_clear(t);
+	own = malloc(sizeof(*own));
+	rows = calloc(t->snap->job_count ? t->snap->job_count : 1,
+		      sizeof(*rows));
+	if (!own || !rows) {
+		free(own);
+		free(rows);
+		prio_forecast_free(fc);
+		return nomem(err);
+	}
+	*own = *fc;
+	memset(fc, 0, sizeof(*fc));
+	/* rows are in start order: one index by job, for the cells */
+	for (uint32_t k = 0; k < own->count; k++)
+		if (own->rows[k].job < t->snap->job_count)
+			rows[own->rows[k].job] = &own->rows[k];
+	t->fc = own;
+	t->fc_rows = rows;
+	t->forecast = own;
+	if (t->sort == PRIO_TOP_COL_FORECAST)
+		prio_top_sort(t, t->sort, t->desc);
+	return PRIO_OK;
+}
+
+int prio_top_forecast(struct prio_top *t, const struct prio_forecast_opts *opts,
+		      struct prio_error *err)
+{
+	struct prio_forecast fc;
+	int rc;
+
+	prio_top_forecast_clear(t);
+	if (t->broken)
+		return prio_error_set(err, PRIO_ERR_USAGE, "", 0, "",
+				      "the snapshot needs a reload");
+	if ((rc = prio_forecast_run(t->engine, opts, &fc, err)) < 0)
+		return rc;
+	return prio_top_forecast_adopt(t, &fc, err);
+}
+
+const struct prio_forecast_row *
+prio_top_forecast_row(const struct prio_top *t, const struct prio_top_job *j)
+{
+	return t->fc_rows && j->job < t->snap->job_count ? t->fc_rows[j->job]
+							 : NULL;
+}
+
+char *prio_top_when(const struct prio_top *t, uint32_t job_id,
+		    const struct prio_forecast_opts *opts,
+		    struct prio_error *err)
+{
+	const struct prio_job *job = prio_snapshot_find_job(t->snap, job_id);
+	struct prio_forecast_opts fo = opts ? *opts : (struct prio_forecast_opts){0};
+	struct prio_forecast_shorter sh = {0};
+	struct prio_forecast fc;
+	const struct prio_forecast_row *r;
+	struct prio_explain_text_buf b = {0};
+	uint32_t idx;
+
+	if (!job)
+		return prio_error_set(err, PRIO_ERR_MISSING, "", 0, "",
+				      "job %u is not in the snapshot", job_id),
+		       NULL;
+	if (job->state != PRIO_JOB_PENDING) {
+		char *none = calloc(1, 1);
+
+		if (!none)
+			nomem(err);
+		return none;
+	}
+	/* as prio-calc --explain runs it: until the job starts */
+	idx = (uint32_t)(job - t->snap->jobs);
+	fo.watch = &idx;
+	fo.watch_count = 1;
+	memset(&fc, 0, sizeof(fc));
+	if (opts && prio_forecast_run(t->engine, &fo, &fc, err) < 0)
+		return NULL;
+	r = prio_forecast_row_of(&fc, idx);
+	if (r && r->status == PRIO_FC_STARTS && r->start > fc.from &&
+	    prio_forecast_shorter(t->engine, &fo, idx, r->start, &sh, err) <
+		0) {
+		prio_forecast_free(&fc);
+		return NULL;
+	}
+	prio_forecast_when_render(t->snap, &fc, idx, &sh, prio_explain_text_line,
+				  &b);
+	if (opts)
+		prio_forecast_free(&fc);
+	if (b.nomem || !b.s) {
+		free(b.s);
+		nomem(err);
+		return NULL;
+	}
+	return b.s;
 }

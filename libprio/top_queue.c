@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "prio/timestr.h"
 #include "top_model.h"
@@ -33,6 +34,7 @@ static const struct prio_top_col_info columns[PRIO_TOP_COL_COUNT] = {
     [PRIO_TOP_COL_FACTORS] = {"factors", "FACTORS", false, true},
     [PRIO_TOP_COL_REASON] = {"reason", "REASON", false, false},
     [PRIO_TOP_COL_START] = {"start", "SLURM_START", true, false},
+    [PRIO_TOP_COL_FORECAST] = {"forecast", "START", true, false},
 };
 
 const struct prio_top_col_info *prio_top_col_info(enum prio_top_col col)
@@ -118,6 +120,33 @@ prio_id prio_top_cell_id(const struct prio_top *t, const struct prio_top_job *j,
 	}
 }
 
+/* Our forecast's start as the header's clock shows time: the time of day
+ * on the snapshot's day, the whole timestamp else; or the word of
+ * prio-calc --forecast's START. */
+static const char *forecast_cell(const struct prio_top *t,
+				 const struct prio_top_job *j, char *buf,
+				 size_t size)
+{
+	const struct prio_forecast_row *r = prio_top_forecast_row(t, j);
+	time_t snap = t->snap->now;
+	struct tm ts, tr;
+
+	if (!r) {
+		buf[0] = '\0';
+		return buf;
+	}
+	if (r->status != PRIO_FC_STARTS)
+		return prio_forecast_status_name(
+		    (enum prio_forecast_status)r->status);
+	localtime_r(&snap, &ts);
+	localtime_r(&r->start, &tr);
+	if (ts.tm_year == tr.tm_year && ts.tm_yday == tr.tm_yday)
+		strftime(buf, size, "%H:%M:%S", &tr);
+	else
+		prio_timestamp_format(r->start, buf, size);
+	return buf;
+}
+
 const char *prio_top_cell(const struct prio_top *t,
 			  const struct prio_top_job *j, enum prio_top_col col,
 			  char *buf, size_t size)
@@ -155,6 +184,8 @@ const char *prio_top_cell(const struct prio_top *t,
 		else
 			buf[0] = '\0';
 		break;
+	case PRIO_TOP_COL_FORECAST:
+		return forecast_cell(t, j, buf, size);
 	default:
 		return str(t, prio_top_cell_id(t, j, col));
 	}
@@ -247,6 +278,17 @@ static uint64_t row_key(const struct prio_top *t, const struct prio_top_job *j,
 		return t->snap->jobs[j->job].start_time
 			   ? (uint64_t)t->snap->jobs[j->job].start_time
 			   : UINT64_MAX;
+	case PRIO_TOP_COL_FORECAST: {
+		/* starts by time, then the words in the forecast's order
+		 * (after, never, held), then no forecast */
+		const struct prio_forecast_row *r = prio_top_forecast_row(t, j);
+
+		if (!r)
+			return UINT64_MAX;
+		if (r->status == PRIO_FC_STARTS)
+			return (uint64_t)r->start;
+		return UINT64_MAX - 4 + r->status;
+	}
 	default:
 		id = prio_top_cell_id(t, j, col);
 		return id == PRIO_NO_ID ? 0 : str_rank[id];

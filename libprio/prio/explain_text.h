@@ -8,6 +8,9 @@
 #ifndef PRIO_EXPLAIN_TEXT_H
 #define PRIO_EXPLAIN_TEXT_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include "explain.h"
 
 /* One line of the explanation.  NAN value, weight or points: none. */
@@ -34,5 +37,15 @@ int prio_explain_render(const struct prio_engine *e,
 /* The whole text, one line per '\n' (malloc'ed; NULL on ENOMEM). */
 char *prio_explain_text(const struct prio_engine *e,
 			const struct prio_explain *x);
+
+/* Lines gathered in one text, '\n' after each: the ctx of
+ * prio_explain_text_line, which appends a line (1 out of memory: nomem
+ * set).  s is malloc'ed, NULL until a line came. */
+struct prio_explain_text_buf {
+	char *s;
+	size_t len, cap;
+	bool nomem;
+};
+int prio_explain_text_line(void *ctx, const struct prio_explain_line *line);
 
 #endif

@@ -52,6 +52,9 @@ struct prio_forecast_opts {
 	/* jobs end after their user's share of their limit (runtime.h),
 	 * while the scheduler still plans with limits; NULL: at limits */
 	const struct prio_runtime_history *runtime;
+	/* non-zero (set by another thread, prio-top's UI): the run stops at
+	 * its next event as at `until`; NULL: never */
+	const volatile int *stop;
 };
 
 /* In the order rows are listed. */

@@ -33,6 +33,7 @@
 
 #include "error.h"
 #include "fairshare.h"
+#include "forecast.h"
 #include "order.h"
 #include "priority.h"
 #include "snapshot.h"
@@ -50,6 +51,7 @@ enum prio_top_col {
 	PRIO_TOP_COL_FACTORS,  /* the weighted terms (a bar); sorts by sum */
 	PRIO_TOP_COL_REASON,   /* Slurm's pending reason */
 	PRIO_TOP_COL_START,    /* Slurm's start estimate (StartTime) */
+	PRIO_TOP_COL_FORECAST, /* our forecast's start (prio_top_forecast) */
 	PRIO_TOP_COL_COUNT
 };
 
@@ -151,8 +153,16 @@ struct prio_top {
 	uint32_t nedits;
 	uint32_t moved_count; /* rows that moved or are new */
 
+	/* Our forecast of the queue (prio_top_forecast), NULL until one is
+	 * run and after every change of the data (a new snapshot, a
+	 * what-if: its rows name the old snapshot's jobs); never moved by
+	 * the clock. */
+	const struct prio_forecast *forecast;
+
 	/* internal */
 	struct prio_top_before *before;
+	struct prio_forecast *fc;	 /* owned: forecast */
+	const struct prio_forecast_row **fc_rows; /* per snapshot job */
 	long double *usage0; /* usage as loaded (in the snapshot's arena) */
 	bool broken;	     /* a what-if left the snapshot unlinked */
 };
@@ -197,8 +207,32 @@ bool prio_top_needs_reload(const struct prio_top *t);
  * undo them) and the moves they made. */
 void prio_top_clear_edits(struct prio_top *t);
 
+/*
+ * Our forecast of the queue from the data shown (prio_forecast_run with
+ * opts on the model's engine): its rows give the FORECAST column.  Run it
+ * when the data change, not at every clock tick: the forecast of a big
+ * queue costs seconds, so bound it (opts->until, opts->watch).  Returns 0,
+ * or a negative status with err filled and no forecast kept.
+ */
+int prio_top_forecast(struct prio_top *t, const struct prio_forecast_opts *opts,
+		      struct prio_error *err);
+/* Take a forecast run on the model's engine and data (another thread may
+ * run it while the model does not change): the model owns fc from now on,
+ * error or not.  Returns 0 or PRIO_ERR_NOMEM with err filled. */
+int prio_top_forecast_adopt(struct prio_top *t, struct prio_forecast *fc,
+			    struct prio_error *err);
+/* Drop the forecast (the column goes blank). */
+void prio_top_forecast_clear(struct prio_top *t);
+/* The forecast's row of a queue row's job; NULL when none was run or it
+ * has none. */
+const struct prio_forecast_row *
+prio_top_forecast_row(const struct prio_top *t, const struct prio_top_job *j);
+
 /* What a row shows in a column: its text (numbers as decimals, MOVED as
- * "+3", "-2", "new" or "", FACTORS ""), in buf or the snapshot's strings;
+ * "+3", "-2", "new" or "", FACTORS "", FORECAST the start as the clock
+ * shows time, "05:43:21" on the snapshot's day and "2026-11-23T01:02:03"
+ * else, or the word prio-calc --forecast prints: "after", "never",
+ * "held"; blank without a forecast), in buf or the snapshot's strings;
  * and for the name columns (user, account, partition, QOS, reason) the
  * interned id, PRIO_NO_ID for the others. */
 const char *prio_top_cell(const struct prio_top *t,
@@ -234,5 +268,13 @@ char *prio_top_explain(const struct prio_top *t, uint32_t job_id,
 		       struct prio_error *err);
 char *prio_top_why(const struct prio_top *t, uint32_t assoc, bool utf8,
 		   struct prio_error *err);
+/* The "When" part of prio-calc --explain JOBID (forecast_text.h): the
+ * forecast run as --explain runs it, until the job starts (opts, the job
+ * watched), and what a shorter limit would do; opts NULL: no forecast, only
+ * Slurm's estimate.  The text starts with a blank line; "" for a job that
+ * is not pending. */
+char *prio_top_when(const struct prio_top *t, uint32_t job_id,
+		    const struct prio_forecast_opts *opts,
+		    struct prio_error *err);
 
 #endif
