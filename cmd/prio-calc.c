@@ -407,35 +407,15 @@ static void calc_clock(struct calc_opts *o, struct prio_engine *e,
 	prio_engine_at_calc_time(e, &o->calc);
 }
 
-/* The forecast's first priority calculation after NOW: one period after
- * Slurm's last one.  With --now or --at the engine's clock is taken for it
- * (0).  When the stored priorities pin it to a range of seconds (they agree
- * over all of it: jobs just submitted, whose priorities have not yet moved
- * with the clock), it is anywhere there that lies within the last period,
- * the middle erring least.  When they do not pin it (no pending job with a
- * stored priority, none that moves with the clock, no instant where they
- * agree), or the range spans a whole period, the phase of slurmctld's
- * timer is unknown: the next calculation is anywhere in the period after
- * NOW, half a period after NOW on average. */
+/* The forecast's first priority calculation after NOW
+ * (prio_calc_time_next); with --now or --at the engine's clock is taken
+ * for Slurm's last one (0). */
 static time_t calc_first_calc(const struct calc_opts *o,
 			      const struct prio_snapshot *snap)
 {
-	time_t p = snap->conf.calc_period, lo, hi, next;
-
-	if (!o->calc_known || snap->conf.calc_period == 0)
+	if (!o->calc_known)
 		return 0;
-	if (o->calc.status != PRIO_CALC_TIME_FOUND)
-		return snap->now + p / 2;
-	lo = o->calc.first;
-	hi = o->calc.last;
-	if (lo < snap->now - p)
-		lo = snap->now - p;
-	if (hi - lo + 1 >= p)
-		return snap->now + p / 2;
-	next = lo + (hi - lo) / 2 + p;
-	while (next <= snap->now)
-		next += p;
-	return next;
+	return prio_calc_time_next(&o->calc, snap->now, snap->conf.calc_period);
 }
 
 /* Jobs of a user with fewer finished jobs than this in sacct take the

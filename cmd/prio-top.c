@@ -604,11 +604,9 @@ static time_t start_clock(struct top_app *a, const struct prio_snapshot *snap,
 	if (rc < 0)
 		return at; /* the model's own computation will say why */
 	at = ct.at;
-	/* the forecast's first priority calculation, as prio-calc's
-	 * (calc_first_calc): half a period after NOW when the last one is
-	 * not pinned */
-	if (ct.status != PRIO_CALC_TIME_FOUND && snap->conf.calc_period)
-		a->first_calc = snap->now + snap->conf.calc_period / 2;
+	/* the forecast's first priority calculation, as prio-calc's */
+	a->first_calc = prio_calc_time_next(&ct, snap->now,
+					    snap->conf.calc_period);
 	if (ct.status == PRIO_CALC_TIME_NO_JOBS ||
 	    ct.status == PRIO_CALC_TIME_NO_MATCH) {
 		prio_calc_time_describe(&ct, buf, sizeof(buf));

@@ -415,6 +415,25 @@ void prio_engine_at_calc_time(struct prio_engine *e,
 	e->now = ct->at;
 }
 
+time_t prio_calc_time_next(const struct prio_calc_time *ct, time_t now,
+			   time_t period)
+{
+	time_t lo, hi, next;
+
+	if (period <= 0)
+		return 0;
+	if (ct->status != PRIO_CALC_TIME_FOUND)
+		return now + period / 2;
+	lo = ct->first < now - period ? now - period : ct->first;
+	hi = ct->last;
+	if (hi < lo || hi - lo + 1 >= period)
+		return now + period / 2;
+	next = lo + (hi - lo) / 2 + period;
+	while (next <= now)
+		next += period;
+	return next;
+}
+
 const char *prio_calc_time_describe(const struct prio_calc_time *ct,
 				    char *buf, size_t size)
 {

@@ -103,6 +103,21 @@ void prio_calc_time_free(struct prio_calc_time *ct);
 void prio_engine_at_calc_time(struct prio_engine *e,
 			      const struct prio_calc_time *ct);
 
+/*
+ * The first periodic calculation after `now` that a forecast should take,
+ * from what was found, for prio_forecast_opts.first_calc: one period after
+ * Slurm's last one.  When the stored priorities fit a range of seconds
+ * (jobs submitted moments before the capture, whose priorities have not
+ * yet moved with the clock) it is anywhere there that lies within the
+ * last period, the middle erring least; when they do not pin it, or the
+ * range spans a whole period, the phase of slurmctld's timer is unknown
+ * and the next calculation is anywhere in the period after `now`: half a
+ * period after it on average.  0 when `period` is 0 (no periodic
+ * calculation).
+ */
+time_t prio_calc_time_next(const struct prio_calc_time *ct, time_t now,
+			   time_t period);
+
 /* One line saying what was found, for a warning or --check:
  * "2026-11-22T03:55:13, where 19 of 19 pending jobs' stored priorities
  * agree" or why it was not found.  Returns buf. */
