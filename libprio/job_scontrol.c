@@ -1112,7 +1112,8 @@ static int parse_pairs(struct sc_loader *ld, const char *p,
  * its line -- is what one thread does.  The splitter stops at the first line
  * it cannot split (longer than PRIO_MAX_LINE, a NUL byte, no memory); this
  * thread reads on from there itself, with the errors one thread gives.
- * Below PIPE_MIN_SIZE a thread costs more than it saves.
+ * Below PIPE_MIN_SIZE a thread costs more than it saves (a test lowers it
+ * with lc_test.pipe_min).
  */
 #ifndef PIPE_MIN_SIZE /* a test build may lower it */
 #define PIPE_MIN_SIZE ((size_t)4 << 20)
@@ -1491,7 +1492,8 @@ int prio_load_jobs_scontrol(struct prio_snapshot *snap,
 		rc = prio_error_set(err, PRIO_ERR_NOMEM, src->name, 0, "",
 				    "out of memory");
 	else {
-		if (src->size >= PIPE_MIN_SIZE) {
+		if (src->size >= (lc_test.pipe_min ? lc_test.pipe_min
+						    : PIPE_MIN_SIZE)) {
 			reserve_jobs(snap, src->size);
 			ld->pipe = pipe_start(src);
 		}

@@ -13,6 +13,8 @@
 #include "loadcache.h"
 #include "prio/timestr.h"
 
+struct lc_test_hooks lc_test;
+
 /* --- timestamps --------------------------------------------------------- */
 
 void lc_time_cache_init(struct lc_time_cache *c)

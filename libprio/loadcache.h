@@ -244,4 +244,20 @@ int lc_line_next(struct lc_reader *r, struct prio_line *line,
 		 struct prio_error *err);
 
 
+/*
+ * Test hooks (tests/unit); all zero in a program.  The loaders that read a
+ * large input with two threads (job_scontrol.c from PIPE_MIN_SIZE bytes,
+ * usage_sacct.c's stream from its second run) do so from pipe_min bytes
+ * when it is set, so that a test takes the threaded path on a small file;
+ * stream_chunk streams in runs of that size (at least 2 * PRIO_MAX_LINE);
+ * stream_err, when set, gets the error a stream gave up at (otherwise the
+ * stream keeps it quiet: the whole load words it).
+ */
+struct lc_test_hooks {
+	size_t pipe_min;
+	size_t stream_chunk;
+	struct prio_error *stream_err;
+};
+extern struct lc_test_hooks lc_test;
+
 #endif
