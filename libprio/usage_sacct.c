@@ -27,6 +27,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <time.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1007,16 +1008,19 @@ static int stream_lines(struct sa_loader *ld, const char *data, size_t size,
 /*
  * A file of more than one run is read by two threads (issue 17: the
  * machines have two cores or more, and a roll-up is bound by the reading):
- * a second thread reads and decodes the next run and reads its rows --
- * ids, times, durations, states, limits: all that needs no snapshot --
- * while this one interns the names and TRES lists of the run before, in
- * column order, checks the keys and hands the records to fn in file order.
- * So ids, what fn sees and the first error and its line are what one
- * thread gives: a row the second thread cannot read whole (a refused value,
- * a pending array's task text to intern, no memory) is read again here by
- * row(); at a line it cannot split (too long, a NUL byte) it stops, and
- * this thread reads on from there itself.  At most PIPE_RING runs and the
- * one being read are in memory.
+ * a second thread reads and decodes the next run and reads the rows of its
+ * first part -- ids, times, durations, states, limits: all that needs no
+ * snapshot -- while this one interns the names and TRES lists of those
+ * rows of the run before, in column order, checks the keys, hands the
+ * records to fn in file order, then reads the rest of that run itself as
+ * one thread does.  The part is set run by run from the times each side
+ * took, so that neither waits for the other (decoding zstd or gzip takes
+ * the second thread a while).  Ids, what fn sees and the first error and
+ * its line are what one thread gives: a row the second thread cannot read
+ * whole (a refused value, a pending array's task text to intern, no
+ * memory) is read again here by row(); at a line it cannot split (too
+ * long, a NUL byte) it stops, and this thread reads on from there itself.
+ * At most PIPE_RING runs and the one being read are in memory.
  */
 #define PIPE_RING 3u
 
@@ -1036,9 +1040,9 @@ struct sa_run {
 	size_t nrows, cap;
 	uint32_t *spans; /* offset and length of each name, row after row */
 	size_t nspans, span_cap;
-	size_t stop;		  /* < size: the line it stopped at */
+	size_t stop;		  /* where this thread reads on */
 	unsigned long stop_lines; /* lines before it */
-	unsigned long lines;	  /* lines up to the end of the run */
+	bool halted;		  /* the second thread stopped there */
 };
 
 struct sa_pipe {
@@ -1054,8 +1058,50 @@ struct sa_pipe {
 	struct prio_error werr;
 	size_t first_from, first_size;
 	unsigned long lines;
+	double part;	      /* of a run read by the second thread */
+	double read_s, row_s; /* its seconds a run, a byte of rows */
+	/* this thread's seconds a byte: rows handed over, rows read */
+	double fold_s, load_s;
 	pthread_t thread;
 };
+
+static double seconds(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/*
+ * The part of a run of size bytes the second thread reads the rows of, so
+ * that both threads take as long: it reads the run (read_s) and the part
+ * (row_s a byte); this thread hands over those rows (fold_s) and reads the
+ * rest itself (load_s).
+ */
+static double pipe_part(const struct sa_pipe *pp, size_t size)
+{
+	double n = (double)size,
+	       den = (pp->row_s + pp->load_s - pp->fold_s) * n, f;
+
+	if (pp->row_s <= 0 || pp->load_s <= 0 || den <= 0)
+		return pp->part;
+	f = (pp->load_s * n - pp->read_s) / den;
+	return f < 0.05 ? 0.05 : f > 1 ? 1 : f;
+}
+
+/* The lines of text[0, n), as lc_line_next() counts them. */
+static unsigned long count_lines(const char *text, size_t n)
+{
+	unsigned long lines = 0;
+	const char *p = text, *end = text + n, *nl;
+
+	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+		lines++;
+		p = nl + 1;
+	}
+	return lines + (p < end);
+}
 
 static int pre_span(struct sa_run *run, const char *v, size_t n)
 {
@@ -1079,8 +1125,9 @@ static int pre_row(struct sa_run *run, const struct prio_sacct_rec *r)
 	return 0;
 }
 
-/* The rows of run, read by the second thread. */
-static void pipe_read_rows(struct sa_pipe *pp, struct sa_run *run)
+/* The rows of run up to split, read by the second thread. */
+static void pipe_read_rows(struct sa_pipe *pp, struct sa_run *run,
+			   size_t split)
 {
 	struct sa_loader *w = pp->w;
 	struct prio_source src;
@@ -1088,14 +1135,14 @@ static void pipe_read_rows(struct sa_pipe *pp, struct sa_run *run)
 	struct prio_line l;
 
 	prio_source_from_memory(&src, w->name, run->buf + run->from,
-				run->size - run->from);
+				split - run->from);
 	lc_reader_init(&r, &src);
 	r.number = pp->lines;
 	w->limit = run->buf + run->size;
 	w->pre = run;
 	run->nrows = 0;
 	run->nspans = 0;
-	run->stop = run->size;
+	run->halted = false;
 	for (;;) {
 		const char *at = r.pos;
 		unsigned long before = r.number;
@@ -1122,7 +1169,8 @@ static void pipe_read_rows(struct sa_pipe *pp, struct sa_run *run)
 		if (rc < 0) {
 			run->stop = (size_t)(at - run->buf);
 			run->stop_lines = before;
-			break;
+			run->halted = true;
+			return;
 		}
 		e = &run->rows[run->nrows++];
 		e->off = (uint32_t)(l.text - run->buf);
@@ -1134,8 +1182,9 @@ static void pipe_read_rows(struct sa_pipe *pp, struct sa_run *run)
 			run->nspans = e->span;
 		}
 	}
-	pp->lines = r.number;
-	run->lines = r.number;
+	run->stop = split;
+	run->stop_lines = r.number;
+	pp->lines = r.number + count_lines(run->buf + split, run->size - split);
 }
 
 static void *pipe_main(void *arg)
@@ -1145,7 +1194,8 @@ static void *pipe_main(void *arg)
 	for (;;) {
 		struct sa_run *run;
 		const char *data;
-		size_t size;
+		size_t size, split;
+		double t0, t1, part;
 		bool end;
 
 		pthread_mutex_lock(&pp->mu);
@@ -1157,6 +1207,7 @@ static void *pipe_main(void *arg)
 		}
 		run = &pp->ring[pp->produced % PIPE_RING];
 		pthread_mutex_unlock(&pp->mu);
+		t0 = seconds();
 		if (pp->produced == 0) {
 			/* the run the loading thread read the header from */
 			run->buf = prio_chunks_swap(pp->ch, run->buf);
@@ -1172,10 +1223,29 @@ static void *pipe_main(void *arg)
 				run->size = size;
 			}
 		}
-		if (run->rc > 0)
-			pipe_read_rows(pp, run);
-		end = run->rc <= 0 || run->stop < run->size;
+		t1 = seconds();
 		pthread_mutex_lock(&pp->mu);
+		pp->read_s = t1 - t0;
+		part = run->rc > 0 ? pipe_part(pp, run->size - run->from) : 0;
+		pthread_mutex_unlock(&pp->mu);
+		if (run->rc > 0) {
+			/* a line break after the part */
+			const char *nl;
+
+			split = run->from +
+				(size_t)(part * (double)(run->size - run->from));
+			nl = split < run->size
+				 ? memchr(run->buf + split, '\n',
+					  run->size - split)
+				 : NULL;
+			split = nl ? (size_t)(nl - run->buf) + 1 : run->size;
+			pipe_read_rows(pp, run, split);
+		}
+		end = run->rc <= 0 || run->halted;
+		pthread_mutex_lock(&pp->mu);
+		if (run->rc > 0 && !run->halted && run->stop > run->from)
+			pp->row_s = (seconds() - t1) /
+				    (double)(run->stop - run->from);
 		pp->produced++;
 		pthread_cond_broadcast(&pp->cv);
 		pthread_mutex_unlock(&pp->mu);
@@ -1241,6 +1311,7 @@ static struct sa_pipe *pipe_start(struct sa_loader *ld, struct prio_chunks *ch,
 	pp->lines = ld->lines;
 	pp->first_from = from;
 	pp->first_size = size;
+	pp->part = 0.7; /* until both sides were timed */
 	if (pthread_create(&pp->thread, NULL, pipe_main, pp) != 0) {
 		pthread_cond_destroy(&pp->cv);
 		pthread_mutex_destroy(&pp->mu);
@@ -1262,10 +1333,16 @@ static void pipe_stop(struct sa_pipe *pp)
 	pipe_free(pp);
 }
 
-/* The next run the second thread read, in order. */
-static struct sa_run *pipe_next(struct sa_pipe *pp)
+/* The next run the second thread read, in order; fold_s and load_s are
+ * this thread's times of the run before. */
+static struct sa_run *pipe_next(struct sa_pipe *pp, double fold_s,
+				double load_s)
 {
 	pthread_mutex_lock(&pp->mu);
+	if (fold_s > 0)
+		pp->fold_s = fold_s;
+	if (load_s > 0)
+		pp->load_s = load_s;
 	if (pp->cur) {
 		pp->consumed++;
 		pthread_cond_broadcast(&pp->cv);
@@ -1279,14 +1356,18 @@ static struct sa_run *pipe_next(struct sa_pipe *pp)
 
 /* The records of a run read by the second thread, as row() makes them:
  * the names interned in column order, then the key check and fn. */
-static int pipe_take(struct sa_loader *ld, struct sa_run *run)
+static int pipe_take(struct sa_loader *ld, struct sa_run *run,
+		     double *fold_s, double *load_s)
 {
+	double t0 = seconds(), t1;
+	int rc;
+
 	forget_last(ld);
 	ld->limit = run->buf + run->size;
 	for (size_t i = 0; i < run->nrows; i++) {
 		const struct pre_row *e = &run->rows[i];
 		struct prio_sacct_rec r = e->r;
-		int rc = 0;
+		rc = 0;
 
 		for (uint32_t j = 0; !e->redo && rc == 0 && j < ld->ni; j++) {
 			const uint32_t *sp = run->spans + e->span + 2 * j;
@@ -1313,13 +1394,16 @@ static int pipe_take(struct sa_loader *ld, struct sa_run *run)
 		if (rc < 0)
 			return rc;
 	}
-	if (run->stop < run->size) {
-		ld->lines = run->stop_lines;
-		return stream_lines(ld, run->buf + run->stop,
-				    run->size - run->stop, NULL);
-	}
-	ld->lines = run->lines;
-	return 0;
+	/* the rest of the run, as one thread reads it */
+	t1 = seconds();
+	if (run->stop > run->from)
+		*fold_s = (t1 - t0) / (double)(run->stop - run->from);
+	ld->lines = run->stop_lines;
+	rc = stream_lines(ld, run->buf + run->stop, run->size - run->stop,
+			  NULL);
+	if (run->stop < run->size)
+		*load_s = (seconds() - t1) / (double)(run->size - run->stop);
+	return rc;
 }
 
 /* Records are read this much text at a time. */
@@ -1332,8 +1416,10 @@ static int pipe_take(struct sa_loader *ld, struct sa_run *run)
  */
 static int stream_two(struct sa_loader *ld, struct sa_pipe *pp, char *last)
 {
+	double fold_s = 0, load_s = 0;
+
 	for (;;) {
-		struct sa_run *run = pipe_next(pp);
+		struct sa_run *run = pipe_next(pp, fold_s, load_s);
 		int rc;
 
 		if (run->rc <= 0) {
@@ -1342,9 +1428,10 @@ static int stream_two(struct sa_loader *ld, struct sa_pipe *pp, char *last)
 			return run->rc;
 		}
 		*last = run->buf[run->size - 1];
-		if ((rc = pipe_take(ld, run)) < 0)
+		fold_s = load_s = 0;
+		if ((rc = pipe_take(ld, run, &fold_s, &load_s)) < 0)
 			return rc;
-		if (run->stop < run->size)
+		if (run->halted)
 			return 1;
 	}
 }
