@@ -26,7 +26,6 @@
  */
 #include "config.h"
 
-#include <pthread.h>
 #include <time.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1043,26 +1042,24 @@ struct sa_run {
 	size_t stop;		  /* where this thread reads on */
 	unsigned long stop_lines; /* lines before it */
 	bool halted;		  /* the second thread stopped there */
+	double fold_s, load_s;	  /* this thread's times (pipe_part()) */
 };
 
 struct sa_pipe {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	unsigned produced, consumed; /* runs */
-	bool cancel;
+	struct lc_ring q;
 	struct sa_run ring[PIPE_RING];
-	struct sa_run *cur; /* this thread's */
 	/* the second thread's */
 	struct prio_chunks *ch;
 	struct sa_loader *w;
 	struct prio_error werr;
 	size_t first_from, first_size;
 	unsigned long lines;
+	unsigned runs;
 	double part;	      /* of a run read by the second thread */
 	double read_s, row_s; /* its seconds a run, a byte of rows */
-	/* this thread's seconds a byte: rows handed over, rows read */
+	/* this thread's seconds a byte, as it left them in the runs it
+	 * took: rows handed over, rows read */
 	double fold_s, load_s;
-	pthread_t thread;
 };
 
 static double seconds(void)
@@ -1192,23 +1189,22 @@ static void *pipe_main(void *arg)
 	struct sa_pipe *pp = arg;
 
 	for (;;) {
+		int slot = lc_ring_slot(&pp->q);
 		struct sa_run *run;
 		const char *data;
 		size_t size, split;
 		double t0, t1, part;
 		bool end;
 
-		pthread_mutex_lock(&pp->mu);
-		while (pp->produced - pp->consumed == PIPE_RING && !pp->cancel)
-			pthread_cond_wait(&pp->cv, &pp->mu);
-		if (pp->cancel) {
-			pthread_mutex_unlock(&pp->mu);
+		if (slot < 0)
 			return NULL;
-		}
-		run = &pp->ring[pp->produced % PIPE_RING];
-		pthread_mutex_unlock(&pp->mu);
+		run = &pp->ring[slot];
+		if (run->fold_s > 0)
+			pp->fold_s = run->fold_s;
+		if (run->load_s > 0)
+			pp->load_s = run->load_s;
 		t0 = seconds();
-		if (pp->produced == 0) {
+		if (pp->runs++ == 0) {
 			/* the run the loading thread read the header from */
 			run->buf = prio_chunks_swap(pp->ch, run->buf);
 			run->from = pp->first_from;
@@ -1224,10 +1220,8 @@ static void *pipe_main(void *arg)
 			}
 		}
 		t1 = seconds();
-		pthread_mutex_lock(&pp->mu);
 		pp->read_s = t1 - t0;
 		part = run->rc > 0 ? pipe_part(pp, run->size - run->from) : 0;
-		pthread_mutex_unlock(&pp->mu);
 		if (run->rc > 0) {
 			/* a line break after the part */
 			const char *nl;
@@ -1242,13 +1236,10 @@ static void *pipe_main(void *arg)
 			pipe_read_rows(pp, run, split);
 		}
 		end = run->rc <= 0 || run->halted;
-		pthread_mutex_lock(&pp->mu);
 		if (run->rc > 0 && !run->halted && run->stop > run->from)
 			pp->row_s = (seconds() - t1) /
 				    (double)(run->stop - run->from);
-		pp->produced++;
-		pthread_cond_broadcast(&pp->cv);
-		pthread_mutex_unlock(&pp->mu);
+		lc_ring_filled(&pp->q);
 		if (end)
 			return NULL;
 	}
@@ -1283,12 +1274,7 @@ static struct sa_pipe *pipe_start(struct sa_loader *ld, struct prio_chunks *ch,
 	ok = (pp->w = malloc(sizeof(*pp->w))) != NULL;
 	for (unsigned i = 0; ok && i < PIPE_RING; i++)
 		ok = (pp->ring[i].buf = malloc(cap)) != NULL;
-	if (!ok || pthread_mutex_init(&pp->mu, NULL) != 0) {
-		pipe_free(pp);
-		return NULL;
-	}
-	if (pthread_cond_init(&pp->cv, NULL) != 0) {
-		pthread_mutex_destroy(&pp->mu);
+	if (!ok) {
 		pipe_free(pp);
 		return NULL;
 	}
@@ -1312,9 +1298,7 @@ static struct sa_pipe *pipe_start(struct sa_loader *ld, struct prio_chunks *ch,
 	pp->first_from = from;
 	pp->first_size = size;
 	pp->part = 0.7; /* until both sides were timed */
-	if (pthread_create(&pp->thread, NULL, pipe_main, pp) != 0) {
-		pthread_cond_destroy(&pp->cv);
-		pthread_mutex_destroy(&pp->mu);
+	if (lc_ring_start(&pp->q, PIPE_RING, pipe_main, pp) < 0) {
 		pipe_free(pp);
 		return NULL;
 	}
@@ -1323,35 +1307,8 @@ static struct sa_pipe *pipe_start(struct sa_loader *ld, struct prio_chunks *ch,
 
 static void pipe_stop(struct sa_pipe *pp)
 {
-	pthread_mutex_lock(&pp->mu);
-	pp->cancel = true;
-	pthread_cond_broadcast(&pp->cv);
-	pthread_mutex_unlock(&pp->mu);
-	pthread_join(pp->thread, NULL);
-	pthread_cond_destroy(&pp->cv);
-	pthread_mutex_destroy(&pp->mu);
+	lc_ring_stop(&pp->q);
 	pipe_free(pp);
-}
-
-/* The next run the second thread read, in order; fold_s and load_s are
- * this thread's times of the run before. */
-static struct sa_run *pipe_next(struct sa_pipe *pp, double fold_s,
-				double load_s)
-{
-	pthread_mutex_lock(&pp->mu);
-	if (fold_s > 0)
-		pp->fold_s = fold_s;
-	if (load_s > 0)
-		pp->load_s = load_s;
-	if (pp->cur) {
-		pp->consumed++;
-		pthread_cond_broadcast(&pp->cv);
-	}
-	while (pp->produced == pp->consumed)
-		pthread_cond_wait(&pp->cv, &pp->mu);
-	pp->cur = &pp->ring[pp->consumed % PIPE_RING];
-	pthread_mutex_unlock(&pp->mu);
-	return pp->cur;
 }
 
 /* The records of a run read by the second thread, as row() makes them:
@@ -1416,12 +1373,18 @@ static int pipe_take(struct sa_loader *ld, struct sa_run *run,
  */
 static int stream_two(struct sa_loader *ld, struct sa_pipe *pp, char *last)
 {
+	struct sa_run *run = NULL;
 	double fold_s = 0, load_s = 0;
 
 	for (;;) {
-		struct sa_run *run = pipe_next(pp, fold_s, load_s);
 		int rc;
 
+		if (run) {
+			/* left for the second thread in the run it frees */
+			run->fold_s = fold_s;
+			run->load_s = load_s;
+		}
+		run = &pp->ring[lc_ring_take(&pp->q)];
 		if (run->rc <= 0) {
 			if (run->rc < 0)
 				*ld->err = run->err;
