@@ -1062,11 +1062,13 @@ struct sa_pipe {
 	double fold_s, load_s;
 };
 
+/* The seconds of work of the calling thread (not of waiting for the
+ * other, nor of other programs on a shared machine). */
 static double seconds(void)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
