@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,15 @@ struct lc_test_hooks lc_test;
 int lc_ring_start(struct lc_ring *q, unsigned size, void *(*fn)(void *),
 		  void *arg)
 {
+#ifdef CPU_COUNT
+	cpu_set_t cpus;
+
+	/* on one CPU (taskset, a cpuset) the threads would take turns: one
+	 * thread does the same work without handing it over */
+	if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0 &&
+	    CPU_COUNT(&cpus) < 2)
+		return -1;
+#endif
 	memset(q, 0, sizeof(*q));
 	q->size = size;
 	if (pthread_mutex_init(&q->mu, NULL) != 0)
