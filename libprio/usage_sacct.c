@@ -339,24 +339,16 @@ static int intern(struct sa_loader *ld, struct lc_table *t, const char *v,
 	return lc_intern_t(ld->snap, t, v, n, id);
 }
 
-/* One field of a row; -1 bad value, -2 out of memory. */
-static int field(struct sa_loader *ld, struct prio_sacct_rec *r, int kind,
-		 const char *v, size_t n, uint32_t *raw_id, bool *have_raw,
-		 uint32_t *elapsed_raw, bool *have_elapsed_raw)
+/* A field of the columns interns() names; -1 bad value, -2 out of
+ * memory.  Apart from field() (inlined in row(), where it is called for
+ * every field), as the loading thread calls it alone on rows the second
+ * thread read. */
+static int name_field(struct sa_loader *ld, struct prio_sacct_rec *r,
+		      int kind, const char *v, size_t n)
 {
 	const char *why;
 
-	if (ld->pre && interns(kind))
-		return pre_span(ld->pre, v, n);
 	switch (kind) {
-	case C_JOBID:
-		return job_id(ld, v, n, r);
-	case C_JOBIDRAW: {
-		const char *dot = memchr(v, '.', n);
-
-		*have_raw = true;
-		return lc_u32(v, dot ? (size_t)(dot - v) : n, raw_id);
-	}
 	case C_USER:
 		return intern(ld, &ld->t_user, v, n, &r->user) < 0 ? -2 : 0;
 	case C_ACCOUNT:
@@ -377,6 +369,35 @@ static int field(struct sa_loader *ld, struct prio_sacct_rec *r, int kind,
 			       0
 			   ? -2
 			   : 0;
+	case C_ALLOCTRES:
+	case C_REQTRES: {
+		int rc = lc_tres_list(
+		    ld->snap, &ld->tres, v, n,
+		    kind == C_ALLOCTRES ? &r->alloc_tres : &r->req_tres, &why);
+		return rc == -2 ? -2 : rc < 0 ? -1 : 0;
+	}
+	}
+	return 0;
+}
+
+/* One field of a row; -1 bad value, -2 out of memory. */
+static inline int field(struct sa_loader *ld, struct prio_sacct_rec *r,
+			int kind, const char *v, size_t n, uint32_t *raw_id,
+			bool *have_raw, uint32_t *elapsed_raw,
+			bool *have_elapsed_raw)
+{
+	if (interns(kind))
+		return ld->pre ? pre_span(ld->pre, v, n)
+			       : name_field(ld, r, kind, v, n);
+	switch (kind) {
+	case C_JOBID:
+		return job_id(ld, v, n, r);
+	case C_JOBIDRAW: {
+		const char *dot = memchr(v, '.', n);
+
+		*have_raw = true;
+		return lc_u32(v, dot ? (size_t)(dot - v) : n, raw_id);
+	}
 	case C_SUBMIT:
 		return lc_timestamp(&ld->times, v, n, &r->submit);
 	case C_ELIGIBLE:
@@ -401,13 +422,6 @@ static int field(struct sa_loader *ld, struct prio_sacct_rec *r, int kind,
 			return -1;
 		r->state = (uint8_t)st;
 		return 0;
-	}
-	case C_ALLOCTRES:
-	case C_REQTRES: {
-		int rc = lc_tres_list(
-		    ld->snap, &ld->tres, v, n,
-		    kind == C_ALLOCTRES ? &r->alloc_tres : &r->req_tres, &why);
-		return rc == -2 ? -2 : rc < 0 ? -1 : 0;
 	}
 	case C_NNODES:
 		return n ? lc_u32(v, n, &r->nnodes) : 0;
@@ -1024,7 +1038,8 @@ static int stream_lines(struct sa_loader *ld, const char *data, size_t size,
 #define PIPE_RING 3u
 
 struct pre_row {
-	struct prio_sacct_rec r; /* without its names when !redo */
+	struct prio_sacct_rec r; /* without its names when !redo; line: of
+				    the run */
 	uint32_t off, len;	 /* the line in the run */
 	uint32_t span;		 /* its names: spans[span, span + 2 * ni) */
 	bool redo;		 /* to be read again by row() */
@@ -1040,7 +1055,7 @@ struct sa_run {
 	uint32_t *spans; /* offset and length of each name, row after row */
 	size_t nspans, span_cap;
 	size_t stop;		  /* where this thread reads on */
-	unsigned long stop_lines; /* lines before it */
+	unsigned long stop_lines; /* lines of the run before it */
 	bool halted;		  /* the second thread stopped there */
 	double fold_s, load_s;	  /* this thread's times (pipe_part()) */
 };
@@ -1053,7 +1068,6 @@ struct sa_pipe {
 	struct sa_loader *w;
 	struct prio_error werr;
 	size_t first_from, first_size;
-	unsigned long lines;
 	unsigned runs;
 	double part;	      /* of a run read by the second thread */
 	double read_s, row_s; /* its seconds a run, a byte of rows */
@@ -1087,19 +1101,6 @@ static double pipe_part(const struct sa_pipe *pp, size_t size)
 		return pp->part;
 	f = (pp->load_s * n - pp->read_s) / den;
 	return f < 0.05 ? 0.05 : f > 1 ? 1 : f;
-}
-
-/* The lines of text[0, n), as lc_line_next() counts them. */
-static unsigned long count_lines(const char *text, size_t n)
-{
-	unsigned long lines = 0;
-	const char *p = text, *end = text + n, *nl;
-
-	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p)))) {
-		lines++;
-		p = nl + 1;
-	}
-	return lines + (p < end);
 }
 
 static int pre_span(struct sa_run *run, const char *v, size_t n)
@@ -1136,7 +1137,7 @@ static void pipe_read_rows(struct sa_pipe *pp, struct sa_run *run,
 	prio_source_from_memory(&src, w->name, run->buf + run->from,
 				split - run->from);
 	lc_reader_init(&r, &src);
-	r.number = pp->lines;
+	r.number = 0; /* lines of the run: this thread adds those before */
 	w->limit = run->buf + run->size;
 	w->pre = run;
 	run->nrows = 0;
@@ -1183,7 +1184,6 @@ static void pipe_read_rows(struct sa_pipe *pp, struct sa_run *run,
 	}
 	run->stop = split;
 	run->stop_lines = r.number;
-	pp->lines = r.number + count_lines(run->buf + split, run->size - split);
 }
 
 static void *pipe_main(void *arg)
@@ -1296,7 +1296,6 @@ static struct sa_pipe *pipe_start(struct sa_loader *ld, struct prio_chunks *ch,
 			memset(t[i], 0, sizeof(*t[i]));
 	}
 	pp->ch = ch;
-	pp->lines = ld->lines;
 	pp->first_from = from;
 	pp->first_size = size;
 	pp->part = 0.7; /* until both sides were timed */
@@ -1319,6 +1318,7 @@ static int pipe_take(struct sa_loader *ld, struct sa_run *run,
 		     double *fold_s, double *load_s)
 {
 	double t0 = seconds(), t1;
+	unsigned long base = ld->lines; /* the lines of the runs before */
 	int rc;
 
 	forget_last(ld);
@@ -1326,16 +1326,14 @@ static int pipe_take(struct sa_loader *ld, struct sa_run *run,
 	for (size_t i = 0; i < run->nrows; i++) {
 		const struct pre_row *e = &run->rows[i];
 		struct prio_sacct_rec r = e->r;
-		rc = 0;
 
+		rc = 0;
+		r.line = (uint32_t)(base + e->r.line);
 		for (uint32_t j = 0; !e->redo && rc == 0 && j < ld->ni; j++) {
 			const uint32_t *sp = run->spans + e->span + 2 * j;
-			uint32_t raw_id;
-			bool have_raw, have_elapsed_raw;
 
-			rc = field(ld, &r, ld->kind[ld->icol[j]], run->buf + sp[0],
-				   sp[1], &raw_id, &have_raw, &raw_id,
-				   &have_elapsed_raw);
+			rc = name_field(ld, &r, ld->kind[ld->icol[j]],
+					run->buf + sp[0], sp[1]);
 		}
 		if (e->redo || rc < 0) {
 			/* row() says what is wrong, as one thread does (a
@@ -1344,7 +1342,7 @@ static int pipe_take(struct sa_loader *ld, struct sa_run *run,
 
 			l.text = run->buf + e->off;
 			l.len = e->len;
-			l.number = e->r.line;
+			l.number = base + e->r.line;
 			if (build_bars(ld, l.text, l.len) < 0)
 				return -1;
 			rc = row(ld, &l);
@@ -1357,7 +1355,7 @@ static int pipe_take(struct sa_loader *ld, struct sa_run *run,
 	t1 = seconds();
 	if (run->stop > run->from)
 		*fold_s = (t1 - t0) / (double)(run->stop - run->from);
-	ld->lines = run->stop_lines;
+	ld->lines = base + run->stop_lines;
 	rc = stream_lines(ld, run->buf + run->stop, run->size - run->stop,
 			  NULL);
 	if (run->stop < run->size)
