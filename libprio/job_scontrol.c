@@ -37,7 +37,6 @@
  */
 #include "config.h"
 
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1112,7 +1111,8 @@ static int parse_pairs(struct sc_loader *ld, const char *p,
  * its line -- is what one thread does.  The splitter stops at the first line
  * it cannot split (longer than PRIO_MAX_LINE, a NUL byte, no memory); this
  * thread reads on from there itself, with the errors one thread gives.
- * Below PIPE_MIN_SIZE a thread costs more than it saves.
+ * Below PIPE_MIN_SIZE a thread costs more than it saves (a test lowers it
+ * with lc_test.pipe_min).
  */
 #ifndef PIPE_MIN_SIZE /* a test build may lower it */
 #define PIPE_MIN_SIZE ((size_t)4 << 20)
@@ -1135,10 +1135,7 @@ struct pipe_chunk {
 };
 
 struct pipe {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	unsigned produced, consumed; /* chunks */
-	bool cancel;
+	struct lc_ring q;
 	const char *pos, *end; /* the splitter's place */
 	struct splitter split;
 	struct pipe_chunk ring[PIPE_RING];
@@ -1146,7 +1143,6 @@ struct pipe {
 	struct pipe_chunk *cur;
 	uint32_t next; /* next line of cur */
 	bool done;     /* the splitter ended; the rest is read here */
-	pthread_t thread;
 };
 
 /* Split lines into c until it is full, the input ends or a line cannot be
@@ -1240,24 +1236,14 @@ static void *pipe_main(void *arg)
 	struct pipe *pp = arg;
 
 	for (;;) {
-		struct pipe_chunk *c;
+		int slot = lc_ring_slot(&pp->q);
 		bool last;
 
-		pthread_mutex_lock(&pp->mu);
-		while (pp->produced - pp->consumed == PIPE_RING && !pp->cancel)
-			pthread_cond_wait(&pp->cv, &pp->mu);
-		if (pp->cancel) {
-			pthread_mutex_unlock(&pp->mu);
+		if (slot < 0)
 			return NULL;
-		}
-		c = &pp->ring[pp->produced % PIPE_RING];
-		pthread_mutex_unlock(&pp->mu);
-		pipe_fill(pp, c);
-		last = c->last;
-		pthread_mutex_lock(&pp->mu);
-		pp->produced++;
-		pthread_cond_broadcast(&pp->cv);
-		pthread_mutex_unlock(&pp->mu);
+		pipe_fill(pp, &pp->ring[slot]);
+		last = pp->ring[slot].last;
+		lc_ring_filled(&pp->q);
 		if (last)
 			return NULL;
 	}
@@ -1273,18 +1259,7 @@ static struct pipe *pipe_start(const struct prio_source *src)
 	pp->pos = src->data;
 	pp->end = src->data + src->size;
 	pp->split.limit = pp->end;
-	if (pthread_mutex_init(&pp->mu, NULL) != 0) {
-		free(pp);
-		return NULL;
-	}
-	if (pthread_cond_init(&pp->cv, NULL) != 0) {
-		pthread_mutex_destroy(&pp->mu);
-		free(pp);
-		return NULL;
-	}
-	if (pthread_create(&pp->thread, NULL, pipe_main, pp) != 0) {
-		pthread_cond_destroy(&pp->cv);
-		pthread_mutex_destroy(&pp->mu);
+	if (lc_ring_start(&pp->q, PIPE_RING, pipe_main, pp) < 0) {
 		free(pp);
 		return NULL;
 	}
@@ -1295,13 +1270,7 @@ static void pipe_stop(struct pipe *pp)
 {
 	if (!pp)
 		return;
-	pthread_mutex_lock(&pp->mu);
-	pp->cancel = true;
-	pthread_cond_broadcast(&pp->cv);
-	pthread_mutex_unlock(&pp->mu);
-	pthread_join(pp->thread, NULL);
-	pthread_cond_destroy(&pp->cv);
-	pthread_mutex_destroy(&pp->mu);
+	lc_ring_stop(&pp->q);
 	for (unsigned i = 0; i < PIPE_RING; i++)
 		free(pp->ring[i].pairs.pairs);
 	free(pp);
@@ -1328,16 +1297,8 @@ static int pipe_next(struct pipe *pp, struct lc_reader *r,
 			pp->done = true;
 			return 0;
 		}
-		pthread_mutex_lock(&pp->mu);
-		if (c) {
-			pp->consumed++;
-			pthread_cond_broadcast(&pp->cv);
-		}
-		while (pp->produced == pp->consumed)
-			pthread_cond_wait(&pp->cv, &pp->mu);
-		pp->cur = &pp->ring[pp->consumed % PIPE_RING];
+		pp->cur = &pp->ring[lc_ring_take(&pp->q)];
 		pp->next = 0;
-		pthread_mutex_unlock(&pp->mu);
 	}
 }
 
@@ -1491,7 +1452,8 @@ int prio_load_jobs_scontrol(struct prio_snapshot *snap,
 		rc = prio_error_set(err, PRIO_ERR_NOMEM, src->name, 0, "",
 				    "out of memory");
 	else {
-		if (src->size >= PIPE_MIN_SIZE) {
+		if (src->size >= (lc_test.pipe_min ? lc_test.pipe_min
+						    : PIPE_MIN_SIZE)) {
 			reserve_jobs(snap, src->size);
 			ld->pipe = pipe_start(src);
 		}

@@ -7,11 +7,92 @@
  */
 #include "config.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "loadcache.h"
 #include "prio/timestr.h"
+
+struct lc_test_hooks lc_test;
+
+/* --- two threads -------------------------------------------------------- */
+
+int lc_ring_start(struct lc_ring *q, unsigned size, void *(*fn)(void *),
+		  void *arg)
+{
+#ifdef CPU_COUNT
+	cpu_set_t cpus;
+
+	/* on one CPU (taskset, a cpuset) the threads would take turns: one
+	 * thread does the same work without handing it over */
+	if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0 &&
+	    CPU_COUNT(&cpus) < 2)
+		return -1;
+#endif
+	memset(q, 0, sizeof(*q));
+	q->size = size;
+	if (pthread_mutex_init(&q->mu, NULL) != 0)
+		return -1;
+	if (pthread_cond_init(&q->cv, NULL) != 0) {
+		pthread_mutex_destroy(&q->mu);
+		return -1;
+	}
+	if (pthread_create(&q->thread, NULL, fn, arg) != 0) {
+		pthread_cond_destroy(&q->cv);
+		pthread_mutex_destroy(&q->mu);
+		return -1;
+	}
+	return 0;
+}
+
+int lc_ring_slot(struct lc_ring *q)
+{
+	int slot;
+
+	pthread_mutex_lock(&q->mu);
+	while (q->produced - q->consumed == q->size && !q->cancel)
+		pthread_cond_wait(&q->cv, &q->mu);
+	slot = q->cancel ? -1 : (int)(q->produced % q->size);
+	pthread_mutex_unlock(&q->mu);
+	return slot;
+}
+
+void lc_ring_filled(struct lc_ring *q)
+{
+	pthread_mutex_lock(&q->mu);
+	q->produced++;
+	pthread_cond_broadcast(&q->cv);
+	pthread_mutex_unlock(&q->mu);
+}
+
+unsigned lc_ring_take(struct lc_ring *q)
+{
+	unsigned slot;
+
+	pthread_mutex_lock(&q->mu);
+	if (q->taking) {
+		q->consumed++;
+		pthread_cond_broadcast(&q->cv);
+	}
+	q->taking = true;
+	while (q->produced == q->consumed)
+		pthread_cond_wait(&q->cv, &q->mu);
+	slot = q->consumed % q->size;
+	pthread_mutex_unlock(&q->mu);
+	return slot;
+}
+
+void lc_ring_stop(struct lc_ring *q)
+{
+	pthread_mutex_lock(&q->mu);
+	q->cancel = true;
+	pthread_cond_broadcast(&q->cv);
+	pthread_mutex_unlock(&q->mu);
+	pthread_join(q->thread, NULL);
+	pthread_cond_destroy(&q->cv);
+	pthread_mutex_destroy(&q->mu);
+}
 
 /* --- timestamps --------------------------------------------------------- */
 

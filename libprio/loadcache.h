@@ -15,6 +15,7 @@
 #ifndef PRIO_LOADCACHE_H
 #define PRIO_LOADCACHE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -243,5 +244,49 @@ void lc_reader_init(struct lc_reader *r, const struct prio_source *src);
 int lc_line_next(struct lc_reader *r, struct prio_line *line,
 		 struct prio_error *err);
 
+
+/*
+ * The order between two threads of a loader that reads a large input with
+ * two (job_scontrol.c, usage_sacct.c): a second thread fills slots of a
+ * ring in turn, this one takes them in the same order; at most size slots
+ * are filled and not yet taken, and what a slot holds passes with it.
+ */
+struct lc_ring {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	unsigned produced, consumed, size;
+	bool cancel, taking;
+	pthread_t thread;
+};
+/* fn(arg) started on a second thread; -1 (nothing to stop) on failure. */
+int lc_ring_start(struct lc_ring *q, unsigned size, void *(*fn)(void *),
+		  void *arg);
+/* The second thread: the next slot to fill, once it is free; -1 when it
+ * is to stop. */
+int lc_ring_slot(struct lc_ring *q);
+/* The second thread: that slot is filled. */
+void lc_ring_filled(struct lc_ring *q);
+/* This thread: the slot taken before is free again; the next filled
+ * one. */
+unsigned lc_ring_take(struct lc_ring *q);
+/* The second thread told to stop (at its next lc_ring_slot()), waited
+ * for. */
+void lc_ring_stop(struct lc_ring *q);
+
+/*
+ * Test hooks (tests/unit); all zero in a program.  The loaders that read a
+ * large input with two threads (job_scontrol.c from PIPE_MIN_SIZE bytes,
+ * usage_sacct.c's stream from its second run) do so from pipe_min bytes
+ * when it is set, so that a test takes the threaded path on a small file;
+ * stream_chunk streams in runs of that size (at least 2 * PRIO_MAX_LINE);
+ * stream_err, when set, gets the error a stream gave up at (otherwise the
+ * stream keeps it quiet: the whole load words it).
+ */
+struct lc_test_hooks {
+	size_t pipe_min;
+	size_t stream_chunk;
+	struct prio_error *stream_err;
+};
+extern struct lc_test_hooks lc_test;
 
 #endif

@@ -606,6 +606,23 @@ int prio_chunks_finish(struct prio_chunks *ch, struct prio_error *err)
 	return PRIO_OK;
 }
 
+char *prio_chunks_swap(struct prio_chunks *ch, char *spare)
+{
+	char *run = ch->buf;
+
+	/* the partial line after the run goes with the buffer that stays */
+	memcpy(spare, ch->buf + ch->start, ch->len - ch->start);
+	ch->buf = spare;
+	ch->len -= ch->start;
+	ch->start = 0;
+	return run;
+}
+
+size_t prio_chunks_cap(const struct prio_chunks *ch)
+{
+	return ch->cap;
+}
+
 void prio_chunks_close(struct prio_chunks *ch)
 {
 	if (ch->fd >= 0)

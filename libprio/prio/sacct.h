@@ -78,8 +78,10 @@ const char *prio_sacct_job_id_format(const struct prio_snapshot *snap,
  * Streaming (issue 17): the records of a sacct file handed one at a time
  * to fn, in file order (steps too), each forgotten when fn returns, so that
  * a roll-up of 100M records runs in bounded memory: the file (plain, gzip
- * or zstd) is read 16 MiB at a time; what a record names (users, accounts,
- * TRES lists) is interned in snap as prio_load_sacct() does.
+ * or zstd) is read 2 MiB at a time, by two threads where the file is
+ * larger and the process may use two CPUs; what a record names (users,
+ * accounts, TRES lists) is interned in snap as prio_load_sacct() does, in
+ * the same order.
  *
  * columns (PRIO_SACCT_*, 0 = all) may leave out the name columns fn does
  * not look at (User, Account, Partition, QOS, Cluster, NodeList): columns

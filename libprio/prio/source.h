@@ -97,6 +97,12 @@ int prio_chunks_open(struct prio_chunks *ch, const char *path, size_t chunk,
 int prio_chunks_next(struct prio_chunks *ch, const char **data, size_t *size,
 		     struct prio_error *err);
 int prio_chunks_finish(struct prio_chunks *ch, struct prio_error *err);
+/* The buffer holding the run next() gave, handed over so that the run can
+ * be read while the next one is (a second thread): spare (malloc'd, as
+ * large as the chunk given to open(), see prio_chunks_cap()) takes its
+ * place; the caller frees what it gets. */
+char *prio_chunks_swap(struct prio_chunks *ch, char *spare);
+size_t prio_chunks_cap(const struct prio_chunks *ch);
 void prio_chunks_close(struct prio_chunks *ch);
 
 /* The first bytes, for format detection. */

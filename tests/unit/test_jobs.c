@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "loadcache.h"
 #include "testutil.h"
 
 static void utc(void)
@@ -1751,4 +1752,47 @@ Test(jobs, large_input_first_error)
 	cr_assert_eq(snap.job_count, lines - 3);
 	prio_snapshot_free(&snap);
 	free(text);
+}
+
+/* The splitting thread of a large input (issue 17; lc_test.pipe_min takes
+ * it on small ones) gives what one thread gives: the same jobs, and the
+ * same first error at the same line. */
+Test(jobs, two_threads_are_one)
+{
+	glob_t g;
+	unsigned files = 0;
+	struct prio_snapshot a, b;
+	struct prio_error err, err2;
+
+	cr_assert_eq(glob(test_path("tests/oracle/*/scontrol_show_job_d*.txt"), 0,
+			  NULL, &g), 0);
+	for (size_t f = 0; f < g.gl_pathc; f++) {
+		const char *rel = strstr(g.gl_pathv[f], "tests/oracle/");
+
+		load_file(&a, rel, prio_load_jobs_scontrol);
+		lc_test.pipe_min = 1;
+		load_file(&b, rel, prio_load_jobs_scontrol);
+		lc_test.pipe_min = 0;
+		cr_assert_eq(a.job_count, b.job_count, "%s", rel);
+		for (uint32_t i = 0; i < a.job_count; i++) {
+			assert_common_fields(&a, &a.jobs[i], &b, &b.jobs[i]);
+			cr_assert_eq(a.jobs[i].line, b.jobs[i].line);
+		}
+		cr_assert_eq(a.strings.count, b.strings.count, "the same ids");
+		prio_snapshot_free(&a);
+		prio_snapshot_free(&b);
+		files++;
+	}
+	globfree(&g);
+	cr_assert_geq(files, 20);
+
+	cr_assert_eq(load_multi(&a, &err, "x", "Unknown", false), PRIO_ERR_PARSE);
+	lc_test.pipe_min = 1;
+	cr_assert_eq(load_multi(&b, &err2, "x", "Unknown", false), PRIO_ERR_PARSE);
+	lc_test.pipe_min = 0;
+	cr_assert_eq(err2.line, 13);
+	cr_assert_str_eq(err2.field, err.field);
+	cr_assert_str_eq(err2.message, err.message);
+	prio_snapshot_free(&a);
+	prio_snapshot_free(&b);
 }

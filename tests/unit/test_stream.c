@@ -8,11 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
+#include "loadcache.h"
 #include "prio/rollup.h"
 #include "testutil.h"
 
@@ -321,6 +324,32 @@ static int fold_one(void *ctx, const struct prio_sacct_rec *rec,
 	return prio_rollup_add(f->r, f->snap, rec, err);
 }
 
+/* The roll-up the tests ask for: two days of samples/site, decayed too. */
+static void two_days(struct prio_rollup_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->window.start = 1795219200; /* 2026-11-21 */
+	o->window.end = 1795392000;   /* 2026-11-23 */
+	o->by = PRIO_BY_DAY;
+	o->now = 1795392000;
+	o->decayed = true;
+}
+
+/* Two roll-ups' counts and sums, to the bit. */
+static void same_sums(const struct prio_rollup *a, const struct prio_rollup *b)
+{
+	cr_assert_eq(a->records, b->records);
+	cr_assert_eq(a->records_used, b->records_used);
+	cr_assert_eq(a->entry_count, b->entry_count);
+	cr_assert_eq(a->bucket_count, b->bucket_count);
+	cr_assert(memcmp(a->alloc, b->alloc,
+			 sizeof(*a->alloc) * a->bucket_count * a->tres_count) ==
+		  0);
+	cr_assert(memcmp(a->alloc_decayed, b->alloc_decayed,
+			 sizeof(*a->alloc_decayed) * a->bucket_count *
+			     a->tres_count) == 0);
+}
+
 /* The roll-up of streamed records is the roll-up of loaded ones, to the
  * bit, decayed sums too (the same additions in the same order). */
 Test(stream, rollup_streamed_is_the_rollup)
@@ -340,12 +369,7 @@ Test(stream, rollup_streamed_is_the_rollup)
 	cr_assert_eq(prio_load_role(&whole, PRIO_ROLE_SACCT, sacct, &err), 0);
 	cr_assert_eq(prio_snapshot_init(&streamed), 0);
 	cr_assert_eq(prio_load_role(&streamed, PRIO_ROLE_CONF, conf, &err), 0);
-	memset(&o, 0, sizeof(o));
-	o.window.start = 1795219200; /* 2026-11-21 */
-	o.window.end = 1795392000;   /* 2026-11-23 */
-	o.by = PRIO_BY_DAY;
-	o.now = 1795392000;
-	o.decayed = true;
+	two_days(&o);
 	cr_assert_eq(prio_rollup_run(&whole, &o, &a, &err), 0, "%s", err.message);
 	cr_assert_eq(prio_rollup_begin(&streamed, &o, &b, &err), 0);
 	f.r = &b;
@@ -353,15 +377,7 @@ Test(stream, rollup_streamed_is_the_rollup)
 	cr_assert_eq(prio_sacct_stream(&streamed, sacct, 0, fold_one, &f, &err),
 		     0);
 	cr_assert_gt(a.records_used, 10);
-	cr_assert_eq(a.records, b.records);
-	cr_assert_eq(a.records_used, b.records_used);
-	cr_assert_eq(a.entry_count, b.entry_count);
-	cr_assert_eq(a.bucket_count, b.bucket_count);
-	cr_assert(memcmp(a.alloc, b.alloc,
-			 sizeof(*a.alloc) * a.bucket_count * a.tres_count) == 0);
-	cr_assert(memcmp(a.alloc_decayed, b.alloc_decayed,
-			 sizeof(*a.alloc_decayed) * a.bucket_count *
-			     a.tres_count) == 0);
+	same_sums(&a, &b);
 	for (uint32_t i = 0; i < a.entry_count; i++) {
 		cr_assert_str_eq(prio_snapshot_str(&whole, a.entries[i].user),
 				 prio_snapshot_str(&streamed, b.entries[i].user));
@@ -374,4 +390,211 @@ Test(stream, rollup_streamed_is_the_rollup)
 	prio_rollup_free(&b);
 	prio_snapshot_free(&whole);
 	prio_snapshot_free(&streamed);
+}
+
+/* --- two threads (issue 17) ---------------------------------------------- */
+
+/*
+ * A file of several runs, in the shape sacct -P prints: jobs, their batch
+ * steps, array tasks, a pending array now and then (its task text is
+ * interned by the loading thread), twenty users, a TRES list per size.
+ * With bad_line, the State of that line is one sacct never prints.
+ */
+static char *many_rows(unsigned rows, unsigned bad_line, size_t *n)
+{
+	size_t cap = (size_t)rows * 256 + 512, used = 0;
+	char *text = malloc(cap);
+	unsigned line = 1, job = 100;
+
+	cr_assert_not_null(text);
+	used += (size_t)snprintf(text, cap,
+				 "JobID|JobIDRaw|User|Account|Partition|QOS|"
+				 "Submit|Eligible|Start|End|Elapsed|ElapsedRaw|"
+				 "Suspended|State|AllocTRES|ReqTRES|NNodes|"
+				 "NCPUS|TimelimitRaw\n");
+	while (line < rows + 1) {
+		/* from 2026-11-21T00:00:00 UTC on */
+		time_t start = 1795219200 + (time_t)(job * 37 % 150000);
+		unsigned secs = job * 13 % 20000 + 60, cpus = 1u << (job % 4);
+		struct tm a, b;
+		char ts[20], te[20], id[32];
+		const char *state = ++line == bad_line ? "FINISHED" : "COMPLETED";
+
+		gmtime_r(&start, &a);
+		start += secs;
+		gmtime_r(&start, &b);
+		strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%S", &a);
+		strftime(te, sizeof(te), "%Y-%m-%dT%H:%M:%S", &b);
+		job++;
+		if (job % 40 == 0) {
+			used += (size_t)snprintf(
+			    text + used, cap - used,
+			    "%u_[1-3]|%u|u%02u|acct%u|batch|normal|%s|%s|Unknown|"
+			    "Unknown|00:00:00|0|00:00:00|PENDING||"
+			    "billing=%u,cpu=%u,mem=%uM,node=1|1|%u|60\n",
+			    job, job, job % 20, job % 7, ts, ts, cpus * 2, cpus,
+			    cpus * 1000, cpus);
+			continue;
+		}
+		if (job % 9 == 0)
+			snprintf(id, sizeof(id), "%u_%u|%u", job - 1, job % 5, job);
+		else
+			snprintf(id, sizeof(id), "%u|%u", job, job);
+		used += (size_t)snprintf(
+		    text + used, cap - used,
+		    "%s|u%02u|acct%u|batch|normal|%s|%s|%s|%s|%02u:%02u:%02u|%u|"
+		    "00:00:00|%s|billing=%u,cpu=%u,mem=%uM,node=1|"
+		    "billing=%u,cpu=%u,mem=%uM,node=1|1|%u|600\n",
+		    id, job % 20, job % 7, ts, ts, ts, te, secs / 3600,
+		    secs / 60 % 60, secs % 60, secs, state, cpus * 2, cpus,
+		    cpus * 1000, cpus * 2, cpus, cpus * 1000, cpus);
+		if (job % 3 == 0 && ++line < rows + 1)
+			used += (size_t)snprintf(
+			    text + used, cap - used,
+			    "%u.batch|%u.batch||acct%u|||%s|%s|%s|%s|%02u:%02u:%02u|"
+			    "%u|00:00:00|%s|cpu=%u,mem=%uM,node=1||1|%u|\n",
+			    job, job, job % 7, ts, ts, ts, te, secs / 3600,
+			    secs / 60 % 60, secs % 60, secs,
+			    line == bad_line ? "FINISHED" : "COMPLETED", cpus,
+			    cpus * 1000, cpus);
+		cr_assert_lt(used, cap);
+	}
+	*n = used;
+	return text;
+}
+
+struct counted {
+	struct fold f;
+	unsigned long records;
+	uint32_t last_line;
+};
+
+static int count_fold(void *ctx, const struct prio_sacct_rec *rec,
+		      struct prio_error *err)
+{
+	struct counted *c = ctx;
+
+	c->records++;
+	c->last_line = rec->line;
+	return fold_one(&c->f, rec, err);
+}
+
+struct streamed {
+	struct prio_snapshot snap;
+	struct prio_rollup r;
+	struct counted c;
+	struct prio_error gave_up; /* the error the stream stopped at */
+	int rc;
+};
+
+/* path streamed into a roll-up by one thread (pipe_min past the file) or
+ * two (pipe_min 1), in runs of 512 KiB (the smallest). */
+static void stream_into(struct streamed *s, const char *path, bool two)
+{
+	struct prio_rollup_opts o;
+	struct prio_error err;
+
+	utc();
+	memset(s, 0, sizeof(*s));
+	cr_assert_eq(prio_snapshot_init(&s->snap), 0);
+	cr_assert_eq(prio_load_role(&s->snap, PRIO_ROLE_CONF,
+				    test_path("samples/site/slurm.conf"), &err),
+		     0, "%s", err.message);
+	two_days(&o);
+	cr_assert_eq(prio_rollup_begin(&s->snap, &o, &s->r, &err), 0);
+	s->c.f.r = &s->r;
+	s->c.f.snap = &s->snap;
+	lc_test.pipe_min = two ? 1 : SIZE_MAX;
+	lc_test.stream_chunk = 512 * 1024;
+	lc_test.stream_err = &s->gave_up;
+	s->rc = prio_sacct_stream(&s->snap, path, 0, count_fold, &s->c, &err);
+	memset(&lc_test, 0, sizeof(lc_test));
+}
+
+static void same_rollups(const struct streamed *a, const struct streamed *b)
+{
+	cr_assert_eq(a->c.records, b->c.records);
+	cr_assert_eq(a->c.last_line, b->c.last_line);
+	same_sums(&a->r, &b->r);
+	/* names are interned in the same order: the same ids */
+	for (uint32_t i = 0; i < a->r.entry_count; i++) {
+		cr_assert_eq(a->r.entries[i].user, b->r.entries[i].user);
+		cr_assert_eq(a->r.entries[i].account, b->r.entries[i].account);
+		cr_assert(memcmp(a->r.entries[i].secs, b->r.entries[i].secs,
+				 sizeof(uint64_t) * a->r.tres_count) == 0);
+	}
+	cr_assert_eq(a->snap.strings.count, b->snap.strings.count);
+}
+
+static void streamed_free(struct streamed *s)
+{
+	prio_rollup_free(&s->r);
+	prio_snapshot_free(&s->snap);
+}
+
+/* Two threads give what one gives: the same records to fn, the same
+ * roll-up to the bit, and a bad record in the second half stops both at
+ * its line, the line the whole load refuses, after the same records. */
+Test(stream, two_threads_are_one)
+{
+	const unsigned rows = 14000, bad = 11003;
+	char path[] = "/tmp/prio-stream-XXXXXX";
+	struct streamed one, two;
+	struct prio_snapshot whole;
+	struct prio_error err;
+	size_t n, zn;
+	char *text, *z;
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	text = many_rows(rows, 0, &n);
+	cr_assert_gt(n, 4u * 512 * 1024, "several runs");
+	spill(path, text, n);
+	stream_into(&one, path, false);
+	stream_into(&two, path, true);
+	cr_assert_eq(one.rc, 0);
+	cr_assert_eq(two.rc, 0);
+	cr_assert_eq(one.c.records, rows, "every row is a record");
+	cr_assert_gt(one.r.records_used, rows / 2);
+	same_rollups(&one, &two);
+	streamed_free(&one);
+	streamed_free(&two);
+	/* compressed: decoded by the second thread */
+	z = squeeze(PRIO_CODEC_ZSTD, text, n, &zn);
+	spill(path, z, zn);
+	free(z);
+	stream_into(&one, path, false);
+	stream_into(&two, path, true);
+	cr_assert_eq(two.rc, 0);
+	cr_assert_eq(two.c.records, rows);
+	same_rollups(&one, &two);
+	streamed_free(&one);
+	streamed_free(&two);
+	free(text);
+
+	text = many_rows(rows, bad, &n);
+	cr_assert_gt((size_t)(strstr(text, "FINISHED") - text), n / 2,
+		     "in the second half");
+	spill(path, text, n);
+	cr_assert_eq(prio_snapshot_init(&whole), 0);
+	cr_assert_lt(prio_load_role(&whole, PRIO_ROLE_SACCT, path, &err), 0);
+	cr_assert_eq(err.line, bad);
+	cr_assert_str_eq(err.field, "State");
+	stream_into(&one, path, false);
+	stream_into(&two, path, true);
+	cr_assert_eq(one.rc, PRIO_SACCT_LOAD_WHOLE);
+	cr_assert_eq(two.rc, PRIO_SACCT_LOAD_WHOLE);
+	cr_assert_eq(one.gave_up.line, bad);
+	cr_assert_eq(two.gave_up.line, bad);
+	cr_assert_str_eq(two.gave_up.message, one.gave_up.message);
+	cr_assert_str_eq(two.gave_up.message, err.message);
+	cr_assert_eq(two.c.records, bad - 2, "the rows before it, no more");
+	cr_assert_eq(two.c.last_line, bad - 1);
+	same_rollups(&one, &two);
+	streamed_free(&one);
+	streamed_free(&two);
+	prio_snapshot_free(&whole);
+	unlink(path);
+	free(text);
 }
