@@ -177,3 +177,40 @@ Test(calc_time, incr_only_bounds_from_above)
 	cr_expect_eq(ct.agree, 19);
 	prio_calc_time_free(&ct);
 }
+
+/* The forecast's first calculation after NOW from what was found: a
+ * second pinned gives one period after it; a range the middle of its part
+ * within the last period, plus a period; no pin, or a range as long as the
+ * period, half a period after NOW. */
+Test(calc_time, next_calculation_from_what_was_found)
+{
+	struct prio_calc_time ct = {.status = PRIO_CALC_TIME_FOUND};
+	time_t now = 1000000;
+
+	ct.first = ct.last = now - 20;
+	cr_assert_eq(prio_calc_time_next(&ct, now, 60), now + 40);
+	/* 79 seconds fit, [now-91, now-12]: within the last period
+	 * [now-60, now-12], middle now-36, next now+24 */
+	ct.first = now - 91;
+	ct.last = now - 12;
+	cr_assert_eq(prio_calc_time_next(&ct, now, 60), now + 24);
+	/* [now-70, now-5] is [now-60, now-5] within the last period:
+	 * middle now-33, next now+27 */
+	ct.first = now - 70;
+	ct.last = now - 5;
+	cr_assert_eq(prio_calc_time_next(&ct, now, 60), now + 27);
+	/* a range spanning a period: the phase is unknown */
+	ct.first = now - 59;
+	ct.last = now;
+	cr_assert_eq(prio_calc_time_next(&ct, now, 60), now + 30);
+	/* a calculation found a few seconds after NOW (the capture read the
+	 * clock first): the next is a period after it */
+	ct.first = ct.last = now + 3;
+	cr_assert_eq(prio_calc_time_next(&ct, now, 300), now + 303);
+	ct.status = PRIO_CALC_TIME_ANY;
+	cr_assert_eq(prio_calc_time_next(&ct, now, 300), now + 150);
+	ct.status = PRIO_CALC_TIME_NO_MATCH;
+	cr_assert_eq(prio_calc_time_next(&ct, now, 300), now + 150);
+	/* no periodic calculation */
+	cr_assert_eq(prio_calc_time_next(&ct, now, 0), 0);
+}
