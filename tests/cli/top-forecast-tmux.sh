@@ -6,42 +6,9 @@
 # --explain's forecast line, a what-if brings the forecast of the changed
 # data, and a reload the forecast of the new snapshot (samples/site-later).
 set -u
-command -v prio-top >/dev/null 2>&1 || { echo "prio-top not built (no ncursesw): skipped"; exit 0; }
-command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux is not installed (CI installs it)"; exit 0; }
-tmp=$(mktemp -d) || exit 2
 sock="prio-top-fc-$$"
-trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
-cp -r samples/site "$tmp/snap"
-status=0
-
-screen() { tmux -L "$sock" capture-pane -p -t main:; }
-keys() { tmux -L "$sock" send-keys -t main: "$@"; }
-wait_for() {
-	i=0
-	while [ $i -lt 200 ]; do
-		screen >"$tmp/screen" 2>/dev/null && grep -Eq -- "$2" "$tmp/screen" && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	echo "step $1: the screen never showed /$2/:"
-	sed 's/^/    |/' "$tmp/screen"
-	status=1
-	return 1
-}
-# wait_text STEP TEXT: a line of the screen starts with TEXT (no pattern)
-wait_text() {
-	i=0
-	while [ $i -lt 200 ]; do
-		screen >"$tmp/screen" 2>/dev/null &&
-			cut -c1-${#2} "$tmp/screen" | grep -Fxq -- "$2" && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	echo "step $1: no line of the screen starts with '$2':"
-	sed 's/^/    |/' "$tmp/screen"
-	status=1
-	return 1
-}
+# shellcheck source=top-tmux.lib
+. tests/cli/top-tmux.lib
 # the START prio-calc --forecast gives job $1 (time of day), with $2...
 calc_start() {
 	job=$1

@@ -7,44 +7,9 @@
 # source file and see the reload (and a half-written one kept out),
 # resize, fold the tree, quit; then colours, NO_COLOR and the mouse.
 set -u
-command -v prio-top >/dev/null 2>&1 || { echo "prio-top not built (no ncursesw): skipped"; exit 0; }
-command -v tmux >/dev/null 2>&1 || { echo "SKIP: tmux is not installed (CI installs it)"; exit 0; }
-tmp=$(mktemp -d) || exit 2
 sock="prio-top-test-$$"
-trap 'tmux -L "$sock" kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
-cp -r samples/site "$tmp/snap"
-status=0
-
-screen() { tmux -L "$sock" capture-pane -p -t main:; }
-keys() { tmux -L "$sock" send-keys -t main: "$@"; }
-
-# wait_for STEP PATTERN: the screen shows PATTERN (grep -E) within 10 s
-wait_for() {
-	i=0
-	while [ $i -lt 200 ]; do
-		screen >"$tmp/screen" 2>/dev/null && grep -Eq -- "$2" "$tmp/screen" && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	echo "step $1: the screen never showed /$2/:"
-	sed 's/^/    |/' "$tmp/screen"
-	status=1
-	return 1
-}
-
-# wait_gone STEP PATTERN: the screen stops showing PATTERN within 10 s
-wait_gone() {
-	i=0
-	while [ $i -lt 200 ]; do
-		screen >"$tmp/screen" 2>/dev/null && ! grep -Eq -- "$2" "$tmp/screen" && return 0
-		sleep 0.05
-		i=$((i + 1))
-	done
-	echo "step $1: the screen still shows /$2/:"
-	sed 's/^/    |/' "$tmp/screen"
-	status=1
-	return 1
-}
+# shellcheck source=top-tmux.lib
+. tests/cli/top-tmux.lib
 
 # row STEP N PATTERN: the Nth line below the view's title line (the
 # header's height depends on the width) matches PATTERN now; N = 0 is the
