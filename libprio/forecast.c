@@ -683,8 +683,9 @@ static int cmp_entry(const void *a, const void *b, void *arg)
  * at the start of the cycle, before its decay and its charges (slurmctld's
  * decay thread), so their fairshare at `calc` is that of the usage at the
  * calculation before: a user whose jobs just started is not behind for
- * them until the calculation after.  (What a job charges as it ends counts
- * from the calculation after its end too, a few seconds' usage.)  At the
+ * them until the calculation after.  (Slurm adds what a job charged since
+ * the calculation before as the job ends; here that counts one calculation
+ * later, with the rest: a few seconds' usage.)  At the
  * first calculation after NOW the engine's own lag applies, as for the
  * table (prio_fairshare_slurm).
  */
