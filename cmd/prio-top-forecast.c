@@ -23,6 +23,7 @@
 
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +36,10 @@ enum { FC_QUEUE = 1, FC_WHEN };
 struct top_fc_run {
 	pthread_t thread;
 	int kind;		   /* FC_QUEUE or FC_WHEN */
-	volatile int stop;	   /* set: the run ends at its next event */
-	volatile int done;	   /* set by the thread as it ends */
+	atomic_int stop;	   /* set: the run ends at its next event */
+	/* set by the thread as it ends (release: its results are written
+	 * before; the loop reads it with acquire before taking them) */
+	atomic_int done;
 	const struct prio_top *model; /* read only while it runs */
 	struct prio_forecast_opts opts;
 	uint32_t *watch, nwatch; /* FC_QUEUE: sorted snapshot indices */
@@ -89,7 +92,7 @@ static void *run(void *arg)
 		r->when = prio_top_when(r->model, r->job_id, &r->opts, &r->err);
 		r->rc = r->when ? 0 : -1;
 	}
-	r->done = 1;
+	atomic_store_explicit(&r->done, 1, memory_order_release);
 	/* wake the event loop (a full pipe has woken it already) */
 	if (r->wake >= 0 && write(r->wake, "", 1) < 0) {
 	}

@@ -1963,7 +1963,8 @@ int prio_forecast_run(const struct prio_engine *e,
 			break;
 		}
 		t = s.heap[0].at;
-		if (t > s.until || (opts && opts->stop && *opts->stop))
+		if (t > s.until || (opts && opts->stop &&
+				    atomic_load_explicit(opts->stop, memory_order_relaxed)))
 			break;
 		/* the records keep whole seconds: jobs one scheduling pass
 		 * started a few milliseconds apart may show start times a

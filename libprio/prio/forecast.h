@@ -26,6 +26,7 @@
 #ifndef PRIO_FORECAST_H
 #define PRIO_FORECAST_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
@@ -53,8 +54,9 @@ struct prio_forecast_opts {
 	 * while the scheduler still plans with limits; NULL: at limits */
 	const struct prio_runtime_history *runtime;
 	/* non-zero (set by another thread, prio-top's UI): the run stops at
-	 * its next event as at `until`; NULL: never */
-	const volatile int *stop;
+	 * its next event as at `until`; NULL: never.  Atomic: written by one
+	 * thread while the run reads it (volatile alone is a data race) */
+	const atomic_int *stop;
 };
 
 /* In the order rows are listed. */
