@@ -78,8 +78,13 @@ history_step() {
 	# a pending job with a priority, pending in every capture (the
 	# nodes are drained): not an array, not held, one partition and one
 	# QOS (one row per capture)
+	# (squeue's %q shows one QOS of a job that asked for several since
+	# 24.11, so the row count comes from the first capture itself)
+	prio-calc --snapshot "$hs/series/$1" --now "$(cat "$hs/series/$1/NOW")" -o '%.15i' -P 2>/dev/null |
+		sed 1d | sort | uniq -c | awk '$1 == 1 { print $2 }' >"$hs/one-row.txt"
 	job=$(squeue -h -t PD -o '%i %Q %r %P %q' |
-		awk '$1 !~ /_/ && $2 > 0 && $3 !~ /Held/ && $4 !~ /,/ && $5 !~ /,/ { print $1; exit }')
+		awk -v ones="$hs/one-row.txt" 'BEGIN { while ((getline l < ones) > 0) one[l] = 1 }
+			$1 in one && $1 !~ /_/ && $2 > 0 && $3 !~ /Held/ && $4 !~ /,/ && $5 !~ /,/ { print $1; exit }')
 	[ -n "$job" ] || { bad "history: no pending job to follow"; return; }
 	if ! prio-calc --history "$hs/series" -j "$job" -P >"$hs/pc.txt" 2>"$hs/pc.err"; then
 		bad "history: prio-calc --history -j $job: exit $?: $(head -2 "$hs/pc.err")"
