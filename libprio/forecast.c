@@ -1514,6 +1514,37 @@ static struct nofit *nofit_slot(struct sim *s, const struct sjob *j,
 	return NULL;
 }
 
+/*
+ * A job the pass has just started ends, for the jobs tested after it, at
+ * its planned end: slurmctld's backfill tests each job against the running
+ * jobs as they are then, the one it started among them (the select
+ * plugin's will-run test frees its resources at its end time).  Without
+ * this its nodes stayed taken to the end of the window for the rest of
+ * the pass.  Sorted insertion into rel[0..*nrel): its capacity holds every
+ * run (setup()).
+ */
+static void rel_insert(struct sim *s, uint32_t *nrel, uint32_t run,
+		       time_t horizon)
+{
+	time_t at = s->runs[run].plan;
+	uint32_t lo = 0, hi = *nrel;
+
+	if (at > horizon)
+		return;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (s->rel[mid].at <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(s->rel + lo + 1, s->rel + lo,
+		(size_t)(*nrel - lo) * sizeof(*s->rel));
+	s->rel[lo] = (struct event){at, run};
+	(*nrel)++;
+}
+
 static int backfill_pass(struct sim *s, time_t t)
 {
 	const struct prio_sched_params *sp = s->sp;
@@ -1570,6 +1601,7 @@ static int backfill_pass(struct sim *s, time_t t)
 			if (start(s, en->sj, en->q.partition, t,
 				  PRIO_FC_BACKFILL) < 0)
 				return -1;
+			rel_insert(s, &nrel, j->run, horizon);
 		} else if (at != FAR_FUTURE &&
 			   reserve(s, j, at / res * res,
 				   j->limit == FAR_FUTURE

@@ -397,6 +397,35 @@ st=$?
 	grep -q 'forecast-ends history: no job history' "$tmp/l.err" ||
 	{ echo "l: no sacct: exit $st: $(cat "$tmp/l.err")"; fail=1; }
 
+# (p) a job backfill starts frees its CPUs, for the jobs tested after it in
+# the same pass, at its end (as the select plugin's will-run test sees the
+# running jobs).  n1 is busy until 03:00; n2 idle.  Job 2 (top) needs both
+# nodes whole: reserved at 03:00.  Job 3 (2 CPUs, 30 min) starts now on n2.
+# Job 4 (4 CPUs, one node) fits on n2 once job 3 ends at 00:30, before job
+# 2's reservation: reserved there, [00:30, 01:30).  So job 5 (2 CPUs, an
+# hour) may not take n2's other 2 CPUs now: it would delay job 4.  Job 4
+# starts at 00:30, job 5 when it ends (01:30, still before 03:00).  Had job
+# 3's CPUs stayed taken for the rest of the pass, job 4 would have been
+# planned at 04:00 on n1 and job 5 started at once.
+mkdir "$tmp/p"
+conf 2 4 "PartitionName=p Nodes=n[1-2] Default=YES State=UP" >"$tmp/p/slurm.conf"
+{
+	job 1 RUNNING p 1 4 240 -3600 -3600 n1
+	job 2 PENDING p 2 8 60 -1000
+	job 3 PENDING p 1 2 30 -900
+	job 4 PENDING p 1 4 60 -800
+	job 5 PENDING p 1 2 60 -700
+} >"$tmp/p/jobs.txt"
+forecast p
+expect p 3 start "$(ts 0)"
+expect p 3 by backfill
+expect p 4 start "$(ts 1800)"
+expect p 4 nodes n2
+expect p 5 start "$(ts 5400)"
+expect p 5 by backfill
+expect p 2 start "$(ts 10800)"
+expect p 2 by main
+
 # A real capture (Slurm 24.11, every node drained): squeue --start gives no
 # start time (N/A) to any pending job; the forecast starts none either, and
 # says why.
