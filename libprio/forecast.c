@@ -1474,14 +1474,18 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
  * reservations are added), so a job shape that found no start in the
  * window finds none later in the pass either, nor does the same shape with
  * a longer limit.  The pass remembers, per shape (partition, nodes, CPUs
- * and memory per node, whole nodes), the shortest limit that failed.
+ * in all and per node, memory per node and per CPU, tasks spread or not,
+ * GRES, whole nodes), the shortest limit that failed.  Every part of the
+ * shape counts: two jobs of 8 and 2 tasks over 2 nodes have the same CPUs
+ * per node (one task's) when their tasks spread, and the second fits
+ * where the first does not.
  */
 struct nofit {
 	uint32_t stamp;   /* == sim's bf pass: valid */
-	uint32_t p, nodes, cpn;
-	uint64_t mpn;
+	uint32_t p, nodes, cpn, cpus;
+	uint64_t mpn, mpc;
 	uint32_t gpn[FC_GRES];
-	bool excl;
+	bool excl, flex;
 	time_t limit;
 };
 
@@ -1490,7 +1494,8 @@ struct nofit {
 static uint32_t nofit_hash(const struct sjob *j, uint32_t p)
 {
 	uint64_t h = p * 0x9e3779b97f4a7c15ull ^ j->nodes * 0xc2b2ae3d27d4eb4full ^
-		     j->cpn * 0x165667b19e3779f9ull ^ j->mpn ^ j->excl;
+		     j->cpn * 0x165667b19e3779f9ull ^ j->mpn ^ j->excl ^
+		     (uint64_t)j->cpus << 20 ^ (uint64_t)j->flex << 1;
 
 	return (uint32_t)(h ^ h >> 29) & (NOFIT_SLOTS - 1);
 }
@@ -1507,7 +1512,9 @@ static struct nofit *nofit_slot(struct sim *s, const struct sjob *j,
 
 		if (f->stamp != s->bf_stamp ||
 		    (f->p == p && f->nodes == j->nodes && f->cpn == j->cpn &&
-		     f->mpn == j->mpn && f->excl == j->excl &&
+		     f->cpus == j->cpus && f->mpn == j->mpn &&
+		     f->mpc == j->mpc && f->excl == j->excl &&
+		     f->flex == j->flex &&
 		     !memcmp(f->gpn, j->gpn, sizeof(f->gpn))))
 			return f;
 	}
@@ -1591,11 +1598,19 @@ static int backfill_pass(struct sim *s, time_t t)
 			continue; /* known not to fit in the window */
 		at = earliest(s, j, en->q.partition, t, nrel);
 		if (at == FAR_FUTURE && f) {
-			if (f->stamp != s->bf_stamp || j->limit < f->limit)
-				*f = (struct nofit){s->bf_stamp, en->q.partition,
-						    j->nodes, j->cpn, j->mpn,
-						    {0}, j->excl, j->limit};
-			memcpy(f->gpn, j->gpn, sizeof(f->gpn));
+			if (f->stamp != s->bf_stamp || j->limit < f->limit) {
+				*f = (struct nofit){.stamp = s->bf_stamp,
+						    .p = en->q.partition,
+						    .nodes = j->nodes,
+						    .cpn = j->cpn,
+						    .cpus = j->cpus,
+						    .mpn = j->mpn,
+						    .mpc = j->mpc,
+						    .excl = j->excl,
+						    .flex = j->flex,
+						    .limit = j->limit};
+				memcpy(f->gpn, j->gpn, sizeof(f->gpn));
+			}
 		}
 		if (at == t) {
 			if (start(s, en->sj, en->q.partition, t,

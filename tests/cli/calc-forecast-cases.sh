@@ -426,6 +426,26 @@ expect p 5 by backfill
 expect p 2 start "$(ts 10800)"
 expect p 2 by main
 
+# (q) a shape that found no start in the window says nothing of another
+# that needs fewer CPUs: bf_window is an hour, n1 and n2 have one CPU free
+# each for three hours.  Job 3 (8 tasks over 2 nodes) fits nowhere in the
+# window; job 4 (2 tasks over 2 nodes, the same CPUs per task and memory
+# per CPU) fits now, one task a node: backfill starts it.
+mkdir "$tmp/q"
+conf 2 4 "PartitionName=p Nodes=n[1-2] Default=YES State=UP" \
+	"SchedulerParameters=bf_window=60" >"$tmp/q/slurm.conf"
+{
+	job 1 RUNNING p 1 3 240 -3600 -3600 n1
+	job 2 RUNNING p 1 3 240 -3600 -3600 n2
+	job 3 PENDING p 2 8 60 -900
+	job 4 PENDING p 2 2 60 -600
+} >"$tmp/q/jobs.txt"
+forecast q
+expect q 4 start "$(ts 0)"
+expect q 4 by backfill
+expect q 4 nodes n[1-2]
+expect q 3 start "$(ts 10800)"
+
 # A real capture (Slurm 24.11, every node drained): squeue --start gives no
 # start time (N/A) to any pending job; the forecast starts none either, and
 # says why.
