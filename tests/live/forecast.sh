@@ -8,8 +8,17 @@
 # and Slurm's) is judged on the scheduling alone.  The cluster is filled
 # with running jobs, a queue of varied shapes waits behind them, and at one
 # instant we take Slurm's estimates (squeue --start) and a snapshot; then the
-# queue drains (a few minutes: limits of one or two minutes) and sacct
+# queue drains (a few minutes: limits of one to three minutes) and sacct
 # says when each job really started.
+#
+# The instant follows one of Slurm's priority calculations (a few seconds
+# after it, as a capture taken at any moment most often is): at submission
+# a job's priority is computed then and there, and until the first
+# calculation after it the stored priorities do not say when Slurm's
+# calculations fall, which decides the order of ties a minute later.  A
+# capture moments after a submission is a case apart (runs 18 and 19 of
+# tests/oracle/forecast-*); this step judges the scheduling.  The fill runs
+# two or three minutes so that it still holds the nodes then.
 #
 # Verdict, per run:
 #  - our mean error must not exceed Slurm's on the jobs Slurm estimated
@@ -28,7 +37,7 @@ forecast_step() {
 
 	# the fill: each node busy with one 8-CPU job or two 4-CPU jobs
 	for k in 1 2 3 4; do
-		lim=$(pick 1 2)
+		lim=$(pick 2 3)
 		u=$(pick "pllive1 acca" "pllive3 accb1" "pllive6 accc")
 		if [ "$(rnd 2)" = 0 ]; then
 			sub "${u% *}" -A "${u#* }" -w "lvn$k" -N 1 -n 8 -t "$lim" -J fill \
@@ -36,7 +45,7 @@ forecast_step() {
 		else
 			sub "${u% *}" -A "${u#* }" -w "lvn$k" -N 1 -n 4 -t "$lim" -J fill \
 				--wrap "sleep $((lim * 60 - 2))" >/dev/null
-			lim=$(pick 1 2)
+			lim=$(pick 2 3)
 			sub "${u% *}" -A "${u#* }" -w "lvn$k" -N 1 -n 4 -t "$lim" -J fill \
 				--wrap "sleep $((lim * 60 - 2))" >/dev/null
 		fi
@@ -58,8 +67,13 @@ forecast_step() {
 		sub "${u% *}" "${args[@]}" --wrap "sleep $((lim * 60 - 2))" >/dev/null ||
 			live_log "forecast: sbatch ${args[*]} refused"
 	done
-	# let the backfill scheduler (bf_interval=5) look at the queue once
+	# let the backfill scheduler (bf_interval=5) look at the queue once,
+	# then wait for Slurm's next priority calculation (PriorityCalcPeriod
+	# is a minute) and a backfill pass after it
 	sleep 12
+	fc_c0=$(forecast_last_calc)
+	live_wait 90 "a priority calculation" forecast_new_calc
+	sleep 6
 	date +%s >"$fc/NOW"
 	squeue -h -t PD -o '%i|%S' >"$fc/slurm_estimates.txt"
 	prio-snap "$fc/snap" 2>"$fc/snap.err" || bad "forecast: prio-snap: $(cat "$fc/snap.err")"
@@ -67,14 +81,23 @@ forecast_step() {
 	prio-calc --snapshot "$fc/snap" --forecast -P >"$fc/ours.txt" 2>"$fc/ours.err" ||
 		bad "forecast: prio-calc --forecast exit $?: $(head -2 "$fc/ours.err")"
 
-	# the drain (every limit is at most 2 minutes; a few waves)
-	live_wait 720 "the queue to drain" sh -c '[ -z "$(squeue -h -o %i)" ]'
+	# the drain (every limit is at most 3 minutes; a few waves)
+	live_wait 900 "the queue to drain" sh -c '[ -z "$(squeue -h -o %i)" ]'
 	sleep 2
 	sacct -a -X -n -P -S "$(date -d "@$(($(cat "$fc/NOW") - 600))" +%Y-%m-%dT%H:%M:%S)" \
 		-o JobID,JobName,Start,End,State >"$fc/sacct.txt" 2>&1
 
 	forecast_judge "$fc"
 }
+
+# forecast_last_calc: the instant of the last priority calculation in
+# slurmctld's log (DebugFlags=Priority logs each association's new usage
+# at the start of a cycle).
+forecast_last_calc() {
+	grep -F _apply_new_usage "$base/log/slurmctld.log" | tail -1 | cut -c2-20
+}
+
+forecast_new_calc() { [ "$(forecast_last_calc)" != "$fc_c0" ]; }
 
 # forecast_judge DIR: the tables and the verdict from DIR's files.
 forecast_judge() {
@@ -91,7 +114,11 @@ forecast_judge() {
 		ours[$col["JOBID"]] = epoch($col["START"]); next
 	}
 	FILENAME ~ /sacct/ {
-		if ($2 ~ /^q[0-9]+$/) { real[$1] = epoch($3); name[$1] = $2 }
+		# the jobs pending at NOW (a job that started before it is
+		# not forecast: said, not judged)
+		if ($2 !~ /^q[0-9]+$/) next
+		if (!($1 in est)) { printf "live: forecast: %s (%s) was not pending at NOW: not judged\n", $1, $2; next }
+		real[$1] = epoch($3); name[$1] = $2
 	}
 	END {
 		printf "live: forecast %-6s %-5s %8s %8s %8s\n", "job", "name", "real", "ours", "slurm"
