@@ -41,6 +41,7 @@
 
 #include "assoc_build.h"
 #include "text.h"
+#include "prio/acct_limits.h"
 #include "prio/snapshot.h"
 #include "prio/timestr.h"
 #include "prio/value.h"
@@ -494,10 +495,30 @@ static int apply(struct dump *d, uint32_t i, const struct fields *f,
 	if (f->qos_text)
 		a->qos_text = f->qos_text;
 	if (d->lim_len) {
+		struct prio_limits lim;
+		const char *key = "", *why = "", *val = "";
+		size_t vlen = 0;
+		char q[64];
+
 		a->limits_text =
 		    prio_arena_strndup(&d->snap->arena, d->lim, d->lim_len);
 		if (!a->limits_text)
 			return nomem(d, err);
+		/* the limits the forecast applies, read now so that a bad
+		 * TRES list is refused at its line */
+		if (prio_limits_from_dump(d->snap, a->limits_text, &lim, &key,
+					  &val, &vlen, &why) < 0)
+			return BAD(key, "%s, got \"%s\"", why,
+				   text_quote(val, vlen, q, sizeof(q)));
+		if (prio_limits_any(&lim) || lim.unmodelled) {
+			struct prio_limits *keep = prio_arena_alloc(
+			    &d->snap->arena, sizeof(*keep));
+
+			if (!keep)
+				return nomem(d, err);
+			*keep = lim;
+			a->limits = keep;
+		}
 	}
 	a->from |= PRIO_ASSOC_FROM_DUMP;
 	d->records++;

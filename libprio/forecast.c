@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "forecast_limits.h"
 #include "prio/advance.h"
 #include "prio/fairshare.h"
 #include "prio/forecast.h"
@@ -48,6 +49,7 @@ enum {
 	N_SHARE = 1u << 8,   /* partition OverSubscribe>1: taken as NO */
 	N_ARRAY = 1u << 9,   /* an unsplit array: one task modelled */
 	N_GTYPE = 1u << 10,  /* a GRES type (gres/gpu:a100) */
+	N_LIMITX = 1u << 11, /* a limit that changes with usage applies */
 };
 
 /* A pending job in the simulation. */
@@ -76,6 +78,7 @@ struct sjob {
 	uint32_t run;        /* its run once started */
 	uint32_t partition;  /* where it started */
 	uint8_t how;
+	bool lim_held;       /* a limit held it at some pass */
 };
 
 /* A dependency on another job. */
@@ -93,6 +96,7 @@ struct run {
 			      unless --forecast-ends history ends it sooner */
 	uint32_t first, count; /* ralloc[first .. +count) */
 	bool ended;
+	struct fc_lim_key lk; /* what it counts against (with limits) */
 };
 
 struct ralloc {
@@ -140,6 +144,8 @@ struct sim {
 	long double *usage0;
 	struct prio_engine ue;
 	const struct prio_sched_params *sp;
+	/* association and QOS limits; NULL when none is enforced */
+	struct fc_limits *lim;
 	struct prio_resources res;
 	struct prio_forecast *fc;
 	/* calc0: an instant of Slurm's priority calculations (they fall at
@@ -311,6 +317,8 @@ static void hold(struct sim *s, const struct run *r, int sign)
 			s->free_gres[al->node * FC_GRES + g] -=
 			    sign * (int64_t)al->gres[g];
 	}
+	if (s->lim)
+		fc_limits_charge(s->lim, &r->lk, &s->snap->jobs[r->job], sign);
 }
 
 static int new_run(struct sim *s, uint32_t job, time_t end, time_t plan,
@@ -319,7 +327,8 @@ static int new_run(struct sim *s, uint32_t job, time_t end, time_t plan,
 	if (grow((void **)&s->runs, &s->cruns, s->nruns, sizeof(*s->runs)) < 0)
 		return -1;
 	*out = s->nruns;
-	s->runs[s->nruns++] = (struct run){job, end, plan, s->nra, 0, false};
+	s->runs[s->nruns++] = (struct run){.job = job, .end = end, .plan = plan,
+					.first = s->nra};
 	return 0;
 }
 
@@ -356,6 +365,16 @@ static int add_ralloc(struct sim *s, uint32_t node, uint32_t cpus,
 	return 0;
 }
 
+/* What a job counts against in its first partition and QOS: a running
+ * job's, and a pending job's as the snapshot shows it. */
+static struct fc_lim_key first_key(const struct sim *s,
+				   const struct prio_job *job)
+{
+	return fc_limits_key(
+	    s->snap, job,
+	    job->partition_count ? job->partitions[0] : PRIO_NO_ID, job->qos);
+}
+
 /* The jobs running at NOW, from the select plugin's model. */
 static int load_running(struct sim *s)
 {
@@ -386,6 +405,8 @@ static int load_running(struct sim *s)
 				      end - job->start_time, s->t0);
 		if (new_run(s, rj->job, end, plan, &r) < 0)
 			return -1;
+		if (s->lim)
+			s->runs[r].lk = first_key(s, job);
 		for (uint32_t a = rj->first_alloc;
 		     a < rj->first_alloc + rj->alloc_count; a++) {
 			const struct prio_res_alloc *al = &res->allocs[a];
@@ -1017,9 +1038,10 @@ static bool fit_now(struct sim *s, const struct sjob *j, uint32_t p)
 }
 
 /* Start j on s->pick[0..j->nodes) at t. */
-static int start(struct sim *s, uint32_t sji, uint32_t p, time_t t,
+static int start(struct sim *s, const struct entry *en, time_t t,
 		 uint8_t how)
 {
+	uint32_t sji = en->sj, p = en->q.partition;
 	struct sjob *j = &s->sj[sji];
 	struct prio_forecast_row *row = &s->fc->rows[sji];
 	time_t plan = j->limit == FAR_FUTURE ? FAR_FUTURE : t + j->limit;
@@ -1030,6 +1052,10 @@ static int start(struct sim *s, uint32_t sji, uint32_t p, time_t t,
 
 	if (new_run(s, j->job, end, plan, &r) < 0)
 		return -1;
+	if (s->lim)
+		s->runs[r].lk = fc_limits_key(s->snap, job,
+					      s->snap->partitions[p].name,
+					      en->q.qos);
 	names = prio_arena_alloc(&s->fc->arena, j->nodes * sizeof(*names));
 	freed = prio_arena_alloc(&s->fc->arena,
 				 (size_t)j->nodes * REL_KEEP * sizeof(*freed));
@@ -1109,6 +1135,21 @@ static int start(struct sim *s, uint32_t sji, uint32_t p, time_t t,
 
 /* --- main scheduler ------------------------------------------------------ */
 
+/* Would an association or QOS limit hold en's job if it started now in
+ * en's partition and QOS (forecast_limits.c)? */
+static bool limit_holds(struct sim *s, const struct entry *en)
+{
+	struct sjob *j = &s->sj[en->sj];
+	const struct prio_job *job = &s->snap->jobs[j->job];
+	struct fc_lim_key k = fc_limits_key(
+	    s->snap, job, s->snap->partitions[en->q.partition].name, en->q.qos);
+
+	if (!fc_limits_block(s->lim, &k, job))
+		return false;
+	j->lim_held = true;
+	return true;
+}
+
 /* Partition p failed: its nodes are taken from every later job of the
  * pass, as slurmctld's schedule() takes them from avail_node_bitmap; a
  * partition left without nodes is blocked too.  *open counts the
@@ -1160,8 +1201,11 @@ static int main_pass(struct sim *s, time_t t)
 
 		if (j->started || s->blocked[p] || !eligible(s, j, t))
 			continue;
+		/* held by a limit: skipped, its partition stays open */
+		if (s->lim && limit_holds(s, en))
+			continue;
 		if (fit_now(s, j, p)) {
-			if (start(s, en->sj, p, t, PRIO_FC_MAIN) < 0)
+			if (start(s, en, t, PRIO_FC_MAIN) < 0)
 				return -1;
 			/* a partition whose last job started closes */
 			open = 0;
@@ -1586,6 +1630,9 @@ static int backfill_pass(struct sim *s, time_t t)
 
 		if (j->started || !eligible(s, j, t))
 			continue;
+		/* held by a limit: neither tested nor given a reservation */
+		if (s->lim && limit_holds(s, en))
+			continue;
 		if (sp->bf_max_job_user) {
 			if (s->user_tested[job->user] >= sp->bf_max_job_user)
 				continue;
@@ -1613,7 +1660,7 @@ static int backfill_pass(struct sim *s, time_t t)
 			}
 		}
 		if (at == t) {
-			if (start(s, en->sj, en->q.partition, t,
+			if (start(s, en, t,
 				  PRIO_FC_BACKFILL) < 0)
 				return -1;
 			rel_insert(s, &nrel, j->run, horizon);
@@ -1686,6 +1733,21 @@ static const char *note_text(struct sim *s, const struct sjob *j)
 	if (j->flags & N_LIMIT)
 		ADD("not modelled: %s (forecast as if the limit did not hold)",
 		    prio_snapshot_str(s->snap, job->reason));
+	if (s->lim && (j->flags & N_LIMITX)) {
+		struct fc_lim_key lk = first_key(s, job);
+		const char *why = fc_limits_unmodelled(s->lim, &lk);
+
+		if (why)
+			ADD("not modelled: %s (a limit that moves with usage)",
+			    why);
+	}
+	if (s->lim && j->lim_held && !j->started) {
+		struct fc_lim_key lk = first_key(s, job);
+		const char *why = fc_limits_block(s->lim, &lk, job);
+
+		if (why)
+			ADD("held by a limit: %s", why);
+	}
 	if (j->flags & N_DEP)
 		ADD("not modelled: dependency %s",
 		    prio_snapshot_str(s->snap, job->dependency));
@@ -1890,6 +1952,8 @@ static int setup(struct sim *s, const struct prio_engine *e,
 			}
 		}
 	}
+	if ((rc = fc_limits_new(snap, &s->lim, err)) < 0)
+		return rc;
 	if (load_running(s) < 0)
 		return nomem(err);
 	return 0;
@@ -1947,6 +2011,17 @@ static int add_jobs(struct sim *s, struct prio_error *err)
 		if (!any) {
 			j->never = true;
 			j->never_why = why ? why : "no partition it may use";
+		}
+		if (s->lim) {
+			struct fc_lim_key lk = first_key(s, job);
+
+			/* pending for a limit the model holds it to as
+			 * well: modelled, not a note */
+			if ((j->flags & N_LIMIT) &&
+			    fc_limits_block(s->lim, &lk, job))
+				j->flags &= ~N_LIMIT;
+			if (fc_limits_unmodelled(s->lim, &lk))
+				j->flags |= N_LIMITX;
 		}
 		j->queued = !j->held && !j->never;
 		if (j->queued && j->begin > s->t0 &&
@@ -2064,8 +2139,11 @@ int prio_forecast_run(const struct prio_engine *e,
 			row->status = PRIO_FC_HORIZON;
 		else if (!j->started) {
 			row->status = PRIO_FC_NEVER;
-			j->never_why = "waits for a job that never ends, or a "
-				       "dependency that is never released";
+			/* a limit's reason is in the note (note_text) */
+			if (!j->lim_held)
+				j->never_why = "waits for a job that never "
+					       "ends, or a dependency that is "
+					       "never released";
 		}
 		row->note = note_text(&s, j);
 	}
@@ -2120,6 +2198,7 @@ out:
 	free(s.user_tested);
 	free(s.node_stamp);
 	free(s.nofit);
+	fc_limits_free(s.lim);
 	free(s.part_free);
 	free(s.node_pfirst);
 	free(s.node_parts);

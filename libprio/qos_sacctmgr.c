@@ -9,8 +9,11 @@
  * preempt), PreemptExemptTime (blank: unset, PRIO_INFINITE), PreemptMode
  * ("cluster", like "off", is 0: inherit the cluster's mode), Flags (NoDecay
  * and OverPartQOS as bits, the whole list kept as text), UsageThres and
- * UsageFactor (blank: 1.0).  Other columns (limits, Description) are read
- * past harmlessly.
+ * UsageFactor (blank: 1.0); the limits the forecast applies (GrpJobs,
+ * MaxJobsPU, MaxJobsPA: counts; GrpTRES, MaxTRESPU, MaxTRESPA: TRES lists,
+ * blank when unset) and, by name only, those that change with usage
+ * (GrpTRESMins, GrpTRESRunMins, GrpWall, MaxTRESRunMinsPA/PU).  Other
+ * columns (per-job limits, Description) are read past harmlessly.
  *
  * prio_qos_link() (in prio_snapshot_finish) checks that every Preempt entry
  * names a QOS that exists; duplicate names are refused by the snapshot's
@@ -42,6 +45,17 @@ enum qcol {
 	Q_FLAGS,
 	Q_USAGE_THRES,
 	Q_USAGE_FACTOR,
+	Q_GRP_JOBS,
+	Q_MAX_JOBS_PU,
+	Q_MAX_JOBS_PA,
+	Q_GRP_TRES,
+	Q_MAX_TRES_PU,
+	Q_MAX_TRES_PA,
+	Q_GRP_TRES_MINS,
+	Q_GRP_TRES_RUN_MINS,
+	Q_GRP_WALL,
+	Q_MAX_TRES_RUN_MINS_PA,
+	Q_MAX_TRES_RUN_MINS_PU,
 	Q_COUNT,
 	Q_OTHER = Q_COUNT
 };
@@ -58,6 +72,17 @@ static const char *const qcol_names[Q_COUNT][2] = {
     [Q_FLAGS] = {"Flags", NULL},
     [Q_USAGE_THRES] = {"UsageThres", "UsageThreshold"},
     [Q_USAGE_FACTOR] = {"UsageFactor", NULL},
+    [Q_GRP_JOBS] = {"GrpJobs", NULL},
+    [Q_MAX_JOBS_PU] = {"MaxJobsPU", "MaxJobsPerUser"},
+    [Q_MAX_JOBS_PA] = {"MaxJobsPA", "MaxJobsPerAccount"},
+    [Q_GRP_TRES] = {"GrpTRES", NULL},
+    [Q_MAX_TRES_PU] = {"MaxTRESPU", "MaxTRESPerUser"},
+    [Q_MAX_TRES_PA] = {"MaxTRESPA", "MaxTRESPerAccount"},
+    [Q_GRP_TRES_MINS] = {"GrpTRESMins", NULL},
+    [Q_GRP_TRES_RUN_MINS] = {"GrpTRESRunMins", NULL},
+    [Q_GRP_WALL] = {"GrpWall", NULL},
+    [Q_MAX_TRES_RUN_MINS_PA] = {"MaxTRESRunMinsPA", "MaxTRESRunMinsPerAccount"},
+    [Q_MAX_TRES_RUN_MINS_PU] = {"MaxTRESRunMinsPU", "MaxTRESRunMinsPerUser"},
 };
 
 struct qos_load {
@@ -223,6 +248,40 @@ static int read_flags(struct qos_load *l, struct prio_qos *q, const char *p,
 	return q->flags_text ? PRIO_OK : nomem(l, err);
 }
 
+/* A limit column: into *lim (the row's, set up on the first). */
+static int read_limit(struct qos_load *l, struct prio_limits *lim,
+		      enum qcol c, const char *p, size_t n,
+		      struct prio_error *err)
+{
+	char b[64];
+	uint32_t *count = c == Q_GRP_JOBS      ? &lim->grp_jobs
+			  : c == Q_MAX_JOBS_PU ? &lim->max_jobs_pu
+			  : c == Q_MAX_JOBS_PA ? &lim->max_jobs_pa
+					       : NULL;
+	struct prio_tres_list *list = c == Q_GRP_TRES      ? &lim->grp_tres
+				      : c == Q_MAX_TRES_PU ? &lim->max_tres_pu
+				      : c == Q_MAX_TRES_PA ? &lim->max_tres_pa
+							   : NULL;
+	const char *why = "";
+
+	if (count) {
+		if (prio_parse_uint32(p, n, count) < 0 || *count >= PRIO_NO_VAL)
+			return BAD(qcol_names[c][0],
+				   "expected a count of jobs, got \"%s\"",
+				   text_quote(p, n, b, sizeof(b)));
+	} else if (list) {
+		if (prio_tres_list_parse(&l->snap->arena, &l->snap->tres, p, n,
+					 list, &why) < 0)
+			return BAD(qcol_names[c][0],
+				   "%s, got \"%s\" (a TRES list such as "
+				   "cpu=8,node=2)",
+				   why, text_quote(p, n, b, sizeof(b)));
+	} else if (!lim->unmodelled) {
+		lim->unmodelled = qcol_names[c][0];
+	}
+	return PRIO_OK;
+}
+
 static int read_field(struct qos_load *l, struct prio_qos *q, enum qcol c,
 		      const char *p, size_t n, struct prio_error *err)
 {
@@ -290,6 +349,30 @@ static int read_field(struct qos_load *l, struct prio_qos *q, enum qcol c,
 		else
 			q->usage_factor = v;
 		return PRIO_OK;
+	}
+	case Q_GRP_JOBS:
+	case Q_MAX_JOBS_PU:
+	case Q_MAX_JOBS_PA:
+	case Q_GRP_TRES:
+	case Q_MAX_TRES_PU:
+	case Q_MAX_TRES_PA:
+	case Q_GRP_TRES_MINS:
+	case Q_GRP_TRES_RUN_MINS:
+	case Q_GRP_WALL:
+	case Q_MAX_TRES_RUN_MINS_PA:
+	case Q_MAX_TRES_RUN_MINS_PU: {
+		struct prio_limits *lim = (struct prio_limits *)q->limits;
+
+		if (n == 0)
+			return PRIO_OK;
+		if (!lim) {
+			lim = prio_arena_alloc(&l->snap->arena, sizeof(*lim));
+			if (!lim)
+				return nomem(l, err);
+			prio_limits_init(lim);
+			q->limits = lim;
+		}
+		return read_limit(l, lim, c, p, n, err);
 	}
 	case Q_COUNT:
 		break;

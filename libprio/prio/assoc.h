@@ -20,6 +20,8 @@
 
 #include "intern.h"
 
+struct prio_limits;
+
 #define PRIO_FS_USE_PARENT 0x7fffffffu /* shares_raw of Fairshare=parent */
 #define PRIO_ASSOC_NONE UINT32_MAX     /* "no association" index */
 #define PRIO_ASSOC_MAX_DEPTH 64        /* deeper trees are refused */
@@ -81,6 +83,10 @@ struct prio_assoc {
 	const char *qos_text;   /* QOS='a,b' as written, NULL if none */
 	const char *limits_text; /* the dump's limits, "GrpJobs=4:MaxWall...",
 				  * NULL if none */
+	/* those the forecast applies (GrpJobs, MaxJobs, GrpTRES) and the
+	 * first that changes with usage, read from limits_text; NULL when
+	 * none (acct_limits.h) */
+	const struct prio_limits *limits;
 	prio_id cluster;        /* the cluster, when the input named it */
 	uint8_t from;           /* PRIO_ASSOC_FROM_* */
 	struct prio_sshare_values slurm;

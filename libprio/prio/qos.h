@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "intern.h"
+#include "acct_limits.h"
 
 #define PRIO_QOS_FLAG_NO_DECAY (1u << 0)
 #define PRIO_QOS_FLAG_OVER_PART_QOS (1u << 1)
@@ -26,6 +27,10 @@ struct prio_qos {
 	const char *flags_text;
 	double usage_factor;          /* default 1.0 */
 	double usage_threshold;       /* NAN when unset */
+	/* GrpJobs, MaxJobsPU, MaxJobsPA, GrpTRES, MaxTRESPU, MaxTRESPA and
+	 * the first limit that changes with usage (acct_limits.h); NULL when the
+	 * capture has none of these columns set */
+	const struct prio_limits *limits;
 	const char *file;
 	unsigned long line;
 };

@@ -38,8 +38,8 @@ EOC
 
 # job ID STATE PARTITION NODES CPUS LIMIT_MIN SUBMIT_OFFSET [START_OFFSET
 # NODELIST]: a record as `scontrol show job` prints it; PRIO, NICE, DEP,
-# REASON, ELIG (EligibleTime), ACCRUE override fields, GRES adds TRES
-# (gres/gpu=1).
+# REASON, ELIG (EligibleTime), ACCRUE, JUSER (the user, u1) override
+# fields, GRES adds TRES (gres/gpu=1).
 job() {
 	id=$1 st=$2 part=$3 nn=$4 cpus=$5 lim=$6 sub=$7
 	if [ "$st" = RUNNING ]; then
@@ -49,7 +49,7 @@ job() {
 	fi
 	cat <<EOJ
 JobId=$id JobName=j$id
-   UserId=u1(1001) GroupId=g(1001) MCS_label=N/A
+   UserId=${JUSER:-u1}(1001) GroupId=g(1001) MCS_label=N/A
    Priority=${PRIO:-1000} Nice=${NICE:-0} Account=a QOS=normal
    JobState=$st Reason=$reason Dependency=${DEP:-(null)}
    Requeue=1 Restarts=0 BatchFlag=1 Reboot=0 ExitCode=0:0
@@ -445,6 +445,107 @@ expect q 4 start "$(ts 0)"
 expect q 4 by backfill
 expect q 4 nodes n[1-2]
 expect q 3 start "$(ts 10800)"
+
+# Limits (AccountingStorageEnforce=limits): u1 and u2 in account a.
+# limits_tree LIMITS: the association dump, account a's limits
+# (":GrpTRES=cpu=6").
+limits_tree() {
+	cat <<EOA
+Cluster - 't':Fairshare=1:QOS='normal'
+Parent - 'root'
+User - 'root':DefaultAccount='root':AdminLevel='Administrator':Fairshare=1
+Account - 'a':Description='a':Organization='a':Fairshare=1${1:-}
+Parent - 'a'
+User - 'u1':DefaultAccount='a':Fairshare=1
+User - 'u2':DefaultAccount='a':Fairshare=1
+EOA
+}
+# (r) QOS normal's MaxJobsPU=1: job 1 (u1) runs on n1 until 00:50, n2 is
+# idle.  Job 2 (u1, pending for the limit, as Slurm says) is held by it,
+# which does not stop the main scheduler: job 3 (u2, a whole node) starts
+# now on n2.  Job 2 starts when job 1 ends.
+mkdir "$tmp/r"
+conf 2 4 "PartitionName=p Nodes=n[1-2] Default=YES State=UP" \
+	"AccountingStorageEnforce=associations,limits" >"$tmp/r/slurm.conf"
+limits_tree >"$tmp/r/assoc.cfg"
+{
+	echo "Name|Priority|GrpTRES|GrpJobs|MaxTRESPU|MaxJobsPU|MaxTRESPA|MaxJobsPA"
+	echo "normal|0||||1||"
+} >"$tmp/r/qos.txt"
+{
+	job 1 RUNNING p 1 2 60 -900 -600 n1
+	REASON=QOSMaxJobsPerUserLimit job 2 PENDING p 1 2 60 -800
+	JUSER=u2 job 3 PENDING p 1 4 60 -700
+} >"$tmp/r/jobs.txt"
+forecast r
+expect r 3 start "$(ts 0)"
+expect r 3 by main
+expect r 3 nodes n2
+expect r 2 start "$(ts 3000)"
+expect r 2 by main
+# pending for the limit the model applies: no "not modelled" note
+expect r 2 note ""
+# the same without enforcement: job 2 starts at once beside job 1
+sed -i 's/^AccountingStorageEnforce=.*/AccountingStorageEnforce=associations/' "$tmp/r/slurm.conf"
+forecast r
+expect r 2 start "$(ts 0)"
+
+# (s) account a's GrpTRES=cpu=6 over its users.  Job 1 (u1, 4 CPUs) starts
+# now; job 2 (u2, 4 CPUs) would bring a to 8: held, though n2 is idle; job 3
+# (u2, 2 CPUs: 6) starts now by the main scheduler.  At 01:00 job 1 ends
+# and job 2 (2 + 4) starts.  A job that can never pass (7 CPUs) is held to
+# the end, and says by what.
+mkdir "$tmp/s"
+conf 2 8 "PartitionName=p Nodes=n[1-2] Default=YES State=UP" \
+	"AccountingStorageEnforce=limits,safe" >"$tmp/s/slurm.conf"
+limits_tree :GrpTRES=cpu=6 >"$tmp/s/assoc.cfg"
+{
+	job 1 PENDING p 1 4 60 -900
+	JUSER=u2 job 2 PENDING p 1 4 60 -800
+	JUSER=u2 job 3 PENDING p 1 2 60 -700
+	job 4 PENDING p 1 7 60 -600
+} >"$tmp/s/jobs.txt"
+forecast s
+expect s 1 start "$(ts 0)"
+expect s 3 start "$(ts 0)"
+expect s 3 by main
+expect s 2 start "$(ts 3600)"
+grep -q '^4|p|u1|never|.*|held by a limit: account a GrpTRES cpu=6$' "$tmp/s.out" ||
+	{ echo "s: job 4: $(grep '^4|' "$tmp/s.out")"; fail=1; }
+
+# (t) account a's MaxJobs=1 holds each user association below it (slurmdbd
+# hands it down): u1's job 2 waits for u1's job 1, u2's job 3 does not.
+# A QOS MaxJobsPU replaces the associations' MaxJobs: with normal's
+# MaxJobsPU=2, job 2 starts at once.
+mkdir "$tmp/t"
+conf 1 8 "PartitionName=p Nodes=n1 Default=YES State=UP" \
+	"AccountingStorageEnforce=associations,limits" >"$tmp/t/slurm.conf"
+limits_tree :MaxJobs=1 >"$tmp/t/assoc.cfg"
+{
+	job 1 PENDING p 1 2 60 -900
+	job 2 PENDING p 1 2 60 -800
+	JUSER=u2 job 3 PENDING p 1 2 60 -700
+} >"$tmp/t/jobs.txt"
+forecast t
+expect t 1 start "$(ts 0)"
+expect t 3 start "$(ts 0)"
+expect t 2 start "$(ts 3600)"
+{
+	echo "Name|Priority|MaxJobsPU"
+	echo "normal|0|2"
+} >"$tmp/t/qos.txt"
+forecast t
+expect t 2 start "$(ts 0)"
+# no MaxJobs, QOS normal's MaxTRESPU=cpu=3: u1's jobs of 2 CPUs one at a
+# time again
+limits_tree >"$tmp/t/assoc.cfg"
+{
+	echo "Name|Priority|MaxTRESPU"
+	echo "normal|0|cpu=3"
+} >"$tmp/t/qos.txt"
+forecast t
+expect t 2 start "$(ts 3600)"
+expect t 3 start "$(ts 0)"
 
 # A real capture (Slurm 24.11, every node drained): squeue --start gives no
 # start time (N/A) to any pending job; the forecast starts none either, and
