@@ -12,7 +12,10 @@
  * association only (slurmdbd hands an account's MaxJobs down to the
  * associations below that set none).  A QOS limit of a kind overrides the
  * associations' of that kind (GrpJobs for GrpJobs, MaxJobsPU or PA for
- * MaxJobs, each TRES of GrpTRES for that TRES).  A job that does not pass
+ * MaxJobs, each TRES of GrpTRES for that TRES).  A partition's QOS counts
+ * the jobs of its partition and applies as well: its limits first, unless
+ * the job's QOS has OverPartQOS; the second QOS applies only the kinds the
+ * first leaves unset.  A job that does not pass
  * is skipped: it neither starts nor reserves nodes, and the scheduler goes
  * on with the next job of its partition.
  *
@@ -21,6 +24,7 @@
  */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,13 +216,26 @@ struct fc_lim_key fc_limits_key(const struct prio_snapshot *snap,
 				const struct prio_job *job, prio_id partition,
 				prio_id qos)
 {
-	struct fc_lim_key k = {NONE, NONE, job->user, job->account};
+	struct fc_lim_key k = {NONE, {NONE, NONE}, job->user, job->account};
 	const struct prio_qos *q =
 	    qos != PRIO_NO_ID ? prio_snapshot_qos(snap, qos) : NULL;
+	const struct prio_partition *pt =
+	    partition != PRIO_NO_ID ? prio_snapshot_partition(snap, partition)
+				    : NULL;
+	const struct prio_qos *pq = pt && pt->qos != PRIO_NO_ID
+					? prio_snapshot_qos(snap, pt->qos)
+					: NULL;
 	uint32_t a = prio_snapshot_job_assoc(snap, job, partition);
 
-	if (q)
-		k.qos = (uint32_t)(q - snap->qos);
+	if (pq == q)
+		pq = NULL;
+	if (pq && !(q && (q->flags & PRIO_QOS_FLAG_OVER_PART_QOS))) {
+		k.qos[0] = (uint32_t)(pq - snap->qos);
+		k.qos[1] = q ? (uint32_t)(q - snap->qos) : NONE;
+	} else {
+		k.qos[0] = q ? (uint32_t)(q - snap->qos) : NONE;
+		k.qos[1] = pq ? (uint32_t)(pq - snap->qos) : NONE;
+	}
 	if (a != PRIO_ASSOC_NONE)
 		k.assoc = a;
 	return k;
@@ -249,9 +266,12 @@ void fc_limits_charge(struct fc_limits *fl, const struct fc_lim_key *k,
 		      const struct prio_job *job, int sign)
 {
 	job_tres(fl, job);
-	if (k->qos != NONE && fl->qos[k->qos].tres) {
-		struct lim_qos *q = &fl->qos[k->qos];
+	for (int i = 0; i < 2; i++) {
+		struct lim_qos *q;
 
+		if (k->qos[i] == NONE || !fl->qos[k->qos[i]].tres)
+			continue;
+		q = &fl->qos[k->qos[i]];
 		q->jobs += (uint32_t)sign;
 		add_vec(q->tres, fl->job, fl->nt, sign);
 		if (q->pu_jobs && k->user < fl->nids)
@@ -272,15 +292,27 @@ void fc_limits_charge(struct fc_limits *fl, const struct fc_lim_key *k,
 	}
 }
 
-/* The first TRES of lim that used + the job's would pass; its id, or
- * NONE. */
+/* Does lim name tres? */
+static bool list_has(const struct prio_tres_list *lim, uint32_t tres)
+{
+	for (uint32_t i = 0; i < lim->count; i++)
+		if (lim->items[i].tres == tres)
+			return true;
+	return false;
+}
+
+/* The first TRES of lim that used + the job's would pass, skipping those
+ * `over` (the first QOS's list of that kind, or NULL) names: its position
+ * in lim, or NONE. */
 static uint32_t tres_over(const struct fc_limits *fl,
-			  const struct prio_tres_list *lim, const int64_t *used)
+			  const struct prio_tres_list *lim, const int64_t *used,
+			  const struct prio_tres_list *over)
 {
 	for (uint32_t i = 0; i < lim->count; i++) {
 		uint32_t t = lim->items[i].tres, s;
 
-		if (t >= fl->ntres || !(s = fl->slot_of[t]))
+		if (t >= fl->ntres || !(s = fl->slot_of[t]) ||
+		    (over && list_has(over, t)))
 			continue;
 		if (used[s] + fl->job[s] > (int64_t)lim->items[i].count)
 			return i;
@@ -288,12 +320,11 @@ static uint32_t tres_over(const struct fc_limits *fl,
 	return NONE;
 }
 
-static bool qos_has_tres(const struct prio_limits *l, uint32_t tres)
+static const char *say_count(struct fc_limits *fl, const char *who,
+			     const char *what, uint32_t limit)
 {
-	for (uint32_t i = 0; l && i < l->grp_tres.count; i++)
-		if (l->grp_tres.items[i].tres == tres)
-			return true;
-	return false;
+	snprintf(fl->why, sizeof(fl->why), "%s %s=%u", who, what, limit);
+	return fl->why;
 }
 
 static const char *say_tres(struct fc_limits *fl, const char *who,
@@ -321,77 +352,107 @@ static const char *assoc_name(const struct fc_limits *fl, uint32_t a,
 	return buf;
 }
 
+/* A count limit of q that holds: set, and not left to the first QOS. */
+#define COUNT_HOLDS(field, used)                                               \
+	(l->field != PRIO_NO_VAL && (!first || first->field == PRIO_NO_VAL) &&  \
+	 (used) >= l->field)
+
+/* QOS k->qos[i]'s limits against the job (the second QOS only for the
+ * kinds the first leaves unset). */
+static const char *qos_block(struct fc_limits *fl, const struct fc_lim_key *k,
+			     int i)
+{
+	const struct lim_qos *q = &fl->qos[k->qos[i]];
+	const struct prio_limits *l = q->l,
+				 *first = i && k->qos[0] != NONE
+					      ? fl->qos[k->qos[0]].l
+					      : NULL;
+	char who[160];
+	uint32_t t;
+
+	snprintf(who, sizeof(who), "QOS %s",
+		 prio_snapshot_str(fl->snap, fl->snap->qos[k->qos[i]].name));
+	if (COUNT_HOLDS(grp_jobs, q->jobs))
+		return say_count(fl, who, "GrpJobs", l->grp_jobs);
+	if (q->pu_jobs && k->user < fl->nids &&
+	    COUNT_HOLDS(max_jobs_pu, q->pu_jobs[k->user]))
+		return say_count(fl, who, "MaxJobsPU", l->max_jobs_pu);
+	if (q->pa_jobs && k->account < fl->nids &&
+	    COUNT_HOLDS(max_jobs_pa, q->pa_jobs[k->account]))
+		return say_count(fl, who, "MaxJobsPA", l->max_jobs_pa);
+	if ((t = tres_over(fl, &l->grp_tres, q->tres,
+			   first ? &first->grp_tres : NULL)) != NONE)
+		return say_tres(fl, who, "GrpTRES", &l->grp_tres, t);
+	if (q->pu_tres && k->user < fl->nids &&
+	    (t = tres_over(fl, &l->max_tres_pu,
+			   q->pu_tres + (size_t)k->user * (fl->nt + 1),
+			   first ? &first->max_tres_pu : NULL)) != NONE)
+		return say_tres(fl, who, "MaxTRESPU", &l->max_tres_pu, t);
+	if (q->pa_tres && k->account < fl->nids &&
+	    (t = tres_over(fl, &l->max_tres_pa,
+			   q->pa_tres + (size_t)k->account * (fl->nt + 1),
+			   first ? &first->max_tres_pa : NULL)) != NONE)
+		return say_tres(fl, who, "MaxTRESPA", &l->max_tres_pa, t);
+	return NULL;
+}
+
+#undef COUNT_HOLDS
+
+/* Does either of the job's QOS set that count (an offset into struct
+ * prio_limits), or name tres in its GrpTRES? */
+static bool qos_sets(const struct fc_limits *fl, const struct fc_lim_key *k,
+		     size_t count_off, uint32_t tres)
+{
+	for (int i = 0; i < 2; i++) {
+		const struct prio_limits *l =
+		    k->qos[i] != NONE ? fl->qos[k->qos[i]].l : NULL;
+
+		if (!l)
+			continue;
+		if (tres != NONE ? list_has(&l->grp_tres, tres)
+				 : *(const uint32_t *)((const char *)l +
+						       count_off) != PRIO_NO_VAL)
+			return true;
+	}
+	return false;
+}
+
 const char *fc_limits_block(struct fc_limits *fl, const struct fc_lim_key *k,
 			    const struct prio_job *job)
 {
-	const struct prio_limits *ql = NULL;
+	const char *why;
 	char who[160];
-	uint32_t i;
+	bool q_grp_jobs = qos_sets(fl, k, offsetof(struct prio_limits, grp_jobs),
+				   NONE),
+	     q_max_jobs =
+		 qos_sets(fl, k, offsetof(struct prio_limits, max_jobs_pu),
+			  NONE) ||
+		 qos_sets(fl, k, offsetof(struct prio_limits, max_jobs_pa), NONE);
 
 	job_tres(fl, job);
-	if (k->qos != NONE && fl->qos[k->qos].tres) {
-		const struct lim_qos *q = &fl->qos[k->qos];
-		const struct prio_limits *l = q->l;
-
-		ql = l;
-		snprintf(who, sizeof(who), "QOS %s",
-			 prio_snapshot_str(fl->snap, fl->snap->qos[k->qos].name));
-		if (l->grp_jobs != PRIO_NO_VAL && q->jobs >= l->grp_jobs)
-			return snprintf(fl->why, sizeof(fl->why), "%s GrpJobs=%u",
-					who, l->grp_jobs),
-			       fl->why;
-		if (q->pu_jobs && k->user < fl->nids &&
-		    q->pu_jobs[k->user] >= l->max_jobs_pu)
-			return snprintf(fl->why, sizeof(fl->why),
-					"%s MaxJobsPU=%u", who, l->max_jobs_pu),
-			       fl->why;
-		if (q->pa_jobs && k->account < fl->nids &&
-		    q->pa_jobs[k->account] >= l->max_jobs_pa)
-			return snprintf(fl->why, sizeof(fl->why),
-					"%s MaxJobsPA=%u", who, l->max_jobs_pa),
-			       fl->why;
-		if ((i = tres_over(fl, &l->grp_tres, q->tres)) != NONE)
-			return say_tres(fl, who, "GrpTRES", &l->grp_tres, i);
-		if (q->pu_tres && k->user < fl->nids &&
-		    (i = tres_over(fl, &l->max_tres_pu,
-				   q->pu_tres +
-				       (size_t)k->user * (fl->nt + 1))) != NONE)
-			return say_tres(fl, who, "MaxTRESPU", &l->max_tres_pu,
-					i);
-		if (q->pa_tres && k->account < fl->nids &&
-		    (i = tres_over(fl, &l->max_tres_pa,
-				   q->pa_tres + (size_t)k->account *
-						    (fl->nt + 1))) != NONE)
-			return say_tres(fl, who, "MaxTRESPA", &l->max_tres_pa,
-					i);
-	}
+	for (int i = 0; i < 2; i++)
+		if (k->qos[i] != NONE && fl->qos[k->qos[i]].tres &&
+		    (why = qos_block(fl, k, i)))
+			return why;
 	for (uint32_t a = k->assoc; a != NONE && a < fl->snap->assoc_count;
 	     a = fl->snap->assocs[a].parent) {
 		const struct lim_assoc *la = &fl->assoc[a];
 
-		if ((!ql || ql->grp_jobs == PRIO_NO_VAL) &&
-		    la->grp_jobs != PRIO_NO_VAL && la->jobs >= la->grp_jobs)
-			return snprintf(fl->why, sizeof(fl->why),
-					"%s GrpJobs=%u",
-					assoc_name(fl, a, who, sizeof(who)),
-					la->grp_jobs),
-			       fl->why;
-		if (a == k->assoc &&
-		    (!ql || (ql->max_jobs_pu == PRIO_NO_VAL &&
-			     ql->max_jobs_pa == PRIO_NO_VAL)) &&
+		if (!q_grp_jobs && la->grp_jobs != PRIO_NO_VAL &&
+		    la->jobs >= la->grp_jobs)
+			return say_count(fl, assoc_name(fl, a, who, sizeof(who)),
+					 "GrpJobs", la->grp_jobs);
+		if (a == k->assoc && !q_max_jobs &&
 		    la->max_jobs != PRIO_NO_VAL && la->jobs >= la->max_jobs)
-			return snprintf(fl->why, sizeof(fl->why),
-					"%s MaxJobs=%u",
-					assoc_name(fl, a, who, sizeof(who)),
-					la->max_jobs),
-			       fl->why;
+			return say_count(fl, assoc_name(fl, a, who, sizeof(who)),
+					 "MaxJobs", la->max_jobs);
 		if (!la->grp_tres)
 			continue;
-		for (i = 0; i < la->grp_tres->count; i++) {
+		for (uint32_t i = 0; i < la->grp_tres->count; i++) {
 			uint32_t t = la->grp_tres->items[i].tres, s;
 
 			if (t >= fl->ntres || !(s = fl->slot_of[t]) ||
-			    qos_has_tres(ql, t))
+			    qos_sets(fl, k, 0, t))
 				continue;
 			if (la->tres[s] + fl->job[s] >
 			    (int64_t)la->grp_tres->items[i].count)
@@ -406,14 +467,17 @@ const char *fc_limits_block(struct fc_limits *fl, const struct fc_lim_key *k,
 const char *fc_limits_unmodelled(struct fc_limits *fl,
 				 const struct fc_lim_key *k)
 {
-	const struct prio_limits *l =
-	    k->qos != NONE ? fl->qos[k->qos].l : NULL;
+	for (int i = 0; i < 2; i++) {
+		const struct prio_limits *l =
+		    k->qos[i] != NONE ? fl->qos[k->qos[i]].l : NULL;
 
-	if (l && l->unmodelled) {
-		snprintf(fl->why, sizeof(fl->why), "QOS %s %s",
-			 prio_snapshot_str(fl->snap, fl->snap->qos[k->qos].name),
-			 l->unmodelled);
-		return fl->why;
+		if (l && l->unmodelled) {
+			snprintf(fl->why, sizeof(fl->why), "QOS %s %s",
+				 prio_snapshot_str(fl->snap,
+						   fl->snap->qos[k->qos[i]].name),
+				 l->unmodelled);
+			return fl->why;
+		}
 	}
 	if (k->assoc != NONE && k->assoc < fl->snap->assoc_count &&
 	    fl->assoc[k->assoc].unmodelled) {

@@ -15,10 +15,12 @@
 
 struct fc_limits;
 
-/* Whom a job counts against: its association and QOS (indices; NONE
- * when the snapshot has no such record), its user and account. */
+/* Whom a job counts against: its association and its two QOS, in the
+ * order slurmctld reads their limits (the partition's QOS first unless the
+ * job's has OverPartQOS), indices, NONE when the snapshot has no such
+ * record; its user and account. */
 struct fc_lim_key {
-	uint32_t assoc, qos;
+	uint32_t assoc, qos[2];
 	prio_id user, account;
 };
 

@@ -547,6 +547,33 @@ forecast t
 expect t 2 start "$(ts 3600)"
 expect t 3 start "$(ts 0)"
 
+# (u) a partition's QOS: pq's GrpJobs=1 counts every job of partition p,
+# whatever its QOS, and comes before the job's QOS (normal's GrpJobs=3 is
+# of the same kind: not applied).  Unless normal has OverPartQOS: then
+# normal's GrpJobs=3 comes first and pq's is not applied.
+mkdir "$tmp/u"
+conf 1 8 "PartitionName=p Nodes=n1 Default=YES State=UP QOS=pq" \
+	"AccountingStorageEnforce=associations,limits" >"$tmp/u/slurm.conf"
+limits_tree >"$tmp/u/assoc.cfg"
+{
+	echo "Name|Priority|GrpJobs|Flags"
+	echo "normal|0|3|"
+	echo "pq|0|1|"
+} >"$tmp/u/qos.txt"
+{
+	job 1 PENDING p 1 2 60 -900
+	job 2 PENDING p 1 2 60 -800
+	JUSER=u2 job 3 PENDING p 1 2 60 -700
+} >"$tmp/u/jobs.txt"
+forecast u
+expect u 1 start "$(ts 0)"
+expect u 2 start "$(ts 3600)"
+expect u 3 start "$(ts 7200)"
+sed -i 's/^normal|0|3|$/normal|0|3|OverPartQOS/' "$tmp/u/qos.txt"
+forecast u
+expect u 2 start "$(ts 0)"
+expect u 3 start "$(ts 0)"
+
 # A real capture (Slurm 24.11, every node drained): squeue --start gives no
 # start time (N/A) to any pending job; the forecast starts none either, and
 # says why.
