@@ -79,6 +79,11 @@ struct sjob {
 	uint32_t partition;  /* where it started */
 	uint8_t how;
 	bool lim_held;       /* a limit held it at some pass */
+	/* limit_holds(): its key in the partition and QOS of the entry
+	 * last asked about (lk_part NONE: none yet) */
+	uint32_t lk_part;
+	prio_id lk_qos;
+	struct fc_lim_key lk;
 };
 
 /* A dependency on another job. */
@@ -1141,10 +1146,16 @@ static bool limit_holds(struct sim *s, const struct entry *en)
 {
 	struct sjob *j = &s->sj[en->sj];
 	const struct prio_job *job = &s->snap->jobs[j->job];
-	struct fc_lim_key k = fc_limits_key(
-	    s->snap, job, s->snap->partitions[en->q.partition].name, en->q.qos);
 
-	if (!fc_limits_block(s->lim, &k, job))
+	/* the lookups once per partition and QOS, not at every pass */
+	if (j->lk_part != en->q.partition || j->lk_qos != en->q.qos) {
+		j->lk = fc_limits_key(s->snap, job,
+				      s->snap->partitions[en->q.partition].name,
+				      en->q.qos);
+		j->lk_part = en->q.partition;
+		j->lk_qos = en->q.qos;
+	}
+	if (!fc_limits_block(s->lim, &j->lk, job))
 		return false;
 	j->lim_held = true;
 	return true;
@@ -1988,6 +1999,7 @@ static int add_jobs(struct sim *s, struct prio_error *err)
 			continue;
 		j = &s->sj[k];
 		j->job = i;
+		j->lk_part = NONE;
 		fc->rows[k].job = i;
 		fc->rows[k].partition = NONE;
 		shape(s, j, job);
