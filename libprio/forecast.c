@@ -79,6 +79,7 @@ struct sjob {
 	uint32_t partition;  /* where it started */
 	uint8_t how;
 	bool lim_held;       /* a limit held it at some pass */
+	const char *lim_why; /* the first limit that held it (fc arena) */
 	/* limit_holds(): its key in the partition and QOS of the entry
 	 * last asked about (lk_part NONE: none yet) */
 	uint32_t lk_part;
@@ -1155,8 +1156,12 @@ static bool limit_holds(struct sim *s, const struct entry *en)
 		j->lk_part = en->q.partition;
 		j->lk_qos = en->q.qos;
 	}
-	if (!fc_limits_block(s->lim, &j->lk, job))
+	const char *why = fc_limits_block(s->lim, &j->lk, job);
+
+	if (!why)
 		return false;
+	if (!j->lim_held)
+		j->lim_why = prio_arena_strdup(&s->fc->arena, why);
 	j->lim_held = true;
 	return true;
 }
@@ -1759,6 +1764,8 @@ static const char *note_text(struct sim *s, const struct sjob *j)
 		if (why)
 			ADD("held by a limit: %s", why);
 	}
+	if (j->lim_why && j->started)
+		ADD("waited for a limit: %s", j->lim_why);
 	if (j->flags & N_DEP)
 		ADD("not modelled: dependency %s",
 		    prio_snapshot_str(s->snap, job->dependency));

@@ -483,8 +483,8 @@ expect r 3 by main
 expect r 3 nodes n2
 expect r 2 start "$(ts 3000)"
 expect r 2 by main
-# pending for the limit the model applies: no "not modelled" note
-expect r 2 note ""
+# pending for the limit the model applies: said, not "not modelled"
+expect r 2 note "waited for a limit: QOS normal MaxJobsPU=1"
 # the same without enforcement: job 2 starts at once beside job 1
 sed -i 's/^AccountingStorageEnforce=.*/AccountingStorageEnforce=associations/' "$tmp/r/slurm.conf"
 forecast r
