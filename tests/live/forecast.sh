@@ -27,6 +27,9 @@
 #  - no two jobs may start in the opposite order from reality where
 #    reality separates them by more than 10 s and we do not tie them.
 # Both error tables are printed on every run.
+#
+# Half the draws set a limit before the queue comes (QOS MaxJobsPU or an
+# account's GrpTRES): the forecast must hold jobs to it as slurmctld does.
 
 forecast_step() {
 	local fc=$base/forecast u n lim nodes mem args id k
@@ -51,6 +54,22 @@ forecast_step() {
 		fi
 	done
 	live_wait 60 "the fill to run" sh -c '[ -z "$(squeue -h -t PD -o %i)" ]'
+
+	# On some draws a limit holds part of the queue (the fill, running,
+	# is never held by it): QOS normal's MaxJobsPU=1, or account accb's
+	# GrpTRES=cpu=16 over accb1 and accb2 (the largest queued job: every job
+	# runs in the end).  Cleared after the drain.
+	fc_limit=$(pick none none qos account)
+	# PRIO_LIVE_FORECAST_LIMIT=none|qos|account: that one (the draw is made
+	# all the same, so the rest of the seed's draws stay as they were)
+	fc_limit=${PRIO_LIVE_FORECAST_LIMIT:-$fc_limit}
+	case $fc_limit in
+	qos) sacctmgr -i modify qos normal set MaxJobsPerUser=1 >/dev/null ||
+		live_die "sacctmgr: MaxJobsPerUser=1 refused" ;;
+	account) sacctmgr -i modify account accb set GrpTRES=cpu=16 >/dev/null ||
+		live_die "sacctmgr: GrpTRES=cpu=16 refused" ;;
+	esac
+	echo "live: forecast limit: $fc_limit"
 
 	# the queue: shapes and priorities that make backfill matter
 	for k in $(seq 9); do
@@ -83,6 +102,10 @@ forecast_step() {
 
 	# the drain (every limit is at most 3 minutes; a few waves)
 	live_wait 900 "the queue to drain" sh -c '[ -z "$(squeue -h -o %i)" ]'
+	case $fc_limit in
+	qos) sacctmgr -i modify qos normal set MaxJobsPerUser=-1 >/dev/null ;;
+	account) sacctmgr -i modify account accb set GrpTRES=cpu=-1 >/dev/null ;;
+	esac
 	sleep 2
 	sacct -a -X -n -P -S "$(date -d "@$(($(cat "$fc/NOW") - 600))" +%Y-%m-%dT%H:%M:%S)" \
 		-o JobID,JobName,Start,End,State >"$fc/sacct.txt" 2>&1

@@ -145,7 +145,7 @@ sub() { local u=$1; shift; runuser -u "$u" -- sbatch --parsable --chdir=/tmp -o 
 . "$top_srcdir/tests/live/forecast.sh"
 # shellcheck source=history.sh
 . "$top_srcdir/tests/live/history.sh"
-# PRIO_LIVE_ONLY=forecast: the forecast step alone (about 5 minutes), to
+# PRIO_LIVE_ONLY=forecast: the forecast step alone (about 8 minutes), to
 # judge the forecast on several seeds without the priority phases
 if [ "${PRIO_LIVE_ONLY:-}" = forecast ]; then
 	forecast_step
