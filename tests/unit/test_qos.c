@@ -340,3 +340,78 @@ Test(qos, slurm_2411_columns_by_name)
 	cr_assert_eq(qos(&s, "low")->priority, 1);
 	prio_snapshot_free(&s);
 }
+
+/* The limits the forecast applies: counts, TRES lists (mem in MB), the
+ * first limit that moves with usage by name; blank is unset, and a QOS
+ * without any keeps no limits at all. */
+Test(qos, limits)
+{
+	struct prio_snapshot s;
+	struct prio_error err;
+	prio_snapshot_init(&s);
+	const char *text =
+	    "Name|GrpJobs|MaxJobsPU|MaxJobsPA|GrpTRES|MaxTRESPU|MaxTRESPA|"
+	    "GrpTRESRunMins|MaxWall\n"
+	    "a|4|2|3|cpu=64,mem=100G|node=2|gres/gpu=4||\n"
+	    "b||||||cpu=8|cpu=1000|\n"
+	    "c||||||||\n"
+	    "d||||||||1-00:00:00\n";
+	cr_assert_eq(load_text(&s, text, &err), 0, "%s", fmt(&err));
+	cr_assert_eq(finish(&s, &err), 0, "%s", fmt(&err));
+	const struct prio_limits *a = qos(&s, "a")->limits,
+				 *b = qos(&s, "b")->limits;
+	cr_assert_not_null(a);
+	cr_assert_eq(a->grp_jobs, 4);
+	cr_assert_eq(a->max_jobs_pu, 2);
+	cr_assert_eq(a->max_jobs_pa, 3);
+	cr_assert_eq(a->max_jobs, PRIO_NO_VAL, "a QOS has no MaxJobs");
+	cr_assert_eq(prio_tres_list_get(&a->grp_tres, PRIO_TRES_CPU, 0), 64);
+	cr_assert_eq(prio_tres_list_get(&a->grp_tres, PRIO_TRES_MEM, 0),
+		     102400);
+	cr_assert_eq(prio_tres_list_get(&a->max_tres_pu, PRIO_TRES_NODE, 0),
+		     2);
+	cr_assert_eq(a->max_tres_pa.count, 1);
+	cr_assert_null(a->unmodelled);
+	cr_assert(prio_limits_any(a));
+	cr_assert_not_null(b);
+	cr_assert_eq(b->grp_jobs, PRIO_NO_VAL);
+	cr_assert_eq(prio_tres_list_get(&b->max_tres_pa, PRIO_TRES_CPU, 0), 8);
+	cr_assert_str_eq(b->unmodelled, "GrpTRESRunMins");
+	cr_assert_null(qos(&s, "c")->limits, "blank everywhere: none");
+	cr_assert_null(qos(&s, "d")->limits, "MaxWall is per job: not kept");
+	prio_snapshot_free(&s);
+
+	expect_error("Name|MaxJobsPU\na|two\n", PRIO_ERR_PARSE, 2, "MaxJobsPU",
+		     "expected a count of jobs, got \"two\"");
+	expect_error("Name|GrpTRES\na|cpu\n", PRIO_ERR_PARSE, 2, "GrpTRES",
+		     "expected TRES=count items");
+}
+
+/* An association's dump limits: -1 clears, MaxJobs and GrpTRES kept,
+ * GrpTRESMins named as not modelled, a bad TRES list refused with its
+ * key and value. */
+Test(qos, assoc_dump_limits)
+{
+	struct prio_snapshot s;
+	struct prio_limits l;
+	const char *key = "", *val = "", *why = "";
+	size_t vlen = 0;
+	prio_snapshot_init(&s);
+	cr_assert_eq(prio_limits_from_dump(&s,
+					   "GrpJobs=-1:MaxJobs=3:GrpTRES=cpu=12,"
+					   "node=2:GrpTRESMins=cpu=100",
+					   &l, &key, &val, &vlen, &why),
+		     0, "%s: %s", key, why);
+	cr_assert_eq(l.grp_jobs, PRIO_NO_VAL);
+	cr_assert_eq(l.max_jobs, 3);
+	cr_assert_eq(prio_tres_list_get(&l.grp_tres, PRIO_TRES_CPU, 0), 12);
+	cr_assert_eq(prio_tres_list_get(&l.grp_tres, PRIO_TRES_NODE, 0), 2);
+	cr_assert_str_eq(l.unmodelled, "GrpTRESMins");
+	cr_assert_eq(prio_limits_from_dump(&s, "MaxJobs=1:GrpTRES=cpu", &l,
+					   &key, &val, &vlen, &why),
+		     -1);
+	cr_assert_str_eq(key, "GrpTRES");
+	cr_assert_eq(vlen, 3);
+	cr_assert(!strncmp(val, "cpu", 3));
+	prio_snapshot_free(&s);
+}
