@@ -187,23 +187,29 @@ int fc_limits_new(const struct prio_snapshot *snap, struct fc_limits **out,
 					   sizeof(*lq->pa_tres))))
 			return nomem(fl, err);
 	}
-	/* the tree: parents come before children in the snapshot's
-	 * order (index 0 is root), so inherited values are ready */
 	for (uint32_t a = 0; a < snap->assoc_count; a++) {
-		const struct prio_assoc *as = &snap->assocs[a];
-		const struct prio_limits *l = as->limits;
+		const struct prio_limits *l = snap->assocs[a].limits;
 		struct lim_assoc *la = &fl->assoc[a];
-		const struct lim_assoc *up =
-		    as->parent < a ? &fl->assoc[as->parent] : NULL;
 
 		la->grp_jobs = l ? l->grp_jobs : PRIO_NO_VAL;
-		la->max_jobs = l && l->max_jobs != PRIO_NO_VAL ? l->max_jobs
-			       : up ? up->max_jobs
-				    : PRIO_NO_VAL;
 		la->grp_tres = l && l->grp_tres.count ? &l->grp_tres : NULL;
-		la->unmodelled = l && l->unmodelled ? l->unmodelled
-				 : up	      ? up->unmodelled
-					      : NULL;
+		/* MaxJobs and what is not modelled: its own, else the
+		 * nearest ancestor's (a dump may define a child before its
+		 * parent: the chain is walked, not the order trusted) */
+		la->max_jobs = PRIO_NO_VAL;
+		for (uint32_t u = a, d = 0;
+		     u < snap->assoc_count && d <= PRIO_ASSOC_MAX_DEPTH &&
+		     (la->max_jobs == PRIO_NO_VAL || !la->unmodelled);
+		     u = snap->assocs[u].parent, d++) {
+			const struct prio_limits *ul = snap->assocs[u].limits;
+
+			if (!ul)
+				continue;
+			if (la->max_jobs == PRIO_NO_VAL)
+				la->max_jobs = ul->max_jobs;
+			if (!la->unmodelled)
+				la->unmodelled = ul->unmodelled;
+		}
 		la->tres = calloc(fl->nt + 1, sizeof(*la->tres));
 		if (!la->tres)
 			return nomem(fl, err);

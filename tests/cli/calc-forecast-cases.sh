@@ -530,6 +530,20 @@ forecast t
 expect t 1 start "$(ts 0)"
 expect t 3 start "$(ts 0)"
 expect t 2 start "$(ts 3600)"
+# the same written users first, account a defined after them (a dump
+# a person wrote): u1's association still has a's MaxJobs
+cat >"$tmp/t/assoc.cfg" <<EOA
+Cluster - 't':Fairshare=1:QOS='normal'
+Parent - 'a'
+User - 'u1':DefaultAccount='a':Fairshare=1
+User - 'u2':DefaultAccount='a':Fairshare=1
+Parent - 'root'
+User - 'root':DefaultAccount='root':AdminLevel='Administrator':Fairshare=1
+Account - 'a':Description='a':Organization='a':Fairshare=1:MaxJobs=1
+EOA
+forecast t
+expect t 2 start "$(ts 3600)"
+expect t 3 start "$(ts 0)"
 {
 	echo "Name|Priority|MaxJobsPU"
 	echo "normal|0|2"
