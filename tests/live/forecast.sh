@@ -100,8 +100,9 @@ forecast_step() {
 	prio-calc --snapshot "$fc/snap" --forecast -P >"$fc/ours.txt" 2>"$fc/ours.err" ||
 		bad "forecast: prio-calc --forecast exit $?: $(head -2 "$fc/ours.err")"
 
-	# the drain (every limit is at most 3 minutes; a few waves)
-	live_wait 900 "the queue to drain" sh -c '[ -z "$(squeue -h -o %i)" ]'
+	# the drain (every limit is at most 3 minutes; a few waves, more when
+	# a limit lets a user run one job at a time)
+	live_wait 1200 "the queue to drain" sh -c '[ -z "$(squeue -h -o %i)" ]'
 	case $fc_limit in
 	qos) sacctmgr -i modify qos normal set MaxJobsPerUser=-1 >/dev/null ;;
 	account) sacctmgr -i modify account accb set GrpTRES=cpu=-1 >/dev/null ;;
