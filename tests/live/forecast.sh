@@ -56,7 +56,7 @@ forecast_step() {
 	live_wait 60 "the fill to run" sh -c '[ -z "$(squeue -h -t PD -o %i)" ]'
 
 	# On some draws a limit holds part of the queue (the fill, running,
-	# is never held by it): QOS normal's MaxJobsPU=1, or account accb's
+	# is never held by it): QOS normal's MaxJobsPU=2, or account accb's
 	# GrpTRES=cpu=16 over accb1 and accb2 (the largest queued job: every job
 	# runs in the end).  Cleared after the drain.
 	fc_limit=$(pick none none qos account)
@@ -64,8 +64,8 @@ forecast_step() {
 	# all the same, so the rest of the seed's draws stay as they were)
 	fc_limit=${PRIO_LIVE_FORECAST_LIMIT:-$fc_limit}
 	case $fc_limit in
-	qos) sacctmgr -i modify qos normal set MaxJobsPerUser=1 >/dev/null ||
-		live_die "sacctmgr: MaxJobsPerUser=1 refused" ;;
+	qos) sacctmgr -i modify qos normal set MaxJobsPerUser=2 >/dev/null ||
+		live_die "sacctmgr: MaxJobsPerUser=2 refused" ;;
 	account) sacctmgr -i modify account accb set GrpTRES=cpu=16 >/dev/null ||
 		live_die "sacctmgr: GrpTRES=cpu=16 refused" ;;
 	esac
