@@ -271,6 +271,10 @@ struct fs_search {
 	const long double *orig;
 	uint32_t assoc;
 	double factor_me;
+	/* time_passes(): the jobs the advance charges, found and billed
+	 * once for the whole search (prio_snapshot_running) */
+	struct prio_running *running;
+	uint32_t nrunning;
 };
 
 /* A private copy of the snapshot's associations for s (the original usage
@@ -301,6 +305,7 @@ static void search_free(struct fs_search *s)
 	free(s->assocs);
 	free(s->fs);
 	free((void *)s->orig);
+	free(s->running);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -444,7 +449,9 @@ static int time_passes(struct fs_search *s, time_t t, bool *passes)
 
 		for (uint32_t i = 0; i < snap->assoc_count; i++)
 			s->assocs[i].usage_raw = s->orig[i];
-		if (t > snap->now && prio_snapshot_advance(&s->copy, t, &err) < 0)
+		if (t > snap->now &&
+		    prio_snapshot_advance_running(&s->copy, t, s->running,
+						  s->nrunning, &err) < 0)
 			return err.status;
 		setup.cycle = t;
 		if (prio_fairshare_slurm(&s->copy, &setup, s->fs, NULL, &err) < 0)
@@ -486,6 +493,15 @@ static int time_search(const struct pair *pr, struct prio_explain_part *xp)
 	s.pr = pr;
 	if (fs && (rc = search_copy(&s, pr)) < 0)
 		goto out;
+	if (fs) {
+		s.running = malloc(((size_t)snap->job_count + 1) *
+				   sizeof(*s.running));
+		if (!s.running) {
+			rc = PRIO_ERR_NOMEM;
+			goto out;
+		}
+		s.nrunning = prio_snapshot_running(&s.copy, s.running);
+	}
 	xp->time_searched = true;
 	xp->time_settled = settled;
 	/* every calculation for the first TIME_FINE_STEPS, then coarser
