@@ -1714,10 +1714,23 @@ static int pass(struct sim *s, time_t t)
 		 * it would find what it found then */
 		if (s->version == s->bf_version)
 			return 0;
+		uint64_t before = s->version;
+
 		s->next_bf = t + (s->sp->bf_interval ? s->sp->bf_interval : 30);
 		if (backfill_pass(s, t) < 0)
 			return -1;
-		s->bf_version = s->version;
+		if (s->version == before) {
+			s->bf_version = s->version;
+			return 0;
+		}
+		/* it started jobs: the next pass, on slurmctld's timer, sees
+		 * them from its first job on (a higher job may now be held by
+		 * a limit, or find its reservation elsewhere) */
+		s->bf_version = before;
+		if (!s->wake_queued) {
+			s->wake_queued = true;
+			return heap_push(s, s->next_bf, WAKE);
+		}
 		return 0;
 	}
 	if (!s->wake_queued) {

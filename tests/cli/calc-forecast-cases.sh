@@ -588,6 +588,36 @@ forecast u
 expect u 2 start "$(ts 0)"
 expect u 3 start "$(ts 0)"
 
+# (v) the backfill timer comes back when its last pass started jobs, even
+# with nothing ending: QOS normal's MaxJobsPU=2, u2 runs job 2 on n3.  Job
+# 3 (u2, both of n1 and n2) is reserved at 00:10, when job 1 ends, and
+# blocks partition p.  Backfill starts job 4 (u2, short) on n2, which
+# brings u2 to the limit; in that pass job 5 (u1, 3 CPUs, an hour) would
+# run into job 3's reservation.  On the next pass, 30 s on (bf_interval),
+# job 3 is held by the limit and holds nothing: job 5 starts.  Job 3
+# starts when job 5 ends.
+mkdir "$tmp/v"
+conf 3 4 "PartitionName=p Nodes=n[1-2] Default=YES State=UP" \
+	"PartitionName=q Nodes=n3 State=UP" \
+	"AccountingStorageEnforce=associations,limits" >"$tmp/v/slurm.conf"
+limits_tree >"$tmp/v/assoc.cfg"
+{
+	echo "Name|Priority|MaxJobsPU"
+	echo "normal|0|2"
+} >"$tmp/v/qos.txt"
+{
+	job 1 RUNNING p 1 4 20 -1000 -600 n1
+	JUSER=u2 job 2 RUNNING q 1 1 120 -1000 -600 n3
+	NTPN=4 JUSER=u2 job 3 PENDING p 2 8 10 -900
+	JUSER=u2 job 4 PENDING p 1 1 5 -800
+	job 5 PENDING p 1 3 60 -700
+} >"$tmp/v/jobs.txt"
+forecast v
+expect v 4 start "$(ts 0)"
+expect v 4 by backfill
+expect v 5 start "$(ts 30)"
+expect v 3 start "$(ts 3630)"
+
 # A real capture (Slurm 24.11, every node drained): squeue --start gives no
 # start time (N/A) to any pending job; the forecast starts none either, and
 # says why.
