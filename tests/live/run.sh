@@ -112,7 +112,10 @@ echo "live: draw flags='$flags' favor=$favor weights age=$w_age fs=$w_fs js=$w_j
 	echo "PartitionName=short Nodes=@NODES@ MaxTime=02:00:00 State=UP PriorityJobFactor=$jf_short PriorityTier=1 TRESBillingWeights=CPU=2.0,Mem=0.5G"
 } >"$base/scenario.conf"
 
-port=$((30000 + (seed % 500) * 40))
+# below Linux's ephemeral range (32768 and up by default): a port there
+# may be a client connection's at the moment MariaDB or a daemon binds it
+# (seed 42445's MariaDB found 47806 taken)
+port=$((20000 + (seed % 300) * 40))
 live_start "$base" 4 8 16000 "$port"
 
 # ---- accounts, users, QOS ---------------------------------------------------
