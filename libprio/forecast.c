@@ -1771,8 +1771,9 @@ static const char *note_text(struct sim *s, const struct sjob *j)
 			    why);
 	}
 	if (s->lim && j->lim_held && !j->started) {
-		struct fc_lim_key lk = first_key(s, job);
-		const char *why = fc_limits_block(s->lim, &lk, job);
+		/* the key of the entry limit_holds() last asked about (a
+		 * job of several partitions or QOS may be held in one) */
+		const char *why = fc_limits_block(s->lim, &j->lk, job);
 
 		if (why)
 			ADD("held by a limit: %s", why);
