@@ -136,8 +136,9 @@ bool fstree_color(void)
 
 struct prio_fs_setup fstree_setup(const struct fstree *f)
 {
-	struct prio_fs_setup setup = {f->algorithm, f->at,
-				      f->no_lag ? PRIO_FS_NO_LAG : 0u};
+	struct prio_fs_setup setup = {.algorithm = f->algorithm,
+				      .cycle = f->at,
+				      .flags = f->no_lag ? PRIO_FS_NO_LAG : 0u};
 
 	return setup;
 }

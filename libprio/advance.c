@@ -25,6 +25,7 @@ struct cycles {
 	double base, at, period; /* seconds */
 	double m;                /* number of cycles; the last ends at `at` */
 	double d;                /* decay per second */
+	struct prio_decay_memo *memo; /* may be NULL */
 };
 
 /* End of cycle k (1-based); cycle 0 ends at the snapshot's clock. */
@@ -35,7 +36,19 @@ static double cycle_end(const struct cycles *c, double k)
 
 static double decay(const struct cycles *c, double secs)
 {
-	return c->d == 1.0 ? 1.0 : pow(c->d, secs);
+	const struct prio_decay_memo *m = c->memo;
+
+	if (c->d == 1.0)
+		return 1.0;
+	if (m && secs >= 0 && secs < (double)m->len &&
+	    secs == (double)(uint32_t)secs) {
+		double *v = &m->pow[(uint32_t)secs];
+
+		if (*v == 0.0)
+			*v = pow(c->d, secs);
+		return *v;
+	}
+	return pow(c->d, secs);
 }
 
 /* Usage a job running from s to e (e may be +inf) adds by `at`, per unit of
@@ -97,6 +110,7 @@ static void cycles_of(const struct prio_snapshot *snap, time_t at,
 	c->d = conf->decay_half_life
 		   ? 1.0 - 0.693 / (double)conf->decay_half_life
 		   : 1.0;
+	c->memo = NULL;
 }
 
 /* What charging job j, run in partition p from s to e, takes (r); false
@@ -192,12 +206,12 @@ uint32_t prio_snapshot_running(const struct prio_snapshot *snap,
 int prio_snapshot_advance(struct prio_snapshot *snap, time_t at,
 			  struct prio_error *err)
 {
-	return prio_snapshot_advance_running(snap, at, NULL, 0, err);
+	return prio_snapshot_advance_running(snap, at, NULL, 0, NULL, err);
 }
 
 int prio_snapshot_advance_running(struct prio_snapshot *snap, time_t at,
 				  const struct prio_running *running,
-				  uint32_t count,
+				  uint32_t count, struct prio_decay_memo *memo,
 				  struct prio_error *err)
 {
 	struct cycles c;
@@ -211,6 +225,7 @@ int prio_snapshot_advance_running(struct prio_snapshot *snap, time_t at,
 	if (at == snap->now || snap->assoc_count == 0)
 		return PRIO_OK;
 	cycles_of(snap, at, &c);
+	c.memo = memo;
 	all = decay(&c, c.at - c.base);
 	if (all < DBL_MIN)
 		all = DBL_MIN;

@@ -18,8 +18,11 @@
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "prio/advance.h"
 #include "prio/explain.h"
@@ -275,11 +278,15 @@ struct fs_search {
 	 * once for the whole search (prio_snapshot_running) */
 	struct prio_running *running;
 	uint32_t nrunning;
+	/* the tree and Fair Tree's last order, for the repeated computations */
+	struct prio_fs_cache *cache;
+	struct prio_decay_memo memo; /* time_passes() */
 };
 
 /* A private copy of the snapshot's associations for s (the original usage
  * kept in s->orig); PRIO_ERR_NOMEM, or 0.  Free with search_free(). */
-static int search_copy(struct fs_search *s, const struct pair *pr)
+static int search_copy(struct fs_search *s, const struct pair *pr,
+		       struct prio_error *err)
 {
 	const struct prio_snapshot *snap = pr->e->snap;
 	long double *orig;
@@ -297,6 +304,8 @@ static int search_copy(struct fs_search *s, const struct pair *pr)
 	for (uint32_t i = 0; i < snap->assoc_count; i++)
 		orig[i] = snap->assocs[i].usage_raw;
 	s->copy.assocs = s->assocs;
+	if (!(s->cache = prio_fs_cache_new(&s->copy, err)))
+		return err->status;
 	return PRIO_OK;
 }
 
@@ -306,6 +315,8 @@ static void search_free(struct fs_search *s)
 	free(s->fs);
 	free((void *)s->orig);
 	free(s->running);
+	free(s->memo.pow);
+	prio_fs_cache_free(s->cache);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -321,7 +332,9 @@ static int fs_passes(struct fs_search *s, double x, bool *passes)
 	double w = e->weight[PRIO_FACTOR_FAIRSHARE];
 	uint32_t ah_assoc = pr->jf_ahead->assoc_index;
 	double f_me, f_ah, me, ah;
+	struct prio_fs_setup setup = e->fs_setup;
 
+	setup.cache = s->cache;
 	for (uint32_t i = 0; i < snap->assoc_count; i++)
 		s->assocs[i].usage_raw = s->orig[i];
 	for (uint32_t a = s->assoc; a != PRIO_ASSOC_NONE; a = snap->assocs[a].parent) {
@@ -329,7 +342,7 @@ static int fs_passes(struct fs_search *s, double x, bool *passes)
 		if (s->assocs[a].usage_raw < 0)
 			s->assocs[a].usage_raw = 0;
 	}
-	if (prio_fairshare_slurm(&s->copy, &e->fs_setup, s->fs, NULL, &err) < 0)
+	if (prio_fairshare_slurm(&s->copy, &setup, s->fs, NULL, &err) < 0)
 		return err.status;
 	f_me = isnan(s->fs[s->assoc].fairshare) ? 0.0 : s->fs[s->assoc].fairshare;
 	f_ah = ah_assoc == PRIO_ASSOC_NONE || isnan(s->fs[ah_assoc].fairshare)
@@ -351,13 +364,14 @@ static int fs_search(const struct pair *pr, struct prio_explain_part *xp)
 	struct fs_search s;
 	const long double *orig;
 	double lo = 0.0, hi = 1.0, factor = 0.0;
+	struct prio_error err;
 	bool ok;
 	int rc = PRIO_OK;
 
 	if (!e->fs || !e->weight[PRIO_FACTOR_FAIRSHARE] ||
 	    pr->jf_me->assoc_index == PRIO_ASSOC_NONE)
 		return PRIO_OK;
-	if ((rc = search_copy(&s, pr)) < 0)
+	if ((rc = search_copy(&s, pr, &err)) < 0)
 		goto out;
 	s.assoc = pr->jf_me->assoc_index;
 	orig = s.orig;
@@ -445,13 +459,16 @@ static int time_passes(struct fs_search *s, time_t t, bool *passes)
 	if (s->fs) {
 		struct prio_fs_setup setup = e->fs_setup;
 		uint32_t a_me = pr->jf_me->assoc_index;
+
+		setup.cache = s->cache;
 		uint32_t a_ah = pr->jf_ahead->assoc_index;
 
 		for (uint32_t i = 0; i < snap->assoc_count; i++)
 			s->assocs[i].usage_raw = s->orig[i];
 		if (t > snap->now &&
 		    prio_snapshot_advance_running(&s->copy, t, s->running,
-						  s->nrunning, &err) < 0)
+						  s->nrunning, &s->memo,
+						  &err) < 0)
 			return err.status;
 		setup.cycle = t;
 		if (prio_fairshare_slurm(&s->copy, &setup, s->fs, NULL, &err) < 0)
@@ -476,53 +493,168 @@ static int time_passes(struct fs_search *s, time_t t, bool *passes)
 	return PRIO_OK;
 }
 
+/*
+ * The instants looked at: every calculation for the first TIME_FINE_STEPS,
+ * then coarser (whole periods still) up to the settled instant.  Step k
+ * (from 1) is looked at while step k - 1 is before settled + period.
+ */
+struct time_plan {
+	time_t now, period, coarse;
+	uint32_t steps;
+};
+
+static time_t plan_at(const struct time_plan *p, uint32_t k)
+{
+	if (k <= TIME_FINE_STEPS)
+		return p->now + (time_t)k * p->period;
+	return p->now + (time_t)TIME_FINE_STEPS * p->period +
+	       (time_t)(k - TIME_FINE_STEPS) * p->coarse;
+}
+
+static void plan_of(const struct pair *pr, time_t settled,
+		    struct time_plan *p)
+{
+	const struct prio_snapshot *snap = pr->e->snap;
+	time_t fine_end;
+
+	p->now = pr->e->now;
+	p->period = snap->conf.calc_period ? snap->conf.calc_period : 300;
+	fine_end = p->now + (time_t)TIME_FINE_STEPS * p->period;
+	p->coarse = settled > fine_end
+			? ((settled - fine_end) / TIME_COARSE_STEPS / p->period +
+			   1) * p->period
+			: p->period;
+	for (p->steps = 0; plan_at(p, p->steps) < settled + p->period;)
+		p->steps++;
+}
+
+/*
+ * The steps are independent (each moves the usage from the snapshot's), so
+ * workers share them out, each with its own copy of the associations, step
+ * k to worker k mod n.  A worker stops at its first instant that passes or
+ * once its steps lie beyond the earliest one found: the answer is the
+ * first passing step whatever the number of workers.
+ */
+enum { TIME_MAX_WORKERS = 4, TIME_MEMO_SECONDS = 31 * 86400 };
+
+struct time_worker {
+	struct fs_search s;
+	const struct time_plan *plan;
+	atomic_uint *found; /* the earliest passing step, or UINT32_MAX */
+	uint32_t first, stride;
+	int rc;
+};
+
+static void *time_work(void *arg)
+{
+	struct time_worker *w = arg;
+
+	for (uint32_t k = w->first; k <= w->plan->steps; k += w->stride) {
+		bool ok = false;
+
+		if (k > atomic_load(w->found))
+			break;
+		if ((w->rc = time_passes(&w->s, plan_at(w->plan, k), &ok)) < 0)
+			break;
+		if (ok) {
+			unsigned seen = atomic_load(w->found);
+
+			while (k < seen &&
+			       !atomic_compare_exchange_weak(w->found, &seen, k))
+				;
+			break;
+		}
+	}
+	return NULL;
+}
+
+static unsigned time_workers(uint32_t steps)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (cpus > TIME_MAX_WORKERS)
+		cpus = TIME_MAX_WORKERS;
+	if (steps < 16 || cpus < 1)
+		cpus = 1; /* a few steps: not worth a thread */
+	return (unsigned)cpus;
+}
+
 static int time_search(const struct pair *pr, struct prio_explain_part *xp)
 {
 	const struct prio_engine *e = pr->e;
 	const struct prio_snapshot *snap = e->snap;
-	time_t period = snap->conf.calc_period ? snap->conf.calc_period : 300;
-	time_t t = e->now, settled = time_settled(pr), step = period;
+	time_t settled = time_settled(pr);
 	bool fs = e->fs && e->weight[PRIO_FACTOR_FAIRSHARE] && snap->assoc_count;
-	struct fs_search s;
+	struct time_worker w[TIME_MAX_WORKERS];
+	pthread_t th[TIME_MAX_WORKERS];
+	bool started[TIME_MAX_WORKERS] = {false};
+	struct prio_running *running = NULL;
+	uint32_t nrunning = 0;
+	struct time_plan plan;
+	struct prio_error err;
+	atomic_uint found = UINT32_MAX;
+	uint32_t memo_len;
+	unsigned n;
 	int rc = PRIO_OK;
-	bool ok = false;
 
 	if (!fs && !(e->weight[PRIO_FACTOR_AGE] && pr->jf_me->accrue_time))
 		return PRIO_OK;
-	memset(&s, 0, sizeof(s));
-	s.pr = pr;
-	if (fs && (rc = search_copy(&s, pr)) < 0)
-		goto out;
+	plan_of(pr, settled, &plan);
+	n = time_workers(plan.steps);
+	/* powers of the decay up to the last instant looked at, a month at
+	 * most (later ones are computed each time) */
+	memo_len = (uint32_t)(plan_at(&plan, plan.steps) - plan.now + 1 <
+					  TIME_MEMO_SECONDS
+				      ? plan_at(&plan, plan.steps) - plan.now + 1
+				      : TIME_MEMO_SECONDS);
+	memset(w, 0, sizeof(w));
 	if (fs) {
-		s.running = malloc(((size_t)snap->job_count + 1) *
-				   sizeof(*s.running));
-		if (!s.running) {
-			rc = PRIO_ERR_NOMEM;
-			goto out;
-		}
-		s.nrunning = prio_snapshot_running(&s.copy, s.running);
+		running = malloc(((size_t)snap->job_count + 1) * sizeof(*running));
+		if (!running)
+			return PRIO_ERR_NOMEM;
+		nrunning = prio_snapshot_running(snap, running);
 	}
+	for (unsigned i = 0; i < n && rc == PRIO_OK; i++) {
+		w[i].s.pr = pr;
+		w[i].plan = &plan;
+		w[i].found = &found;
+		w[i].first = i + 1;
+		w[i].stride = n;
+		if (fs && (rc = search_copy(&w[i].s, pr, &err)) == PRIO_OK) {
+			w[i].s.running = running; /* shared, read only */
+			w[i].s.nrunning = nrunning;
+			w[i].s.memo.len = memo_len;
+			w[i].s.memo.pow = calloc(memo_len, sizeof(double));
+			if (!w[i].s.memo.pow)
+				rc = PRIO_ERR_NOMEM;
+		}
+	}
+	/* worker 0 runs here; a thread that cannot start leaves its steps
+	 * to a second pass below */
+	for (unsigned i = 1; i < n && rc == PRIO_OK; i++)
+		started[i] = pthread_create(&th[i], NULL, time_work, &w[i]) == 0;
+	if (rc == PRIO_OK)
+		time_work(&w[0]);
+	for (unsigned i = 1; i < n; i++) {
+		if (started[i])
+			pthread_join(th[i], NULL);
+		else if (rc == PRIO_OK)
+			time_work(&w[i]);
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (rc == PRIO_OK && w[i].rc < 0)
+			rc = w[i].rc;
+		w[i].s.running = NULL;
+		search_free(&w[i].s);
+	}
+	free(running);
+	if (rc < 0)
+		return rc;
 	xp->time_searched = true;
 	xp->time_settled = settled;
-	/* every calculation for the first TIME_FINE_STEPS, then coarser
-	 * (whole periods still) up to the settled instant */
-	for (uint32_t k = 1; t < settled + period; k++) {
-		if (k == TIME_FINE_STEPS + 1 && settled > t) {
-			time_t left = settled - t;
-
-			step = (left / TIME_COARSE_STEPS / period + 1) * period;
-		}
-		t += step;
-		if ((rc = time_passes(&s, t, &ok)) < 0)
-			goto out;
-		if (ok)
-			break;
-	}
-	xp->time_helps = ok;
-	xp->time_at = ok ? t : 0;
-out:
-	search_free(&s);
-	return rc;
+	xp->time_helps = found != UINT32_MAX;
+	xp->time_at = xp->time_helps ? plan_at(&plan, found) : 0;
+	return PRIO_OK;
 }
 
 /* ---- alternatives -------------------------------------------------------- */

@@ -229,11 +229,68 @@ int fs_tree_build(const struct prio_snapshot *snap, struct fs_tree *t,
 
 /* ---- what every algorithm shares ------------------------------------- */
 
+/*
+ * What stays the same while only usage moves: the tree, and for Fair Tree
+ * each association's fs-children in one array, kept in the order the last
+ * ranking sorted them.  Usage moves little between two computations of a
+ * search over time, so that order is nearly the next one and an insertion
+ * sort finishes it in about linear time.
+ */
+struct prio_fs_cache {
+	struct fs_tree t;
+	uint32_t users;
+	uint32_t *kids;	   /* fs-children of association p: */
+	uint32_t *kid_off; /* kids[kid_off[p] .. kid_off[p + 1]) */
+	bool warm;	   /* kids hold a ranking's order */
+};
+
+void prio_fs_cache_free(struct prio_fs_cache *c)
+{
+	if (!c)
+		return;
+	fs_tree_free(&c->t);
+	free(c->kids);
+	free(c->kid_off);
+	free(c);
+}
+
+struct prio_fs_cache *prio_fs_cache_new(const struct prio_snapshot *snap,
+					struct prio_error *err)
+{
+	struct prio_fs_cache *c = calloc(1, sizeof(*c));
+	uint32_t n = snap->assoc_count, k = 0;
+
+	if (!c) {
+		prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
+		return NULL;
+	}
+	if (fs_tree_build(snap, &c->t, err) < 0) {
+		free(c);
+		return NULL;
+	}
+	c->kids = malloc((size_t)n * sizeof(*c->kids));
+	c->kid_off = malloc(((size_t)n + 1) * sizeof(*c->kid_off));
+	if (!c->kids || !c->kid_off) {
+		prio_fs_cache_free(c);
+		prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
+		return NULL;
+	}
+	for (uint32_t p = 0; p < n; p++) {
+		c->kid_off[p] = k;
+		for (uint32_t ch = c->t.fs_first[p]; ch != PRIO_ASSOC_NONE;
+		     ch = c->t.fs_next[ch])
+			c->kids[k++] = ch;
+		c->users += snap->assocs[p].is_user;
+	}
+	c->kid_off[n] = k;
+	return c;
+}
+
 struct fs_work {
 	const struct prio_snapshot *snap;
 	const struct fs_tree *t;
 	struct prio_fs_result *out;
-	uint32_t *scratch; /* sibling slices for ranking */
+	struct prio_fs_cache *cache;
 	uint32_t rank, rnt, users;
 };
 
@@ -354,19 +411,51 @@ void fs_sort_siblings(const struct prio_snapshot *snap, const struct fs_tree *t,
 	qsort_r(slice, k, sizeof(*slice), cmp_siblings, &c);
 }
 
-static void rank_level(struct fs_work *w, uint32_t parent, uint32_t *slice,
-		       bool account_tied, unsigned depth)
+/*
+ * Sort a slice already in a previous ranking's order: insertion, which
+ * moves each element as far as it is out of place.  cmp_siblings() is a
+ * total order (tree positions differ), so any sort gives the same result;
+ * when the slice turns out far from sorted, qsort_r() takes over.
+ */
+static void resort_siblings(const struct sort_ctx *c, uint32_t *slice,
+			    uint32_t k)
+{
+	uint64_t moves = 0, budget = 8 * (uint64_t)k + 64;
+
+	for (uint32_t i = 1; i < k; i++) {
+		uint32_t v = slice[i], j = i;
+
+		while (j > 0 && cmp_siblings(&slice[j - 1], &v, (void *)c) > 0) {
+			slice[j] = slice[j - 1];
+			j--;
+			if (++moves > budget) {
+				slice[j] = v;
+				qsort_r(slice, k, sizeof(*slice), cmp_siblings,
+					(void *)c);
+				return;
+			}
+		}
+		slice[j] = v;
+	}
+}
+
+static void rank_level(struct fs_work *w, uint32_t parent, bool account_tied,
+		       unsigned depth)
 {
 	const struct prio_assoc *as = w->snap->assocs;
 	long double prev = PRIO_FS_LEVEL_FS_PARENT_ACCOUNT;
-	uint32_t k = 0;
+	uint32_t *slice = w->cache->kids + w->cache->kid_off[parent];
+	uint32_t k = w->cache->kid_off[parent + 1] - w->cache->kid_off[parent];
 
-	for (uint32_t c = w->t->fs_first[parent]; c != PRIO_ASSOC_NONE;
-	     c = w->t->fs_next[c])
-		slice[k++] = c;
 	if (k == 0 || depth > PRIO_ASSOC_MAX_DEPTH + 1)
 		return;
-	fs_sort_siblings(w->snap, w->t, w->out, slice, k);
+	if (w->cache->warm) {
+		struct sort_ctx c = {w->snap, w->t, w->out};
+
+		resort_siblings(&c, slice, k);
+	} else {
+		fs_sort_siblings(w->snap, w->t, w->out, slice, k);
+	}
 	for (uint32_t s = 0; s < k; s++) {
 		uint32_t i = slice[s];
 		long double lf = w->out[i].level_fs;
@@ -380,7 +469,7 @@ static void rank_level(struct fs_work *w, uint32_t parent, uint32_t *slice,
 			    (double)w->rank / (double)w->users;
 			w->rnt--;
 		} else {
-			rank_level(w, i, slice + k, tied, depth + 1);
+			rank_level(w, i, tied, depth + 1);
 		}
 		prev = lf;
 	}
@@ -825,32 +914,38 @@ int prio_fairshare_compute_lagged(const struct prio_snapshot *snap,
 				  struct prio_fs_result *out,
 				  struct prio_error *err)
 {
-	struct fs_tree t;
-	struct fs_work w;
-	int rc;
+	return fs_compute(snap, algorithm, lag, NULL, out, err);
+}
 
-	if ((rc = fs_tree_build(snap, &t, err)) < 0)
-		return rc;
+int fs_compute(const struct prio_snapshot *snap,
+	       enum prio_fs_algorithm algorithm, const struct prio_fs_lag *lag,
+	       struct prio_fs_cache *cache, struct prio_fs_result *out,
+	       struct prio_error *err)
+{
+	struct prio_fs_cache *mine = NULL;
+	struct fs_work w;
+	int rc = PRIO_OK;
+
+	if (cache && cache->t.n != snap->assoc_count)
+		return prio_error_set(err, PRIO_ERR_USAGE, "", 0, "",
+				      "fairshare cache of another tree");
+	if (!cache && !(cache = mine = prio_fs_cache_new(snap, err)))
+		return err->status;
 	memset(&w, 0, sizeof(w));
 	w.snap = snap;
-	w.t = &t;
+	w.t = &cache->t;
 	w.out = out;
-	memset(out, 0, (size_t)t.n * sizeof(*out));
+	w.cache = cache;
+	memset(out, 0, (size_t)cache->t.n * sizeof(*out));
 	common_values(
 	    &w, lag && algorithm != PRIO_FS_FAIR_TREE ? lag->prev_usage : NULL);
-	for (uint32_t i = 0; i < t.n; i++)
-		w.users += snap->assocs[i].is_user;
+	w.users = cache->users;
 	switch (algorithm) {
 	case PRIO_FS_FAIR_TREE:
-		w.scratch = malloc((size_t)t.n * sizeof(uint32_t));
-		if (!w.scratch) {
-			rc = PRIO_ERR_NOMEM;
-			break;
-		}
 		fair_tree_values(&w);
 		w.rank = w.rnt = w.users;
-		rank_level(&w, 0, w.scratch, false, 0);
-		free(w.scratch);
+		rank_level(&w, 0, false, 0);
+		cache->warm = true;
 		break;
 	case PRIO_FS_CLASSIC:
 		rc = classic_values(&w, false, lag);
@@ -867,7 +962,7 @@ int prio_fairshare_compute_lagged(const struct prio_snapshot *snap,
 				    "unknown fairshare algorithm %d",
 				    (int)algorithm);
 	}
-	fs_tree_free(&t);
+	prio_fs_cache_free(mine);
 	if (rc == PRIO_ERR_NOMEM)
 		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
 				      "out of memory");

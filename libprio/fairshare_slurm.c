@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fairshare_tree.h"
 #include "prio/fairshare.h"
 #include "prio/usage.h"
 
@@ -67,8 +68,8 @@ int prio_fairshare_slurm(const struct prio_snapshot *snap,
 
 	memset(l, 0, sizeof(*l));
 	if (!prio_fs_lag_applies(snap, setup))
-		return prio_fairshare_compute_lagged(snap, setup->algorithm,
-						     NULL, out, err);
+		return fs_compute(snap, setup->algorithm, NULL, setup->cache,
+				  out, err);
 	if (!(l->owned = calloc(2 * (size_t)n, sizeof(*l->owned))))
 		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
 				      "out of memory");
@@ -82,7 +83,7 @@ int prio_fairshare_slurm(const struct prio_snapshot *snap,
 	}
 	l->prev_usage = l->owned;
 	l->prev2_usage = l->owned + n;
-	rc = prio_fairshare_compute_lagged(snap, setup->algorithm, l, out, err);
+	rc = fs_compute(snap, setup->algorithm, l, setup->cache, out, err);
 	if (rc < 0 || l == &mine)
 		prio_fs_lag_free(l);
 	return rc;

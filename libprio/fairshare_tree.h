@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "prio/error.h"
+#include "prio/fairshare.h"
 #include "prio/snapshot.h"
 #include "prio/timestr.h"
 
@@ -33,6 +34,14 @@ struct fs_tree {
 int fs_tree_build(const struct prio_snapshot *snap, struct fs_tree *t,
 		  struct prio_error *err);
 void fs_tree_free(struct fs_tree *t);
+
+/* prio_fairshare_compute_lagged() with a cache (prio_fs_setup.cache), or
+ * NULL for a one-off computation. */
+struct prio_fs_lag;
+int fs_compute(const struct prio_snapshot *snap,
+	       enum prio_fs_algorithm algorithm, const struct prio_fs_lag *lag,
+	       struct prio_fs_cache *cache, struct prio_fs_result *out,
+	       struct prio_error *err);
 
 /* Sort fs-siblings slice[0..k) into the order Fair Tree visits them (Level
  * FS descending, users before accounts, then tree order); res holds their

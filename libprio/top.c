@@ -158,7 +158,7 @@ static int usage_at(struct prio_top *t, time_t now,
 	if (now <= snap->now)
 		return PRIO_OK;
 	return r ? prio_snapshot_advance_running(snap, now, r->running,
-						 r->nrunning, err)
+						 r->nrunning, NULL, err)
 		 : prio_snapshot_advance(snap, now, err);
 }
 

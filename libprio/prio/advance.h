@@ -48,9 +48,24 @@ uint32_t prio_snapshot_running(const struct prio_snapshot *snap,
  * the same usage, for a caller that moves one snapshot again and again
  * (prio-top's clock tick) without reading every job record, nor billing
  * and finding the association of every running job, each time. */
+struct prio_decay_memo;
 int prio_snapshot_advance_running(struct prio_snapshot *snap, time_t at,
 				  const struct prio_running *running,
-				  uint32_t count, struct prio_error *err);
+				  uint32_t count, struct prio_decay_memo *memo,
+				  struct prio_error *err);
+/*
+ * For prio_snapshot_advance_running, NULL or: the powers d^s of the decay
+ * per second d (the snapshot's PriorityDecayHalfLife) for whole seconds
+ * s < len, each kept once computed.  Usage at many instants of one search
+ * asks for the same few powers again and again (the instants and cycle
+ * ends lie whole periods apart), and pow() is most of its cost.  pow is
+ * calloc'd (0: not computed yet); the values are pow()'s own, so a memo
+ * changes no result.  Not shared between threads.
+ */
+struct prio_decay_memo {
+	double *pow;
+	uint32_t len;
+};
 /*
  * Add to the usage of snap advanced to `at` (after prio_snapshot_advance
  * to `at`) what job `job` (a snapshot index) would have charged running in

@@ -121,7 +121,18 @@ struct prio_fs_setup {
 	 * was moved there); 0 means snap->now. */
 	time_t cycle;
 	unsigned flags; /* PRIO_FS_NO_LAG */
+	/* NULL, or a cache from prio_fs_cache_new() for snapshots with this
+	 * association tree: computations repeated as usage moves (the
+	 * explanations' search over time) reuse the tree, and Fair Tree
+	 * sorts each level starting from the order it found last time. */
+	struct prio_fs_cache *cache;
 };
+struct prio_fs_cache;
+/* A cache for snap's association tree (its usage may change, its shape
+ * not); NULL with err filled when it cannot be built. */
+struct prio_fs_cache *prio_fs_cache_new(const struct prio_snapshot *snap,
+					struct prio_error *err);
+void prio_fs_cache_free(struct prio_fs_cache *cache);
 /* The setup Slurm's configuration implies: the algorithm of
  * PriorityFlags, the lag, the snapshot's clock. */
 struct prio_fs_setup prio_fs_setup_of(const struct prio_snapshot *snap);

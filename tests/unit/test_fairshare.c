@@ -635,3 +635,101 @@ Test(bounds, exact_usage_gives_points)
 	free(b);
 	prio_snapshot_free(&s);
 }
+
+/*
+ * A search over time computes Fair Tree again and again with a cache
+ * (prio_fs_setup.cache): each level is sorted starting from the order of
+ * the previous computation.  Whatever that order, small moves of usage,
+ * ties, zero usage or a reshuffle that sends the sort back to qsort, the
+ * results must be those of a computation from nothing.
+ */
+static uint32_t lcg_state = 12345;
+static uint32_t lcg(void)
+{
+	lcg_state = lcg_state * 1103515245u + 12345u;
+	return lcg_state >> 8;
+}
+
+static void sum_accounts(struct prio_snapshot *s)
+{
+	/* children come after their parent: sum from the end */
+	for (uint32_t i = 1; i < s->assoc_count; i++)
+		if (!s->assocs[i].is_user)
+			s->assocs[i].usage_raw = 0;
+	s->assocs[0].usage_raw = 0;
+	for (uint32_t i = s->assoc_count; i-- > 1;)
+		s->assocs[s->assocs[i].parent].usage_raw +=
+		    s->assocs[i].usage_raw;
+}
+
+Test(fairtree, cached_order_gives_the_results_of_a_fresh_computation)
+{
+	struct prio_snapshot s;
+	struct prio_error err;
+	char name[32];
+	prio_snapshot_init(&s);
+	uint32_t root = add(&s, PRIO_ASSOC_NONE, "root", NULL, 1, 0);
+	for (int a = 0; a < 4; a++) {
+		snprintf(name, sizeof(name), "acct%d", a);
+		uint32_t acct = add(&s, root, name, NULL, 1 + (uint32_t)a, 0);
+		uint32_t sub = add(&s, acct, name, NULL, 2, 0);
+		for (int u = 0; u < 60; u++) {
+			char user[32];
+			snprintf(user, sizeof(user), "u%d_%d", a, u);
+			add(&s, u % 3 ? acct : sub, name, user,
+			    1 + lcg() % 4, (double)(lcg() % 1000));
+		}
+	}
+	link_tree(&s);
+	sum_accounts(&s);
+	uint32_t n = s.assoc_count;
+	struct prio_fs_result *warm = calloc(n, sizeof(*warm));
+	struct prio_fs_result *cold = calloc(n, sizeof(*cold));
+	struct prio_fs_setup setup = {.algorithm = PRIO_FS_FAIR_TREE};
+	setup.cache = prio_fs_cache_new(&s, &err);
+	cr_assert_not_null(setup.cache, "%s", err.message);
+	for (int round = 0; round < 40; round++) {
+		for (uint32_t i = 1; i < n; i++) {
+			struct prio_assoc *a = &s.assocs[i];
+			if (!a->is_user)
+				continue;
+			if (round % 10 == 9) /* reshuffle */
+				a->usage_raw = (double)(lcg() % 1000);
+			else if (round % 10 == 5) /* ties and no usage */
+				a->usage_raw = (double)(lcg() % 3) * 100;
+			else /* a little more */
+				a->usage_raw *= 1.0 + (double)(lcg() % 100) / 1000;
+		}
+		sum_accounts(&s);
+		cr_assert_eq(prio_fairshare_slurm(&s, &setup, warm, NULL, &err), 0,
+			     "%s", err.message);
+		cr_assert_eq(prio_fairshare_compute(&s, PRIO_FS_FAIR_TREE, cold,
+						    &err),
+			     0, "%s", err.message);
+		for (uint32_t i = 0; i < n; i++) {
+			cr_assert_eq(warm[i].rank, cold[i].rank,
+				     "round %d association %u", round, i);
+			cr_assert(warm[i].level_fs == cold[i].level_fs ||
+				      (isnan((double)warm[i].level_fs) &&
+				       isnan((double)cold[i].level_fs)),
+				  "round %d association %u", round, i);
+			cr_assert(warm[i].fairshare == cold[i].fairshare ||
+				      (isnan(warm[i].fairshare) &&
+				       isnan(cold[i].fairshare)),
+				  "round %d association %u", round, i);
+		}
+	}
+	/* a cache of another tree is refused, not misread */
+	struct prio_snapshot t;
+	prio_snapshot_init(&t);
+	uint32_t r2 = add(&t, PRIO_ASSOC_NONE, "root", NULL, 1, 1);
+	add(&t, r2, "x", NULL, 1, 1);
+	link_tree(&t);
+	cr_assert_eq(prio_fairshare_slurm(&t, &setup, warm, NULL, &err),
+		     PRIO_ERR_USAGE);
+	prio_snapshot_free(&t);
+	prio_fs_cache_free(setup.cache);
+	free(warm);
+	free(cold);
+	prio_snapshot_free(&s);
+}

@@ -213,8 +213,8 @@ Test(report, when_decay_alone_changes_nothing)
 	struct prio_error err;
 	uint32_t alice = user_in("alice", "hep");
 	long double before = snap.assocs[alice].usage_raw;
-	struct prio_fs_setup ft = {PRIO_FS_FAIR_TREE, 0, 0},
-			     classic = {PRIO_FS_CLASSIC, 0, 0};
+	struct prio_fs_setup ft = {.algorithm = PRIO_FS_FAIR_TREE},
+			     classic = {.algorithm = PRIO_FS_CLASSIC};
 
 	/* no_run: only decay, so never; usage restored afterwards */
 	cr_assert_eq(prio_fairshare_when(&snap, &ft, alice,

@@ -597,17 +597,20 @@ Test(priority, sprio_rows_and_weights_row)
 	prio_sprio_table_free(&t);
 }
 
+/* One job running from 03:50:00 to 04:10:10 on two CPUs. */
+#define RUNNING_JOB_4                                                          \
+	"JobId=4 JobName=j UserId=u1(1004) Priority=10 Nice=0 Account=acc "    \
+	"QOS=normal JobState=RUNNING Reason=None Dependency=(null) "           \
+	"SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T03:00:00 "     \
+	"AccrueTime=2026-11-22T03:00:00 StartTime=2026-11-22T03:50:00 "        \
+	"EndTime=2026-11-22T04:10:10 TimeLimit=00:20:10 Partition=a "          \
+	"NumNodes=1 NumCPUs=2 TRES=cpu=2,node=1\n"
+
 /* --at: usage decays by d^Δ and a running job adds, per cycle, L·d^L·billing,
  * decayed to the end: compare with the cycle-by-cycle sum. */
 Test(priority, advance_decays_and_charges_running_jobs)
 {
-	const char *jobs =
-	    "JobId=4 JobName=j UserId=u1(1004) Priority=10 Nice=0 Account=acc "
-	    "QOS=normal JobState=RUNNING Reason=None Dependency=(null) "
-	    "SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T03:00:00 "
-	    "AccrueTime=2026-11-22T03:00:00 StartTime=2026-11-22T03:50:00 "
-	    "EndTime=2026-11-22T04:10:10 TimeLimit=00:20:10 Partition=a "
-	    "NumNodes=1 NumCPUs=2 TRES=cpu=2,node=1\n";
+	const char *jobs = RUNNING_JOB_4;
 	double d, want_u1, want_root, cyc_add = 0;
 	double hl = 600, period = 60;
 	time_t at = NOW + 3600 + 7; /* past the job's end, a short last cycle */
@@ -641,6 +644,57 @@ Test(priority, advance_decays_and_charges_running_jobs)
 			cr_assert_float_eq((double)a->usage_raw, want_u1, 1e-6);
 	}
 	cr_assert_eq(prio_snapshot_advance(&snap, NOW - 1, &err), PRIO_ERR_USAGE);
+}
+
+/* A memo of the decay's powers (the explanations' search over time) is
+ * only a memo: at every instant, within it or past its end, whole periods
+ * or not, the usage is the one computed without it, to the last bit. */
+Test(priority, advance_with_a_decay_memo_changes_no_bit)
+{
+	const char *jobs = RUNNING_JOB_4;
+	static const time_t after[] = {60, 61, 3600, 3607, 86400 * 3 + 1,
+				       86400 * 40};
+
+	build(NULL, jobs, NULL, NOW);
+	uint32_t n = snap.assoc_count;
+	long double *orig = malloc(n * sizeof(*orig));
+	long double *plain = malloc(n * sizeof(*plain));
+	struct prio_running *running =
+	    malloc((snap.job_count + 1) * sizeof(*running));
+	uint32_t nrunning = prio_snapshot_running(&snap, running);
+	struct prio_decay_memo memo = {calloc(86400 * 4, sizeof(double)),
+				       86400 * 4};
+
+	cr_assert_eq(nrunning, 1);
+	for (uint32_t i = 0; i < n; i++)
+		orig[i] = snap.assocs[i].usage_raw;
+	for (int round = 0; round < 2; round++) /* memo cold, then warm */
+		for (size_t k = 0; k < sizeof(after) / sizeof(*after); k++) {
+			cr_assert_eq(prio_snapshot_advance_running(
+					 &snap, NOW + after[k], running,
+					 nrunning, NULL, &err),
+				     0);
+			for (uint32_t i = 0; i < n; i++) {
+				plain[i] = snap.assocs[i].usage_raw;
+				snap.assocs[i].usage_raw = orig[i];
+			}
+			cr_assert_eq(prio_snapshot_advance_running(
+					 &snap, NOW + after[k], running,
+					 nrunning, &memo, &err),
+				     0);
+			for (uint32_t i = 0; i < n; i++) {
+				cr_assert(snap.assocs[i].usage_raw == plain[i],
+					  "%lld s later, association %u",
+					  (long long)after[k], i);
+				snap.assocs[i].usage_raw = orig[i];
+			}
+		}
+	/* usage moved: the memo holds powers of this snapshot's decay */
+	cr_assert(plain[0] < orig[0]);
+	free(memo.pow);
+	free(running);
+	free(plain);
+	free(orig);
 }
 
 /* --explain: the terms add up to the engine's sum, and the waiting time
