@@ -809,11 +809,18 @@ static int build_queue(struct sim *s, time_t calc)
  * allows too, in whole tasks; 0 when it cannot take its least there. */
 static int64_t usable(const struct sjob *j, int64_t c, int64_t m)
 {
-	int64_t unit = j->flex ? j->cpn : 1;
+	/* m < c * mpc is m / mpc < c without a division (the sweeps ask
+	 * this for every node at every instant); where the two differ, for
+	 * a negative m, m / mpc equals c anyway.  A product past int64 is
+	 * past m on the side of c's sign. */
+	int64_t room;
 
-	if (j->mpc && m / (int64_t)j->mpc < c)
+	if (j->mpc &&
+	    (__builtin_mul_overflow(c, (int64_t)j->mpc, &room) ? c > 0
+							      : m < room))
 		c = m / (int64_t)j->mpc;
-	c -= c % unit;
+	if (j->flex && j->cpn > 1)
+		c -= c % (int64_t)j->cpn;
 	if (c < (int64_t)j->cpn || (!j->mpc && m < (int64_t)j->mpn))
 		return 0;
 	return c;
