@@ -58,6 +58,7 @@ static void results_free(struct prio_top_results *r)
 	free(r->assoc_changed);
 	free(r->assoc_before);
 	free(r->is_moved);
+	prio_fs_cache_free(r->fs_cache);
 	free(r);
 }
 
@@ -527,12 +528,15 @@ static int tick(struct prio_top *t, time_t now, struct prio_error *err)
 		return 1;
 	if ((rc = usage_at(t, now, r, err)) < 0)
 		return rc;
+	if (nassoc && !r->fs_cache && !(r->fs_cache = prio_fs_cache_new(snap, err)))
+		return err->status;
 	/* without a fairshare weight the engine has no tree: the tree view's,
 	 * as compute() makes it */
 	if (!e->fs && nassoc) {
 		struct prio_fs_setup setup = e->fs_setup;
 
 		setup.cycle = now;
+		setup.cache = r->fs_cache;
 		own_fs = calloc(nassoc, sizeof(*own_fs));
 		if (!own_fs)
 			return nomem(err);
@@ -545,7 +549,11 @@ static int tick(struct prio_top *t, time_t now, struct prio_error *err)
 	if (nassoc)
 		memcpy(r->assoc_before, e->assoc_factors,
 		       nassoc * sizeof(*r->assoc_before));
-	if ((rc = prio_engine_move(e, now, err)) < 0) {
+	/* the cache only for this move: the engine's setup outlives it */
+	e->fs_setup.cache = r->fs_cache;
+	rc = prio_engine_move(e, now, err);
+	e->fs_setup.cache = NULL;
+	if (rc < 0) {
 		free(own_fs);
 		return rc;
 	}

@@ -35,6 +35,9 @@ struct prio_top_results {
 	double *tres2;
 	uint8_t *assoc_changed, *is_moved;
 	struct prio_assoc_factors *assoc_before;
+	/* the tree and Fair Tree's last order, from one tick to the next
+	 * (the results are rebuilt whenever the snapshot changes) */
+	struct prio_fs_cache *fs_cache;
 };
 
 /* The queue before the last what-if: (job, partition) keys in ascending
