@@ -591,12 +591,33 @@ static int queue(struct cmd_common *c, struct prio_snapshot *snap,
 
 /* ---- --verify ------------------------------------------------------------ */
 
+/* A sacct row that differs, kept while the file streams (its record is
+ * gone when the stream moves on) and printed once the stream is over. */
+struct verify_kept {
+	unsigned long line;
+	uint32_t raw_id;
+	prio_id partition;
+	const char *field;
+	uint64_t stored;
+	double billing;
+	char *job_id, *tres;
+};
+
+/* More differences than this and the stream gives up: the whole load then
+ * prints them as it reads them, with the memory it always took. */
+#define VERIFY_KEEP_MAX 100000u
+
 struct verify {
 	struct cmd_common *c;
 	struct prio_snapshot *snap;
 	struct prio_writer *w;
 	unsigned long checked, differ, skipped, multi;
 	bool count_only; /* JSON's first pass: the summary comes first */
+	/* the sacct file streamed (verify_stream()): its counts and rows */
+	bool streamed, keep, too_many;
+	unsigned long s_checked, s_differ, s_skipped, s_multi;
+	struct verify_kept *kept;
+	size_t nkept, ckept;
 };
 
 /* Whether any partition's weights give `stored` for l. */
@@ -611,14 +632,9 @@ static bool some_partition_gives(const struct prio_snapshot *snap,
 	return false;
 }
 
-/* any_partition: the value may come from another partition than the one
- * named (a job's ReqTRES is billed when it is submitted, with the first
- * partition Slurm tries; once it ran, sacct names only the partition it ran
- * in, so a job submitted to several partitions cannot be told apart). */
-static void verify_one(struct verify *v, const char *source, unsigned long line,
-		       uint32_t raw_id, const char *job_id, prio_id partition,
-		       const struct prio_tres_list *l, const char *field,
-		       bool any_partition)
+static void verify_emit(struct verify *v, const char *source, unsigned long line,
+			uint32_t raw_id, const char *job_id, prio_id partition,
+			const char *field, uint64_t stored, double b, const char *tres)
 {
 	static const struct prio_column cols[] = {
 		{ "source", "Source", 8, false, PRIO_NUMFMT_PLAIN, NULL },
@@ -631,6 +647,75 @@ static void verify_one(struct verify *v, const char *source, unsigned long line,
 		{ "unrounded", "Unrounded", 12, true, PRIO_NUMFMT_PF, NULL },
 		{ "tres", "TRES", 40, false, PRIO_NUMFMT_PLAIN, NULL },
 	};
+	struct prio_cell cells[10] = { prio_cell_str(source), prio_cell_uint(line) };
+	size_t n = 2 + job_cells(v->c, cells + 2, raw_id, job_id);
+
+	if (!v->w) {
+		static struct prio_column use[sizeof(cols) / sizeof(cols[0]) + 1];
+
+		v->w = writer(v->c, use,
+			      job_columns(v->c, cols, sizeof(cols) / sizeof(cols[0]), 2, use));
+	}
+	cells[n++] = prio_cell_str(prio_snapshot_str(v->snap, partition));
+	cells[n++] = prio_cell_str(field);
+	cells[n++] = prio_cell_uint(stored);
+	cells[n++] = prio_cell_uint(prio_billing_truncate(b));
+	cells[n++] = prio_cell_double(b);
+	cells[n++] = prio_cell_str(tres);
+	row(v->c, v->w, cells);
+}
+
+/* Keep a difference found while streaming; false past VERIFY_KEEP_MAX or
+ * out of memory (the stream then gives up). */
+static bool verify_keep(struct verify *v, unsigned long line, uint32_t raw_id,
+			const char *job_id, prio_id partition, const char *field,
+			uint64_t stored, double b, const char *tres)
+{
+	struct verify_kept *k;
+
+	if (v->nkept >= VERIFY_KEEP_MAX)
+		return false;
+	if (v->nkept == v->ckept) {
+		size_t cap = v->ckept ? 2 * v->ckept : 64;
+		void *grown = realloc(v->kept, cap * sizeof(*v->kept));
+
+		if (!grown)
+			return false;
+		v->kept = grown;
+		v->ckept = cap;
+	}
+	k = &v->kept[v->nkept];
+	*k = (struct verify_kept){ line, raw_id, partition, field, stored, b,
+				   strdup(job_id), strdup(tres) };
+	if (!k->job_id || !k->tres) {
+		free(k->job_id);
+		free(k->tres);
+		return false;
+	}
+	v->nkept++;
+	return true;
+}
+
+static void verify_kept_free(struct verify *v)
+{
+	for (size_t i = 0; i < v->nkept; i++) {
+		free(v->kept[i].job_id);
+		free(v->kept[i].tres);
+	}
+	free(v->kept);
+	v->kept = NULL;
+	v->nkept = v->ckept = 0;
+}
+
+/* any_partition: the value may come from another partition than the one
+ * named (a job's ReqTRES is billed when it is submitted, with the first
+ * partition Slurm tries; once it ran, sacct names only the partition it ran
+ * in, so a job submitted to several partitions cannot be told apart). */
+static void verify_one(struct verify *v, const char *source, unsigned long line,
+		       uint32_t raw_id, const char *job_id, prio_id partition,
+		       const struct prio_tres_list *l, const char *field,
+		       bool any_partition)
+{
 	const struct prio_partition *p;
 	uint64_t stored = prio_tres_list_get(l, PRIO_TRES_BILLING, PRIO_NO_VAL64);
 	double b;
@@ -649,26 +734,16 @@ static void verify_one(struct verify *v, const char *source, unsigned long line,
 	    (any_partition && some_partition_gives(v->snap, l, stored)))
 		return;
 	v->differ++;
+	if (v->keep) {
+		if (!verify_keep(v, line, raw_id, job_id, partition, field, stored, b,
+				 tres_text(v->snap, l, tres, sizeof(tres))))
+			v->too_many = true;
+		return;
+	}
 	if (v->count_only)
 		return;
-	if (!v->w) {
-		static struct prio_column use[sizeof(cols) / sizeof(cols[0]) + 1];
-
-		v->w = writer(v->c, use,
-			      job_columns(v->c, cols, sizeof(cols) / sizeof(cols[0]), 2, use));
-	}
-	{
-		struct prio_cell cells[10] = { prio_cell_str(source), prio_cell_uint(line) };
-		size_t n = 2 + job_cells(v->c, cells + 2, raw_id, job_id);
-
-		cells[n++] = prio_cell_str(prio_snapshot_str(v->snap, partition));
-		cells[n++] = prio_cell_str(field);
-		cells[n++] = prio_cell_uint(stored);
-		cells[n++] = prio_cell_uint(prio_billing_truncate(b));
-		cells[n++] = prio_cell_double(b);
-		cells[n++] = prio_cell_str(tres_text(v->snap, l, tres, sizeof(tres)));
-		row(v->c, v->w, cells);
-	}
+	verify_emit(v, source, line, raw_id, job_id, partition, field, stored, b,
+		    tres_text(v->snap, l, tres, sizeof(tres)));
 }
 
 /* A partition list of one name (a pending job may name several; its
@@ -680,6 +755,26 @@ static prio_id single_partition(const struct prio_snapshot *snap, prio_id part)
 	return strchr(s, ',') ? PRIO_NO_ID : part;
 }
 
+/* One sacct record's billing= values (steps carry none of their own). */
+static void verify_sacct(struct verify *v, const struct prio_sacct_rec *r)
+{
+	prio_id part;
+	char id[64];
+
+	if (r->is_step)
+		return;
+	part = single_partition(v->snap, r->partition);
+	if (!part && r->partition) {
+		v->multi++;
+		return;
+	}
+	prio_sacct_job_id_format(v->snap, r, id, sizeof(id));
+	verify_one(v, "sacct", r->line, r->job_id, id, part, &r->alloc_tres, "AllocTRES",
+		   false);
+	verify_one(v, "sacct", r->line, r->job_id, id, part, &r->req_tres, "ReqTRES",
+		   r->state != PRIO_JOB_PENDING);
+}
+
 static void verify_all(struct verify *v)
 {
 	const struct prio_snapshot *snap = v->snap;
@@ -687,23 +782,19 @@ static void verify_all(struct verify *v)
 	bool split = prio_snapshot_slurm(snap)->job_req_alloc_tres;
 
 	v->checked = v->differ = v->skipped = v->multi = 0;
-	for (uint32_t i = 0; i < snap->sacct_count; i++) {
-		const struct prio_sacct_rec *r = &snap->sacct[i];
-		prio_id part;
-		char id[64];
+	for (uint32_t i = 0; !v->streamed && i < snap->sacct_count; i++)
+		verify_sacct(v, &snap->sacct[i]);
+	if (v->streamed) {
+		v->checked = v->s_checked;
+		v->differ = v->s_differ;
+		v->skipped = v->s_skipped;
+		v->multi = v->s_multi;
+		for (size_t i = 0; !v->count_only && i < v->nkept; i++) {
+			const struct verify_kept *k = &v->kept[i];
 
-		if (r->is_step)
-			continue;
-		part = single_partition(snap, r->partition);
-		if (!part && r->partition) {
-			v->multi++;
-			continue;
+			verify_emit(v, "sacct", k->line, k->raw_id, k->job_id, k->partition,
+				    k->field, k->stored, k->billing, k->tres);
 		}
-		prio_sacct_job_id_format(snap, r, id, sizeof(id));
-		verify_one(v, "sacct", r->line, r->job_id, id, part, &r->alloc_tres, "AllocTRES",
-			   false);
-		verify_one(v, "sacct", r->line, r->job_id, id, part, &r->req_tres, "ReqTRES",
-			   r->state != PRIO_JOB_PENDING);
 	}
 	for (uint32_t i = 0; i < snap->job_count; i++) {
 		const struct prio_job *job = &snap->jobs[i];
@@ -733,35 +824,97 @@ static void verify_all(struct verify *v)
 	}
 }
 
-static int verify(struct cmd_common *c, struct prio_snapshot *snap)
+static int verify_stream_one(void *ctx, const struct prio_sacct_rec *rec,
+			     struct prio_error *err)
 {
-	struct verify v = { .c = c, .snap = snap };
+	struct verify *v = ctx;
 
+	verify_sacct(v, rec);
+	if (v->too_many)
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "more differences than the stream keeps");
+	return 0;
+}
+
+static const char *sacct_stream_path(struct cmd_common *c, char *buf, size_t size);
+static int load_but_sacct(struct cmd_common *c, struct prio_snapshot *snap);
+
+/*
+ * Issue 17: the sacct file's records checked as they stream, none kept but
+ * the rows that differ (printed after the stream, before the job list's,
+ * as the whole load prints them), so that years of accounting verify in
+ * bounded memory.  As for the reports (report_stream()), whatever the
+ * stream cannot judge alone is left to the whole load: false, nothing
+ * printed, snap empty.
+ */
+static bool verify_stream(struct cmd_common *c, struct prio_snapshot *snap,
+			  struct verify *v)
+{
+	const char *path;
+	struct prio_error err;
+	char buf[4096];
+	int rc;
+
+	if (c->live || !(path = sacct_stream_path(c, buf, sizeof(buf))) ||
+	    load_but_sacct(c, snap) < 0)
+		return false;
+	v->c = c;
+	v->snap = snap;
+	v->keep = true;
+	rc = prio_sacct_stream(snap, path, PRIO_SACCT_PARTITION, verify_stream_one, v,
+			       &err);
+	v->keep = false;
+	if (rc < 0 && !v->too_many)
+		cmd_die_error(c, &err);
+	if (rc != 0) {
+		verify_kept_free(v);
+		v->too_many = false;
+		v->checked = v->differ = v->skipped = v->multi = 0;
+		prio_snapshot_free(snap);
+		return false;
+	}
+	v->streamed = true;
+	v->s_checked = v->checked;
+	v->s_differ = v->differ;
+	v->s_skipped = v->skipped;
+	v->s_multi = v->multi;
+	cmd_load_warnings(c, snap);
+	return true;
+}
+
+static int verify(struct cmd_common *c, struct prio_snapshot *snap, struct verify *v)
+{
+	int rc;
+
+	v->c = c;
+	v->snap = snap;
 	if (!(snap->roles_loaded & ((1u << PRIO_ROLE_SACCT) | (1u << PRIO_ROLE_JOBS))))
 		cmd_die(c, "--verify needs sacct records (--sacct) or jobs (--jobs)");
 	if (c->mode == CMD_OUT_JSON) {
 		/* one object: the summary the text prints, then the rows that
 		 * differ (a first pass counts, so the summary leads) */
-		v.count_only = true;
-		verify_all(&v);
+		v->count_only = true;
+		verify_all(v);
 		printf("{\"checked\":%lu,\"differ\":%lu,\"no_partition\":%lu,"
 		       "\"several_partitions\":%lu,\"differences\":",
-		       v.checked, v.differ, v.skipped, v.multi);
-		v.count_only = false;
+		       v->checked, v->differ, v->skipped, v->multi);
+		v->count_only = false;
 	}
-	verify_all(&v);
-	if (c->mode == CMD_OUT_JSON && !v.w)
+	verify_all(v);
+	if (c->mode == CMD_OUT_JSON && !v->w)
 		printf("[]\n");
-	if (v.w)
-		finish(c, v.w);
+	if (v->w)
+		finish(c, v->w);
 	if (c->mode == CMD_OUT_JSON)
 		printf("}\n");
 	if (c->mode == CMD_OUT_TEXT || c->mode == CMD_OUT_PARSABLE2)
-		fprintf(v.differ ? stderr : stdout,
+		fprintf(v->differ ? stderr : stdout,
 			"%s: %lu billing values checked, %lu differ; %lu without a known "
 			"partition, %lu of jobs with several partitions not checked\n",
-			c->prog, v.checked, v.differ, v.skipped, v.multi);
-	return v.differ ? EXIT_NO : EXIT_OK;
+			c->prog, v->checked, v->differ, v->skipped, v->multi);
+	rc = v->differ ? EXIT_NO : EXIT_OK;
+	verify_kept_free(v);
+	return rc;
 }
 
 /* ---- reports ------------------------------------------------------------ */
@@ -1036,15 +1189,56 @@ static int stream_one(void *ctx, const struct prio_sacct_rec *rec,
 	return prio_rollup_add(s->r, s->snap, rec, err);
 }
 
+/* The sacct file a stream reads: --sacct's, else the snapshot folder's;
+ * NULL when none, standard input, or no other source names the rest (the
+ * configuration file's sources load whole). */
+static const char *sacct_stream_path(struct cmd_common *c, char *buf, size_t size)
+{
+	const unsigned sacct_role = 1u << PRIO_ROLE_SACCT;
+	const char *path = c->paths[PRIO_ROLE_SACCT];
+	bool other = c->snapshot_dir != NULL;
+
+	for (int k = 0; k < PRIO_ROLE_COUNT; k++)
+		other = other || (k != PRIO_ROLE_SACCT && c->paths[k]);
+	if (!other || !(c->folder_roles & sacct_role))
+		return NULL;
+	for (const char *const *n = prio_snapshot_dir_names(PRIO_ROLE_SACCT);
+	     !path && c->snapshot_dir && *n; n++) {
+		struct stat st;
+
+		snprintf(buf, size, "%s/%s", c->snapshot_dir, *n);
+		if (stat(buf, &st) == 0)
+			path = buf;
+	}
+	if (!path || strcmp(path, "-") == 0)
+		return NULL;
+	return path;
+}
+
+/* Every source but sacct, quietly, before the stream reads sacct; < 0
+ * when one fails (the whole load then words the error). */
+static int load_but_sacct(struct cmd_common *c, struct prio_snapshot *snap)
+{
+	const unsigned sacct_role = 1u << PRIO_ROLE_SACCT;
+	const char *given = c->paths[PRIO_ROLE_SACCT];
+	unsigned roles = c->folder_roles;
+	struct prio_error err;
+	int rc;
+
+	c->folder_roles = roles & ~sacct_role;
+	c->paths[PRIO_ROLE_SACCT] = NULL;
+	rc = cmd_load_snapshot_from(c, NULL, snap, &err);
+	c->folder_roles = roles;
+	c->paths[PRIO_ROLE_SACCT] = given;
+	return rc;
+}
+
 static bool report_stream(struct cmd_common *c, struct prio_snapshot *snap,
 			  int argc, char **argv, bool decayed,
 			  enum prio_bucket_by by, const char *cluster_opt,
 			  struct prio_rollup *r)
 {
-	const unsigned sacct_role = 1u << PRIO_ROLE_SACCT;
-	const char *given = c->paths[PRIO_ROLE_SACCT], *path = given;
-	unsigned roles = c->folder_roles;
-	bool other = c->snapshot_dir != NULL;
+	const char *path;
 	struct report_args a;
 	struct prio_rollup_opts ro;
 	struct prio_error err;
@@ -1053,27 +1247,9 @@ static bool report_stream(struct cmd_common *c, struct prio_snapshot *snap,
 	int rc;
 
 	parse_report(c, argc, argv, &a);
-	for (int k = 0; k < PRIO_ROLE_COUNT; k++)
-		other = other || (k != PRIO_ROLE_SACCT && c->paths[k]);
 	if (a.kind == PRIO_SREPORT_JOB_SIZES || c->live || cluster_opt ||
-	    a.cluster || !other || !(roles & sacct_role))
-		return false;
-	for (const char *const *n = prio_snapshot_dir_names(PRIO_ROLE_SACCT);
-	     !path && c->snapshot_dir && *n; n++) {
-		struct stat st;
-
-		snprintf(buf, sizeof(buf), "%s/%s", c->snapshot_dir, *n);
-		if (stat(buf, &st) == 0)
-			path = buf;
-	}
-	if (!path || strcmp(path, "-") == 0)
-		return false;
-	c->folder_roles = roles & ~sacct_role;
-	c->paths[PRIO_ROLE_SACCT] = NULL;
-	rc = cmd_load_snapshot_from(c, NULL, snap, &err);
-	c->folder_roles = roles;
-	c->paths[PRIO_ROLE_SACCT] = given;
-	if (rc < 0)
+	    a.cluster || !(path = sacct_stream_path(c, buf, sizeof(buf))) ||
+	    load_but_sacct(c, snap) < 0)
 		return false;
 	memset(&ro, 0, sizeof(ro));
 	if (report_window(c, snap, &a, &ro.window, true) < 0) {
@@ -1255,6 +1431,7 @@ int main(int argc, char **argv)
 	struct shape shape;
 	struct prio_rollup streamed;
 	bool do_verify = false, decayed = false, have_streamed = false;
+	struct verify ver = { .c = NULL };
 	const char *tres_names = NULL, *up_since = NULL;
 	enum prio_sreport_unit unit = PRIO_UNIT_MINUTES;
 	enum prio_bucket_by by = PRIO_BY_NONE;
@@ -1363,6 +1540,8 @@ int main(int argc, char **argv)
 	have_streamed = optind < argc &&
 			report_stream(&c, &snap, argc - optind, argv + optind,
 				      decayed, by, c.cluster, &streamed);
+	if (do_verify && !shape_given(&shape))
+		have_streamed = verify_stream(&c, &snap, &ver);
 	if (!have_streamed)
 		cmd_load_snapshot(&c, &snap);
 	/* a report sums every user's records; a job's own bill does not */
@@ -1372,7 +1551,7 @@ int main(int argc, char **argv)
 		rc = report(&c, &snap, argc - optind, argv + optind, tres_names, unit, decayed,
 			    by, up_since, c.cluster, have_streamed ? &streamed : NULL);
 	else if (do_verify)
-		rc = verify(&c, &snap);
+		rc = verify(&c, &snap, &ver);
 	else if (shape_given(&shape))
 		rc = calculator(&c, &snap, &shape);
 	else
