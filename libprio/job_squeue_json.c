@@ -927,37 +927,17 @@ static int load_job(struct js_loader *ld, const json_t *obj, uint32_t line)
 	return finish_job(ld, &j);
 }
 
-static int load(struct js_loader *ld, const struct prio_source *src)
+/* The checks of the document around the jobs, in the whole reading's
+ * order: squeue's own errors, a "jobs" array, the data_parser version. */
+static int check_root(struct js_loader *ld, const json_t *root)
 {
-	const char *nul = memchr(src->data, '\0', src->size);
+	const json_t *errors, *jobs;
 	struct jsl_meta meta;
-	json_error_t je;
-	json_t *root, *jobs, *errors, *obj;
-	uint32_t *lines = NULL;
-	size_t nlines = 0, i, qn;
-	char *quoted;
-	int rc = 0;
 
-	if (nul)
-		return prio_error_set(
-		    ld->err, PRIO_ERR_PARSE, ld->name,
-		    jsl_line_of(src->data, (size_t)(nul - src->data)), "",
-		    "NUL byte in input");
-	if (!(quoted = jsl_quote_nonfinite(src->data, src->size, &qn)) && qn)
-		return nomem(ld, 0, "");
-	root = json_loadb(quoted ? quoted : src->data, quoted ? qn : src->size,
-			  JSON_REJECT_DUPLICATES, &je);
-	free(quoted);
-	if (!root)
-		return prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name,
-				      je.line > 0 ? (unsigned long)je.line : 0,
-				      "", "invalid JSON: %s", je.text);
-	if (!json_is_object(root)) {
-		rc = prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name, 1, "",
-				    "expected squeue --json output (an object "
-				    "with a \"jobs\" array)");
-		goto out;
-	}
+	if (!json_is_object(root))
+		return prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name, 1, "",
+				      "expected squeue --json output (an object "
+				      "with a \"jobs\" array)");
 	errors = json_object_get(root, "errors");
 	if (json_is_array(errors) && json_array_size(errors) > 0) {
 		const json_t *e = json_array_get(errors, 0);
@@ -967,33 +947,54 @@ static int load(struct js_loader *ld, const struct prio_source *src)
 		if (!what)
 			what = json_string_value(
 			    json_object_get(e, "description"));
-		rc =
-		    prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name, 1,
-				   "errors", "squeue reported an error: %.200s",
-				   what ? what : "(no description)");
-		goto out;
+		return prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name, 1,
+				      "errors",
+				      "squeue reported an error: %.200s",
+				      what ? what : "(no description)");
 	}
 	jobs = json_object_get(root, "jobs");
-	if (!json_is_array(jobs)) {
-		rc =
-		    prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name, 1, "jobs",
-				   "expected squeue --json output (an object "
-				   "with a \"jobs\" array)");
-		goto out;
-	}
+	if (!json_is_array(jobs))
+		return prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name, 1,
+				      "jobs",
+				      "expected squeue --json output (an object "
+				      "with a \"jobs\" array)");
 	jsl_meta_read(root, &meta);
-	if (meta.parser && (meta.parser < 38 || meta.parser > 45)) {
-		rc = prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name, 1,
-				    "meta", "data_parser v0.0.%u: only v0.0.38 "
-				    "(Slurm 22.05) to v0.0.45 (26.05) are "
-				    "known",
-				    meta.parser);
-		goto out;
-	}
+	if (meta.parser && (meta.parser < 38 || meta.parser > 45))
+		return prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name, 1,
+				      "meta", "data_parser v0.0.%u: only v0.0.38 "
+				      "(Slurm 22.05) to v0.0.45 (26.05) are "
+				      "known",
+				      meta.parser);
 	ld->parser = meta.parser;
 	if (meta.release)
 		prio_snapshot_note_version(ld->snap, meta.release,
 					   PRIO_VERSION_JSON);
+	return 0;
+}
+
+/* The whole document parsed at once: what says exactly what is wrong with
+ * a document, and reads one with json-c's bare non-finite numbers. */
+static int load_whole(struct js_loader *ld, const struct prio_source *src)
+{
+	json_error_t je;
+	json_t *root, *jobs, *obj;
+	uint32_t *lines = NULL;
+	size_t nlines = 0, i, qn;
+	char *quoted;
+	int rc = 0;
+
+	if (!(quoted = jsl_quote_nonfinite(src->data, src->size, &qn)) && qn)
+		return nomem(ld, 0, "");
+	root = json_loadb(quoted ? quoted : src->data, quoted ? qn : src->size,
+			  JSON_REJECT_DUPLICATES, &je);
+	free(quoted);
+	if (!root)
+		return prio_error_set(ld->err, PRIO_ERR_PARSE, ld->name,
+				      je.line > 0 ? (unsigned long)je.line : 0,
+				      "", "invalid JSON: %s", je.text);
+	if ((rc = check_root(ld, root)) < 0)
+		goto out;
+	jobs = json_object_get(root, "jobs");
 	lines = jsl_element_lines(src->data, src->size, "jobs", NULL, &nlines);
 	if (!lines) {
 		rc = nomem(ld, 0, "");
@@ -1012,6 +1013,276 @@ out:
 	free(lines);
 	json_decref(root);
 	return rc;
+}
+
+/*
+ * Issue 17: the document split by a light scan of its structure, and each
+ * job's object parsed, read and freed in turn, so that jansson's tree of
+ * one job at a time is in memory (the whole tree took six times the text)
+ * and stays warm in the cache.  Only for a plain document: one object
+ * whose members have names without escapes, a "jobs" array of objects,
+ * no bare non-finite number.  Anything else, and anything that goes wrong
+ * in a job (a syntax error jansson finds, a job refused without
+ * --keep-going), puts the snapshot back as it was and leaves the document
+ * to load_whole(), whose error comes first where the whole parse finds it.
+ */
+struct js_span {
+	size_t off, len;
+	uint32_t line;
+};
+
+struct js_scan {
+	const char *s;
+	size_t n, i;
+	uint32_t line;
+};
+
+static void scan_ws(struct js_scan *sc)
+{
+	for (; sc->i < sc->n; sc->i++) {
+		char c = sc->s[sc->i];
+
+		if (c == '\n')
+			sc->line++;
+		else if (c != ' ' && c != '\t' && c != '\r')
+			return;
+	}
+}
+
+/* Past a string at sc->i (its '"'); false when it does not end. */
+static bool scan_string(struct js_scan *sc)
+{
+	for (sc->i++; sc->i < sc->n; sc->i++) {
+		char c = sc->s[sc->i];
+
+		if (c == '"') {
+			sc->i++;
+			return true;
+		}
+		if (c == '\\')
+			sc->i++;
+		else if (c == '\n')
+			sc->line++;
+	}
+	return false;
+}
+
+/* Past one value at sc->i, by its brackets and strings (jansson judges the
+ * rest); false when the brackets do not close. */
+static bool scan_value(struct js_scan *sc)
+{
+	unsigned depth = 0;
+
+	while (sc->i < sc->n) {
+		char c = sc->s[sc->i];
+
+		if (c == '"') {
+			if (!scan_string(sc))
+				return false;
+			if (!depth)
+				return true;
+			continue;
+		}
+		if (c == '{' || c == '[') {
+			depth++;
+		} else if (c == '}' || c == ']') {
+			if (!depth)
+				return true; /* the end of a scalar */
+			if (--depth == 0) {
+				sc->i++;
+				return true;
+			}
+		} else if (!depth && (c == ',' || c == ' ' || c == '\t' ||
+				      c == '\r' || c == '\n')) {
+			return true;
+		} else if (c == '\n') {
+			sc->line++;
+		}
+		sc->i++;
+	}
+	return depth == 0;
+}
+
+/* Split src: root gets every member but "jobs" (parsed), *spans the jobs'
+ * objects.  false: not plain enough (or out of memory), use load_whole(). */
+static bool scan_document(const char *s, size_t n, json_t *root,
+			  struct js_span **spans, size_t *count)
+{
+	struct js_scan sc = {s, n, 0, 1};
+	size_t cap = 0;
+	bool have_jobs = false;
+
+	*spans = NULL;
+	*count = 0;
+	scan_ws(&sc);
+	if (sc.i >= n || s[sc.i++] != '{')
+		return false;
+	for (;;) {
+		size_t key, key_len, val;
+		json_error_t je;
+		json_t *v;
+		char name[64];
+
+		scan_ws(&sc);
+		if (sc.i < n && s[sc.i] == '}' && !json_object_size(root) &&
+		    !have_jobs) {
+			sc.i++;
+			break;
+		}
+		if (sc.i >= n || s[sc.i] != '"')
+			return false;
+		key = sc.i + 1;
+		if (!scan_string(&sc))
+			return false;
+		key_len = sc.i - 1 - key;
+		if (key_len >= sizeof(name) || memchr(s + key, '\\', key_len))
+			return false;
+		memcpy(name, s + key, key_len);
+		name[key_len] = '\0';
+		scan_ws(&sc);
+		if (sc.i >= n || s[sc.i++] != ':')
+			return false;
+		scan_ws(&sc);
+		if (strcmp(name, "jobs") == 0) {
+			if (have_jobs || sc.i >= n || s[sc.i++] != '[')
+				return false;
+			have_jobs = true;
+			scan_ws(&sc);
+			if (sc.i < n && s[sc.i] == ']') {
+				sc.i++;
+			} else {
+				for (;;) {
+					struct js_span sp = {sc.i, 0, sc.line};
+
+					if (sc.i >= n || s[sc.i] != '{' ||
+					    !scan_value(&sc))
+						return false;
+					sp.len = sc.i - sp.off;
+					if (*count == cap) {
+						size_t nc = cap ? 2 * cap : 256;
+						void *g = realloc(*spans,
+								  nc * sizeof(**spans));
+
+						if (!g)
+							return false;
+						*spans = g;
+						cap = nc;
+					}
+					(*spans)[(*count)++] = sp;
+					scan_ws(&sc);
+					if (sc.i < n && s[sc.i] == ',') {
+						sc.i++;
+						scan_ws(&sc);
+						continue;
+					}
+					if (sc.i < n && s[sc.i] == ']') {
+						sc.i++;
+						break;
+					}
+					return false;
+				}
+			}
+		} else {
+			val = sc.i;
+			if (!scan_value(&sc) || sc.i == val ||
+			    json_object_get(root, name))
+				return false;
+			v = json_loadb(s + val, sc.i - val,
+				       JSON_REJECT_DUPLICATES | JSON_DECODE_ANY,
+				       &je);
+			if (!v || json_object_set_new(root, name, v) < 0)
+				return false;
+		}
+		scan_ws(&sc);
+		if (sc.i < n && s[sc.i] == ',') {
+			sc.i++;
+			continue;
+		}
+		if (sc.i < n && s[sc.i] == '}') {
+			sc.i++;
+			break;
+		}
+		return false;
+	}
+	scan_ws(&sc);
+	return sc.i == n && have_jobs;
+}
+
+/* 1: read; 0: not plain, snapshot as it was, use load_whole(); < 0: an
+ * error of the document (as load_whole() would give it first). */
+static int load_split(struct js_loader *ld, const struct prio_source *src)
+{
+	struct prio_snapshot *snap = ld->snap;
+	uint32_t jobs0 = snap->job_count, warnings0 = snap->warning_count;
+	size_t count = 0, qn;
+	unsigned long records0 = ld->records;
+	struct js_span *spans = NULL;
+	json_t *root = json_object();
+	char *quoted;
+	int rc = 0;
+
+	if (!root)
+		return 0;
+	if ((quoted = jsl_quote_nonfinite(src->data, src->size, &qn)) || qn) {
+		free(quoted);
+		json_decref(root);
+		return 0;
+	}
+	if (!scan_document(src->data, src->size, root, &spans, &count) ||
+	    json_object_set_new(root, "jobs", json_array()) < 0)
+		goto whole;
+	/* an error here may come after a syntax error in a job for the
+	 * whole parse: let it tell */
+	if (check_root(ld, root) < 0)
+		goto undo;
+	for (size_t i = 0; i < count; i++) {
+		json_error_t je;
+		json_t *obj = json_loadb(src->data + spans[i].off, spans[i].len,
+					 JSON_REJECT_DUPLICATES, &je);
+		int r;
+
+		if (!obj)
+			goto undo;
+		r = load_job(ld, obj, spans[i].line);
+		json_decref(obj);
+		/* the caches' last strings were in the tree just freed */
+		memset(ld->last, 0, sizeof(ld->last));
+		ld->tres.last_s = ld->parts.last_s = NULL;
+		if (r == 0)
+			continue;
+		if (!snap->keep_going || ld->err->status == PRIO_ERR_NOMEM)
+			goto undo;
+		if ((rc = prio_snapshot_record_error(snap, ld->err)) < 0)
+			goto out;
+	}
+	rc = 1;
+	goto out;
+undo:
+	snap->job_count = jobs0;
+	snap->warning_count = warnings0;
+	ld->records = records0;
+	prio_error_clear(ld->err);
+whole:
+	rc = 0;
+out:
+	free(spans);
+	json_decref(root);
+	return rc;
+}
+
+static int load(struct js_loader *ld, const struct prio_source *src)
+{
+	const char *nul = memchr(src->data, '\0', src->size);
+	int rc;
+
+	if (nul)
+		return prio_error_set(
+		    ld->err, PRIO_ERR_PARSE, ld->name,
+		    jsl_line_of(src->data, (size_t)(nul - src->data)), "",
+		    "NUL byte in input");
+	if ((rc = load_split(ld, src)) != 0)
+		return rc < 0 ? rc : 0;
+	return load_whole(ld, src);
 }
 
 int prio_load_jobs_squeue_json(struct prio_snapshot *snap,
