@@ -180,12 +180,17 @@ for size in $sizes; do
 		measure "$size" "prio-calc --forecast (1h)" 0 "$calc" --snapshot "$dir" --forecast \
 			--forecast-until "$(date -u -d "@$((now + 3600))" +%Y-%m-%dT%H:%M:%SZ)"
 		# the first job of the scheduling order (--rank; the forecast
-		# stops once it starts), and on S the median of the queue
+		# stops once it starts), the second, and on S the median of the queue
 		# (days of simulated time: on M that is minutes)
 		"$calc" --snapshot "$dir" --rank -P -h 2>/dev/null | cut -d'|' -f5 >"$out/.order"
 		first=$(awk 'NR == 1 { print $1 }' "$out/.order")
 		[ -n "$first" ] && measure "$size" "prio-calc --explain (first in order)" 0 \
 			"$calc" --snapshot "$dir" --explain "$first"
+		# the second: a job ahead of it, so its explanation searches
+		# over time (every calculation until nothing moves)
+		second=$(awk 'NR == 2 { print $1 }' "$out/.order")
+		[ -n "$second" ] && measure "$size" "prio-calc --explain (second in order)" 0 \
+			"$calc" --snapshot "$dir" --explain "$second"
 		mid=$(awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }' "$out/.order")
 		[ "$size" = S ] && [ -n "$mid" ] && measure "$size" "prio-calc --explain (median job)" 0 \
 			"$calc" --snapshot "$dir" --explain "$mid"
