@@ -459,10 +459,9 @@ static int time_passes(struct fs_search *s, time_t t, bool *passes)
 	if (s->fs) {
 		struct prio_fs_setup setup = e->fs_setup;
 		uint32_t a_me = pr->jf_me->assoc_index;
-
-		setup.cache = s->cache;
 		uint32_t a_ah = pr->jf_ahead->assoc_index;
 
+		setup.cache = s->cache;
 		for (uint32_t i = 0; i < snap->assoc_count; i++)
 			s->assocs[i].usage_raw = s->orig[i];
 		if (t > snap->now &&
