@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "fstree.h"
+#include "sacct_stream.h"
 #include "history.h"
 
 #define USAGE                                                                  \
@@ -223,6 +224,70 @@ static const char *invoking_user(void)
 	return pw ? pw->pw_name : "";
 }
 
+/*
+ * Issue 17: the usage replayed from the sacct file as it streams, every
+ * other source loaded first, so that years of accounting need no more
+ * memory than a day's; fstree_set_usage() then checks as for a whole load
+ * (the stream keeps the few records cmd_partial() reads) and does not
+ * replay again.  Only when a replay is certain: --replay, or no usage
+ * loaded to move with --at.  false: nothing done, snap empty, and the
+ * whole load follows as before (no file to stream, --live, no tree, or a
+ * doubt of the stream's, whose error the whole load words).
+ */
+struct replay_ctx {
+	struct prio_usage_replay_run *run;
+	struct cmd_sacct_reps reps;
+};
+
+static int replay_one(void *ctx, const struct prio_sacct_rec *rec,
+		      struct prio_error *err)
+{
+	struct replay_ctx *x = ctx;
+
+	(void)err;
+	cmd_sacct_reps_see(&x->reps, rec);
+	prio_usage_replay_add(x->run, rec);
+	return 0;
+}
+
+static bool replay_stream(struct fstree *f, bool replay, time_t at,
+			  bool at_set)
+{
+	struct prio_snapshot *s = &f->snap;
+	struct prio_error err;
+	struct replay_ctx x;
+	const char *path;
+	char buf[4096];
+	bool usage = false;
+	int rc;
+
+	if (f->c.live || !(path = cmd_sacct_stream_path(&f->c, buf, sizeof(buf))) ||
+	    cmd_load_but_sacct(&f->c, s) < 0)
+		return false;
+	for (uint32_t i = 0; i < s->assoc_count && !usage; i++)
+		usage = s->assocs[i].usage_known;
+	if ((!replay && usage) ||
+	    !(x.run = prio_usage_replay_begin(s, at_set ? at : s->now,
+					      f->no_run, &err))) {
+		prio_snapshot_free(s);
+		return false;
+	}
+	cmd_sacct_reps_init(&x.reps);
+	rc = prio_sacct_stream(s, path, ~(uint32_t)PRIO_SACCT_NODELIST,
+			       replay_one, &x, &err);
+	prio_usage_replay_end(x.run, NULL);
+	if (rc < 0)
+		cmd_die_error(&f->c, &err);
+	if (rc == PRIO_SACCT_LOAD_WHOLE) {
+		prio_snapshot_free(s);
+		return false;
+	}
+	cmd_sacct_reps_store(&f->c, s, &x.reps);
+	cmd_load_warnings(&f->c, s);
+	f->streamed = true;
+	return true;
+}
+
 /* Apply --replay / --at to the loaded usage. */
 void fstree_set_usage(struct fstree *f, bool replay)
 {
@@ -233,7 +298,7 @@ void fstree_set_usage(struct fstree *f, bool replay)
 	prio_error_clear(&err);
 	for (uint32_t i = 0; i < s->assoc_count && !usage; i++)
 		usage = s->assocs[i].usage_known;
-	if (prio_usage_needs_replay(s))
+	if (prio_usage_needs_replay(s) || f->streamed)
 		replay = true;
 	if (replay) {
 		if (!s->sacct_count && !s->job_count)
@@ -241,7 +306,8 @@ void fstree_set_usage(struct fstree *f, bool replay)
 				       "and --jobs)");
 		cmd_partial(&f->c, s, PRIO_NEEDS_REPLAY,
 			    "usage replayed from job records", true);
-		if (prio_usage_replay(s, f->at, f->no_run, NULL, &err) < 0)
+		if (!f->streamed &&
+		    prio_usage_replay(s, f->at, f->no_run, NULL, &err) < 0)
 			cmd_die_error(&f->c, &err);
 		f->replayed = true;
 	} else if (!usage) {
@@ -671,7 +737,9 @@ int main(int argc, char **argv)
 	/* Job history is read only to rebuild usage. */
 	if (!replay && !at_set)
 		f.c.folder_roles &= ~(1u << PRIO_ROLE_SACCT);
-	cmd_load_snapshot(&f.c, &f.snap);
+	if (!(!audit && (replay || at_set) &&
+	      replay_stream(&f, replay, at, at_set)))
+		cmd_load_snapshot(&f.c, &f.snap);
 	/* every column past the shares depends on every user's usage */
 	cmd_partial(&f.c, &f.snap, PRIO_NEEDS_FAIRSHARE,
 		    "fair-share (NormUsage, EffectvUsage, FairShare, Level FS, "

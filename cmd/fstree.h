@@ -24,6 +24,7 @@ struct fstree {
 	time_t at;		    /* evaluation time (--at, else now) */
 	bool no_run;
 	bool replayed; /* usage rebuilt from job records */
+	bool streamed; /* ... as the sacct file streamed (replay_stream()) */
 	bool ascii;    /* --tree without box characters */
 	bool no_lag;   /* --no-lag */
 	/* Slurm's classic one-cycle lag, as prio_fairshare_slurm modelled it

@@ -21,9 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "common.h"
+#include "sacct_stream.h"
 #include "prio/billing.h"
 #include "prio/report_sreport.h"
 #include "prio/rollup.h"
@@ -836,9 +836,6 @@ static int verify_stream_one(void *ctx, const struct prio_sacct_rec *rec,
 	return 0;
 }
 
-static const char *sacct_stream_path(struct cmd_common *c, char *buf, size_t size);
-static int load_but_sacct(struct cmd_common *c, struct prio_snapshot *snap);
-
 /*
  * Issue 17: the sacct file's records checked as they stream, none kept but
  * the rows that differ (printed after the stream, before the job list's,
@@ -855,8 +852,8 @@ static bool verify_stream(struct cmd_common *c, struct prio_snapshot *snap,
 	char buf[4096];
 	int rc;
 
-	if (c->live || !(path = sacct_stream_path(c, buf, sizeof(buf))) ||
-	    load_but_sacct(c, snap) < 0)
+	if (c->live || !(path = cmd_sacct_stream_path(c, buf, sizeof(buf))) ||
+	    cmd_load_but_sacct(c, snap) < 0)
 		return false;
 	v->c = c;
 	v->snap = snap;
@@ -1160,77 +1157,16 @@ static int report_window(struct cmd_common *c, const struct prio_snapshot *snap,
 struct stream_ctx {
 	struct prio_rollup *r;
 	const struct prio_snapshot *snap;
-	struct prio_sacct_rec reps[4];
-	unsigned nreps;
-	prio_id user1, user2;
-	bool have_cluster;
+	struct cmd_sacct_reps reps;
 };
 
 static int stream_one(void *ctx, const struct prio_sacct_rec *rec,
 		      struct prio_error *err)
 {
 	struct stream_ctx *s = ctx;
-	bool keep = !s->nreps;
 
-	if (rec->user != PRIO_NO_ID && s->user1 == PRIO_NO_ID) {
-		s->user1 = rec->user;
-		keep = true;
-	} else if (rec->user != PRIO_NO_ID && rec->user != s->user1 &&
-		   s->user2 == PRIO_NO_ID) {
-		s->user2 = rec->user;
-		keep = true;
-	}
-	if (rec->cluster && !s->have_cluster) {
-		s->have_cluster = true;
-		keep = true;
-	}
-	if (keep)
-		s->reps[s->nreps++] = *rec;
+	cmd_sacct_reps_see(&s->reps, rec);
 	return prio_rollup_add(s->r, s->snap, rec, err);
-}
-
-/* The sacct file a stream reads: --sacct's, else the snapshot folder's;
- * NULL when none, standard input, or no other source names the rest (the
- * configuration file's sources load whole). */
-static const char *sacct_stream_path(struct cmd_common *c, char *buf, size_t size)
-{
-	const unsigned sacct_role = 1u << PRIO_ROLE_SACCT;
-	const char *path = c->paths[PRIO_ROLE_SACCT];
-	bool other = c->snapshot_dir != NULL;
-
-	for (int k = 0; k < PRIO_ROLE_COUNT; k++)
-		other = other || (k != PRIO_ROLE_SACCT && c->paths[k]);
-	if (!other || !(c->folder_roles & sacct_role))
-		return NULL;
-	for (const char *const *n = prio_snapshot_dir_names(PRIO_ROLE_SACCT);
-	     !path && c->snapshot_dir && *n; n++) {
-		struct stat st;
-
-		snprintf(buf, size, "%s/%s", c->snapshot_dir, *n);
-		if (stat(buf, &st) == 0)
-			path = buf;
-	}
-	if (!path || strcmp(path, "-") == 0)
-		return NULL;
-	return path;
-}
-
-/* Every source but sacct, quietly, before the stream reads sacct; < 0
- * when one fails (the whole load then words the error). */
-static int load_but_sacct(struct cmd_common *c, struct prio_snapshot *snap)
-{
-	const unsigned sacct_role = 1u << PRIO_ROLE_SACCT;
-	const char *given = c->paths[PRIO_ROLE_SACCT];
-	unsigned roles = c->folder_roles;
-	struct prio_error err;
-	int rc;
-
-	c->folder_roles = roles & ~sacct_role;
-	c->paths[PRIO_ROLE_SACCT] = NULL;
-	rc = cmd_load_snapshot_from(c, NULL, snap, &err);
-	c->folder_roles = roles;
-	c->paths[PRIO_ROLE_SACCT] = given;
-	return rc;
 }
 
 static bool report_stream(struct cmd_common *c, struct prio_snapshot *snap,
@@ -1248,8 +1184,8 @@ static bool report_stream(struct cmd_common *c, struct prio_snapshot *snap,
 
 	parse_report(c, argc, argv, &a);
 	if (a.kind == PRIO_SREPORT_JOB_SIZES || c->live || cluster_opt ||
-	    a.cluster || !(path = sacct_stream_path(c, buf, sizeof(buf))) ||
-	    load_but_sacct(c, snap) < 0)
+	    a.cluster || !(path = cmd_sacct_stream_path(c, buf, sizeof(buf))) ||
+	    cmd_load_but_sacct(c, snap) < 0)
 		return false;
 	memset(&ro, 0, sizeof(ro));
 	if (report_window(c, snap, &a, &ro.window, true) < 0) {
@@ -1266,6 +1202,7 @@ static bool report_stream(struct cmd_common *c, struct prio_snapshot *snap,
 	memset(&s, 0, sizeof(s));
 	s.r = r;
 	s.snap = snap;
+	cmd_sacct_reps_init(&s.reps);
 	rc = prio_sacct_stream(snap, path, ~(uint32_t)PRIO_SACCT_NODELIST,
 			       stream_one, &s, &err);
 	if (rc < 0)
@@ -1275,13 +1212,7 @@ static bool report_stream(struct cmd_common *c, struct prio_snapshot *snap,
 		prio_snapshot_free(snap);
 		return false;
 	}
-	for (unsigned i = 0; i < s.nreps; i++) {
-		struct prio_sacct_rec *slot = prio_snapshot_new_sacct(snap);
-
-		if (!slot)
-			cmd_die(c, "out of memory");
-		*slot = s.reps[i];
-	}
+	cmd_sacct_reps_store(c, snap, &s.reps);
 	cmd_load_warnings(c, snap);
 	return true;
 }

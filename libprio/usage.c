@@ -250,27 +250,39 @@ static time_t running_end(const struct prio_snapshot *snap, time_t end_time,
 	return end_time;
 }
 
-int prio_usage_replay(struct prio_snapshot *snap, time_t at, bool no_run,
-		      struct prio_usage_replay_stats *stats,
-		      struct prio_error *err)
-{
-	struct prio_usage_replay_stats st;
+/* A replay under way: prio_usage_replay_begin() to _end(). */
+struct prio_usage_replay_run {
+	struct prio_snapshot *snap;
 	struct grid g;
-	uint32_t *running = NULL, nrunning = 0;
-	int rc;
+	time_t at;
+	bool no_run;
+	uint32_t *running, nrunning; /* job ids from the job list, sorted */
+	struct prio_usage_replay_stats st;
+};
 
-	memset(&st, 0, sizeof(st));
-	if ((rc = need_tree(snap, err)) < 0)
-		return rc;
-	grid_init(&g, snap, at);
+struct prio_usage_replay_run *prio_usage_replay_begin(struct prio_snapshot *snap,
+						      time_t at, bool no_run,
+						      struct prio_error *err)
+{
+	struct prio_usage_replay_run *r;
+
+	if (need_tree(snap, err) < 0)
+		return NULL;
+	if (!(r = calloc(1, sizeof(*r))) ||
+	    (snap->job_count &&
+	     !(r->running = malloc((size_t)snap->job_count * sizeof(*r->running))))) {
+		free(r);
+		prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
+		return NULL;
+	}
+	r->snap = snap;
+	r->at = at;
+	r->no_run = no_run;
+	grid_init(&r->g, snap, at);
 	for (uint32_t i = 0; i < snap->assoc_count; i++) {
 		snap->assocs[i].usage_raw = 0;
 		snap->assocs[i].usage_known = true;
 	}
-	if (snap->job_count &&
-	    !(running = malloc((size_t)snap->job_count * sizeof(*running))))
-		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
-				      "out of memory");
 	/* Running jobs from the job list: their allocation is current. */
 	for (uint32_t j = 0; j < snap->job_count; j++) {
 		const struct prio_job *job = &snap->jobs[j];
@@ -279,78 +291,100 @@ int prio_usage_replay(struct prio_snapshot *snap, time_t at, bool no_run,
 
 		if (!job_is_running(job) || !job->start_time)
 			continue;
-		running[nrunning++] = job->job_id;
+		r->running[r->nrunning++] = job->job_id;
 		if (job->start_time >= at) {
-			st.after++;
+			r->st.after++;
 			continue;
 		}
 		if ((a = running_assoc(snap, job)) == PRIO_ASSOC_NONE) {
-			st.no_assoc++;
+			r->st.no_assoc++;
 			continue;
 		}
 		e = running_end(snap, job->end_time, no_run);
 		charge(snap, a,
-		       job_usage(&g, job->start_time, e) *
+		       job_usage(&r->g, job->start_time, e) *
 			   running_billing(snap, job));
-		st.jobs++;
-		st.from_jobs++;
-		st.running += !e || e > at;
+		r->st.jobs++;
+		r->st.from_jobs++;
+		r->st.running += !e || e > at;
 	}
-	if (nrunning)
-		qsort(running, nrunning, sizeof(*running), cmp_u32);
-	for (uint32_t r = 0; r < snap->sacct_count; r++) {
-		const struct prio_sacct_rec *rec = &snap->sacct[r];
-		uint32_t a;
-		time_t e;
+	if (r->nrunning)
+		qsort(r->running, r->nrunning, sizeof(*r->running), cmp_u32);
+	return r;
+}
 
-		if (rec->is_step)
-			continue;
-		if (nrunning && bsearch(&rec->job_id, running, nrunning,
-					sizeof(*running), cmp_u32))
-			continue;
-		if (!rec->start || rec->state == PRIO_JOB_PENDING) {
-			st.no_start++;
-			continue;
-		}
-		if (rec->start >= at) {
-			st.after++;
-			continue;
-		}
-		a = prio_snapshot_assoc(snap, rec->account, rec->user,
-					rec->partition);
-		if (a == PRIO_ASSOC_NONE)
-			a = prio_snapshot_assoc(snap, rec->account, rec->user,
-						PRIO_NO_ID);
+void prio_usage_replay_add(struct prio_usage_replay_run *r,
+			   const struct prio_sacct_rec *rec)
+{
+	struct prio_snapshot *snap = r->snap;
+	uint32_t a;
+	time_t e;
+
+	if (rec->is_step)
+		return;
+	if (r->nrunning && bsearch(&rec->job_id, r->running, r->nrunning,
+				   sizeof(*r->running), cmp_u32))
+		return;
+	if (!rec->start || rec->state == PRIO_JOB_PENDING) {
+		r->st.no_start++;
+		return;
+	}
+	if (rec->start >= r->at) {
+		r->st.after++;
+		return;
+	}
+	a = prio_snapshot_assoc(snap, rec->account, rec->user, rec->partition);
+	if (a == PRIO_ASSOC_NONE)
+		a = prio_snapshot_assoc(snap, rec->account, rec->user, PRIO_NO_ID);
+	if (a == PRIO_ASSOC_NONE) {
+		a = prio_snapshot_assoc(snap, rec->account, PRIO_NO_ID,
+					PRIO_NO_ID);
 		if (a == PRIO_ASSOC_NONE) {
-			a = prio_snapshot_assoc(snap, rec->account, PRIO_NO_ID,
-						PRIO_NO_ID);
-			if (a == PRIO_ASSOC_NONE) {
-				st.no_assoc++;
-				continue;
-			}
-			st.account_only++;
+			r->st.no_assoc++;
+			return;
 		}
-		e = rec->end;
-		if (!e) {
-			/* Still running when sacct was taken. */
-			time_t limit =
-			    rec->time_limit != PRIO_INFINITE &&
-				    rec->time_limit != PRIO_NO_VAL
-				? rec->start + (time_t)rec->time_limit * 60
-				: 0;
-
-			e = running_end(snap, limit, no_run);
-		}
-		charge(snap, a,
-		       job_usage(&g, rec->start, e) *
-			   job_billing(snap, &rec->alloc_tres, rec->partition,
-				       rec->qos));
-		st.jobs++;
-		st.running += !e || e > at;
+		r->st.account_only++;
 	}
-	free(running);
+	e = rec->end;
+	if (!e) {
+		/* Still running when sacct was taken. */
+		time_t limit = rec->time_limit != PRIO_INFINITE &&
+				       rec->time_limit != PRIO_NO_VAL
+				   ? rec->start + (time_t)rec->time_limit * 60
+				   : 0;
+
+		e = running_end(snap, limit, r->no_run);
+	}
+	charge(snap, a,
+	       job_usage(&r->g, rec->start, e) *
+		   job_billing(snap, &rec->alloc_tres, rec->partition, rec->qos));
+	r->st.jobs++;
+	r->st.running += !e || e > r->at;
+}
+
+void prio_usage_replay_end(struct prio_usage_replay_run *r,
+			   struct prio_usage_replay_stats *stats)
+{
+	if (!r)
+		return;
 	if (stats)
-		*stats = st;
+		*stats = r->st;
+	free(r->running);
+	free(r);
+}
+
+int prio_usage_replay(struct prio_snapshot *snap, time_t at, bool no_run,
+		      struct prio_usage_replay_stats *stats,
+		      struct prio_error *err)
+{
+	struct prio_usage_replay_run *r =
+	    prio_usage_replay_begin(snap, at, no_run, err);
+
+	if (!r)
+		return err->status;
+	for (uint32_t i = 0; i < snap->sacct_count; i++)
+		prio_usage_replay_add(r, &snap->sacct[i]);
+	prio_usage_replay_end(r, stats);
 	return PRIO_OK;
 }
 

@@ -61,6 +61,23 @@ struct prio_usage_replay_stats {
 int prio_usage_replay(struct prio_snapshot *snap, time_t at, bool no_run,
 		      struct prio_usage_replay_stats *stats,
 		      struct prio_error *err);
+/*
+ * The same replay a record at a time, for records that stream by
+ * (prio_sacct_stream: years of accounting in bounded memory): _begin()
+ * zeroes the usage and charges the job list's running jobs (NULL with err
+ * filled when there is no tree or no memory), _add() charges one record,
+ * in the order prio_usage_replay() takes snap->sacct, _end() gives the
+ * counts (stats may be NULL) and frees the run.  The usage is then the one
+ * prio_usage_replay() computes from the same records, to the bit.
+ */
+struct prio_usage_replay_run;
+struct prio_usage_replay_run *prio_usage_replay_begin(struct prio_snapshot *snap,
+						      time_t at, bool no_run,
+						      struct prio_error *err);
+void prio_usage_replay_add(struct prio_usage_replay_run *r,
+			   const struct prio_sacct_rec *rec);
+void prio_usage_replay_end(struct prio_usage_replay_run *r,
+			   struct prio_usage_replay_stats *stats);
 
 /*
  * Whether the usage must come from a replay: no association has RawUsage
