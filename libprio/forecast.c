@@ -203,6 +203,11 @@ struct sim {
 	uint64_t version, bf_version;
 	struct nofit *nofit; /* NOFIT_SLOTS, valid when stamp == bf_stamp */
 	uint32_t bf_stamp;
+	/* bumped by every backfill pass and every start in one: a shape's
+	 * may_fit_now() holds while it is what it was */
+	uint32_t now_stamp;
+	uint32_t *defer;     /* backfill_pass(): the q indices put off */
+	uint32_t cdefer;
 	bool wake_queued;
 	struct resv *rv;
 	uint32_t nrv, crv;
@@ -826,6 +831,38 @@ static int64_t usable(const struct sjob *j, int64_t c, int64_t m)
 	return c;
 }
 
+/* Keep in the min-heap h[0..*nh) the k largest values offered, and their
+ * sum in *sum. */
+static void top_push(int64_t *h, uint32_t *nh, uint32_t k, int64_t v,
+		     int64_t *sum)
+{
+	uint32_t i;
+
+	if (*nh < k) {
+		for (i = (*nh)++; i > 0 && h[(i - 1) / 2] > v; i = (i - 1) / 2)
+			h[i] = h[(i - 1) / 2];
+		h[i] = v;
+		*sum += v;
+		return;
+	}
+	if (v <= h[0])
+		return;
+	*sum += v - h[0];
+	for (i = 0;;) {
+		uint32_t c = 2 * i + 1;
+
+		if (c >= *nh)
+			break;
+		if (c + 1 < *nh && h[c + 1] < h[c])
+			c++;
+		if (h[c] >= v)
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = v;
+}
+
 /*
  * The nodes the select plugin (cons_tres's default, no topology) gives j
  * from partition p's slots, s->avc[k] the CPUs it could use on the k-th
@@ -856,36 +893,12 @@ static bool choose_set(struct sim *s, const struct sjob *j, uint32_t p,
 
 		for (uint32_t k = 0; k < pt->node_count; k++) {
 			int64_t v = s->avc[k];
-			uint32_t i;
 
 			if (v <= 0)
 				continue;
 			if (v > maxv)
 				maxv = v;
-			if (nh < j->nodes) {
-				for (i = nh++; i > 0 && h[(i - 1) / 2] > v;
-				     i = (i - 1) / 2)
-					h[i] = h[(i - 1) / 2];
-				h[i] = v;
-				sum += v;
-				continue;
-			}
-			if (v <= h[0])
-				continue;
-			sum += v - h[0];
-			for (i = 0;;) {
-				uint32_t c = 2 * i + 1;
-
-				if (c >= nh)
-					break;
-				if (c + 1 < nh && h[c + 1] < h[c])
-					c++;
-				if (h[c] >= v)
-					break;
-				h[i] = h[c];
-				i = c;
-			}
-			h[i] = v;
+			top_push(h, &nh, j->nodes, v, &sum);
 		}
 		if (nh < j->nodes || sum < rem_cpus)
 			return false;
@@ -1412,10 +1425,11 @@ static int64_t use_at(const struct sim *s, const struct sjob *j, uint32_t n,
  * reservations it keeps in its map are in bf_resolution steps (reserve()).
  */
 static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
-		       time_t t, uint32_t nrel)
+		       time_t t, uint32_t nrel, bool now_only)
 {
 	const struct prio_partition *pt = &s->snap->partitions[p];
-	time_t horizon = t + (time_t)s->sp->bf_window * 60, found = FAR_FUTURE;
+	time_t horizon = now_only ? t : t + (time_t)s->sp->bf_window * 60;
+	time_t found = FAR_FUTURE;
 	time_t lim = j->limit == FAR_FUTURE ? FAR_FUTURE / 2 : j->limit;
 	uint32_t fitting = 0, r = 0, ion = 0, ioff = 0;
 	/* what the job needs in all: the sum of what it could use on the
@@ -1545,7 +1559,8 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
  * GRES, whole nodes), the shortest limit that failed.  Every part of the
  * shape counts: two jobs of 8 and 2 tasks over 2 nodes have the same CPUs
  * per node (one task's) when their tasks spread, and the second fits
- * where the first does not.
+ * where the first does not.  The same slot keeps whether the shape could
+ * fit now at all (may_fit_now()), while nothing has started since.
  */
 struct nofit {
 	uint32_t stamp;   /* == sim's bf pass: valid */
@@ -1553,10 +1568,13 @@ struct nofit {
 	uint64_t mpn, mpc;
 	uint32_t gpn[FC_GRES];
 	bool excl, flex;
-	time_t limit;
+	time_t limit;     /* NOFIT_NONE: none failed */
+	uint32_t now_stamp; /* == sim's now_stamp: now_fits valid */
+	bool now_fits;
 };
 
 #define NOFIT_SLOTS 4096u
+#define NOFIT_NONE ((time_t)1 << 62)
 
 static uint32_t nofit_hash(const struct sjob *j, uint32_t p)
 {
@@ -1567,8 +1585,8 @@ static uint32_t nofit_hash(const struct sjob *j, uint32_t p)
 	return (uint32_t)(h ^ h >> 29) & (NOFIT_SLOTS - 1);
 }
 
-/* The slot of j's shape in p (a free or matching one after a few probes;
- * NULL when the neighbourhood is full: no caching). */
+/* The slot of j's shape in p, claimed for this pass when it was free
+ * (NULL when the neighbourhood is full: no caching). */
 static struct nofit *nofit_slot(struct sim *s, const struct sjob *j,
 				uint32_t p)
 {
@@ -1577,15 +1595,70 @@ static struct nofit *nofit_slot(struct sim *s, const struct sjob *j,
 	for (uint32_t i = 0; i < 8; i++) {
 		struct nofit *f = &s->nofit[(h + i) & (NOFIT_SLOTS - 1)];
 
-		if (f->stamp != s->bf_stamp ||
-		    (f->p == p && f->nodes == j->nodes && f->cpn == j->cpn &&
-		     f->cpus == j->cpus && f->mpn == j->mpn &&
-		     f->mpc == j->mpc && f->excl == j->excl &&
-		     f->flex == j->flex &&
-		     !memcmp(f->gpn, j->gpn, sizeof(f->gpn))))
+		if (f->stamp != s->bf_stamp) {
+			*f = (struct nofit){.stamp = s->bf_stamp,
+					    .p = p,
+					    .nodes = j->nodes,
+					    .cpn = j->cpn,
+					    .cpus = j->cpus,
+					    .mpn = j->mpn,
+					    .mpc = j->mpc,
+					    .excl = j->excl,
+					    .flex = j->flex,
+					    .limit = NOFIT_NONE};
+			memcpy(f->gpn, j->gpn, sizeof(f->gpn));
+			return f;
+		}
+		if (f->p == p && f->nodes == j->nodes && f->cpn == j->cpn &&
+		    f->cpus == j->cpus && f->mpn == j->mpn && f->mpc == j->mpc &&
+		    f->excl == j->excl && f->flex == j->flex &&
+		    !memcmp(f->gpn, j->gpn, sizeof(f->gpn)))
 			return f;
 	}
 	return NULL;
+}
+
+/*
+ * Whether j could start in p now if no reservation held anything: enough
+ * nodes where it fits, and enough CPUs on them (for spread tasks, on its
+ * count of the largest).  choose() cannot succeed without this, and the
+ * reservations only take from what use_at() sees, so a job that fails it
+ * does not start in this pass: backfill_pass() puts off its sweep until a
+ * job below it might start, and needs its reservation.
+ */
+static bool may_fit_now(struct sim *s, const struct sjob *j, uint32_t p)
+{
+	const struct prio_partition *pt = &s->snap->partitions[p];
+	int64_t need = j->flex ? (int64_t)j->cpus : (int64_t)j->cpn * j->nodes;
+	int64_t sum = 0;
+	uint32_t fitting = 0;
+
+	for (uint32_t k = 0; k < pt->node_count; k++) {
+		uint32_t n = pt->nodes[k];
+		int64_t u;
+
+		if (!node_ever(s, j, n))
+			continue;
+		if (j->excl)
+			u = s->busy[n] == 0 &&
+				    s->free_cpu[n] >= (int64_t)s->res.node_cpus[n]
+				? s->free_cpu[n]
+				: 0;
+		else if (gres_fit(s, j, &s->free_gres[n * FC_GRES], NULL))
+			u = usable(j, s->free_cpu[n], s->free_mem[n]);
+		else
+			u = 0;
+		if (u <= 0)
+			continue;
+		/* spread tasks: the sum of the j->nodes largest */
+		if (j->flex)
+			top_push(s->run_cpus, &fitting, j->nodes, u, &sum);
+		else
+			fitting++, sum += u;
+		if (fitting >= j->nodes && sum >= need)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -1619,19 +1692,62 @@ static void rel_insert(struct sim *s, uint32_t *nrel, uint32_t run,
 	(*nrel)++;
 }
 
-static int backfill_pass(struct sim *s, time_t t)
+/* What backfill does with one tested job: its earliest start in the
+ * window; started now, or holding a reservation for the jobs after it. */
+static int backfill_try(struct sim *s, const struct entry *en, time_t t,
+			uint32_t *nrel, struct nofit *f)
 {
-	const struct prio_sched_params *sp = s->sp;
-	time_t horizon = t + (time_t)sp->bf_window * 60;
+	struct sjob *j = &s->sj[en->sj];
+	time_t horizon = t + (time_t)s->sp->bf_window * 60;
 	/* slurmctld's backfill map keeps a reservation's start and end
 	 * truncated to multiples of bf_resolution (whole minutes by
 	 * default): a lower job that would end a few seconds into the
 	 * minute a higher job is planned for does not start */
-	time_t res = sp->bf_resolution ? sp->bf_resolution : 1;
-	uint32_t nrel = 0, tested = 0;
+	time_t res = s->sp->bf_resolution ? s->sp->bf_resolution : 1;
+	time_t at;
+
+	if (f && j->limit >= f->limit)
+		return 0; /* known not to fit in the window */
+	at = earliest(s, j, en->q.partition, t, *nrel, false);
+	if (at == FAR_FUTURE && f && j->limit < f->limit)
+		f->limit = j->limit;
+	if (at == t) {
+		if (start(s, en, t, PRIO_FC_BACKFILL) < 0)
+			return -1;
+		s->now_stamp++;
+		rel_insert(s, nrel, j->run, horizon);
+	} else if (at != FAR_FUTURE &&
+		   reserve(s, j, at / res * res,
+			   j->limit == FAR_FUTURE
+			       ? FAR_FUTURE
+			       : (at + j->limit) / res * res) < 0) {
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * One backfill pass.  A job that cannot start now (may_fit_now() says no,
+ * or earliest() finds no room at t under the reservations made so far)
+ * only matters through its reservation, and that only to a job after it
+ * that might start now: its sweep is put off (s->defer) until such a job
+ * comes, and made then, in order, before that job's; the jobs put off
+ * after the last such job are never swept.  The reservations, starts and
+ * shortest failed limits are those of sweeping every job in turn, as
+ * nothing changes while jobs are put off; on a full cluster most of a
+ * pass's thousand jobs are, and the now-only check costs a sweep of the
+ * nodes only, not of the window's ends.
+ */
+static int backfill_pass(struct sim *s, time_t t)
+{
+	const struct prio_sched_params *sp = s->sp;
+	time_t horizon = t + (time_t)sp->bf_window * 60;
+	uint32_t nrel = 0, tested = 0, ndefer = 0;
+	bool lazy;
 
 	s->fc->backfill_passes++;
 	s->bf_stamp++;
+	s->now_stamp++;
 	/* the running jobs' ends as Slurm plans them: at their limits,
 	 * whenever they really end (--forecast-ends history) */
 	for (uint32_t i = 0; i < s->nheap; i++)
@@ -1642,6 +1758,9 @@ static int backfill_pass(struct sim *s, time_t t)
 		}
 	if (nrel)
 		qsort(s->rel, nrel, sizeof(*s->rel), cmp_event);
+	/* an end already due (the first pass, a job past its limit) frees
+	 * at t what may_fit_now() counts as taken: sweep every job */
+	lazy = !nrel || s->rel[0].at > t;
 	if (sp->bf_max_job_user)
 		memset(s->user_tested, 0,
 		       s->user_slots * sizeof(*s->user_tested));
@@ -1649,7 +1768,7 @@ static int backfill_pass(struct sim *s, time_t t)
 		const struct entry *en = &s->q[k];
 		struct sjob *j = &s->sj[en->sj];
 		const struct prio_job *job = &s->snap->jobs[j->job];
-		time_t at;
+		struct nofit *f;
 
 		if (j->started || !eligible(s, j, t))
 			continue;
@@ -1662,38 +1781,43 @@ static int backfill_pass(struct sim *s, time_t t)
 			s->user_tested[job->user]++;
 		}
 		tested++;
-		struct nofit *f = nofit_slot(s, j, en->q.partition);
+		f = nofit_slot(s, j, en->q.partition);
+		if (lazy) {
+			bool now;
 
-		if (f && f->stamp == s->bf_stamp && j->limit >= f->limit)
-			continue; /* known not to fit in the window */
-		at = earliest(s, j, en->q.partition, t, nrel);
-		if (at == FAR_FUTURE && f) {
-			if (f->stamp != s->bf_stamp || j->limit < f->limit) {
-				*f = (struct nofit){.stamp = s->bf_stamp,
-						    .p = en->q.partition,
-						    .nodes = j->nodes,
-						    .cpn = j->cpn,
-						    .cpus = j->cpus,
-						    .mpn = j->mpn,
-						    .mpc = j->mpc,
-						    .excl = j->excl,
-						    .flex = j->flex,
-						    .limit = j->limit};
-				memcpy(f->gpn, j->gpn, sizeof(f->gpn));
+			if (f && f->now_stamp == s->now_stamp) {
+				now = f->now_fits;
+			} else {
+				now = may_fit_now(s, j, en->q.partition);
+				if (f) {
+					f->now_stamp = s->now_stamp;
+					f->now_fits = now;
+				}
+			}
+			/* and with the reservations made so far, which only
+			 * grow while the pass goes on */
+			if (now && earliest(s, j, en->q.partition, t, nrel,
+					    true) != t)
+				now = false;
+			if (!now) {
+				if (grow((void **)&s->defer, &s->cdefer, ndefer,
+					 sizeof(*s->defer)) < 0)
+					return -1;
+				s->defer[ndefer++] = k;
+				continue;
 			}
 		}
-		if (at == t) {
-			if (start(s, en, t,
-				  PRIO_FC_BACKFILL) < 0)
+		for (uint32_t d = 0; d < ndefer; d++) {
+			const struct entry *de = &s->q[s->defer[d]];
+
+			if (backfill_try(s, de, t, &nrel,
+					 nofit_slot(s, &s->sj[de->sj],
+						    de->q.partition)) < 0)
 				return -1;
-			rel_insert(s, &nrel, j->run, horizon);
-		} else if (at != FAR_FUTURE &&
-			   reserve(s, j, at / res * res,
-				   j->limit == FAR_FUTURE
-				       ? FAR_FUTURE
-				       : (at + j->limit) / res * res) < 0) {
-			return -1;
 		}
+		ndefer = 0;
+		if (backfill_try(s, en, t, &nrel, f) < 0)
+			return -1;
 	}
 	s->nrv = 0;
 	return 0;
@@ -2238,6 +2362,7 @@ out:
 	free(s.user_tested);
 	free(s.node_stamp);
 	free(s.nofit);
+	free(s.defer);
 	fc_limits_free(s.lim);
 	free(s.part_free);
 	free(s.node_pfirst);

@@ -618,6 +618,29 @@ expect v 4 by backfill
 expect v 5 start "$(ts 30)"
 expect v 3 start "$(ts 3630)"
 
+# (w) the jobs that cannot start now still hold their reservations for the
+# jobs below them.  n2 frees at 00:30, n3 at 01:00.  Job 3 (3 nodes, the
+# highest) cannot start now: reserved on n[1-3] at 01:00.  Job 4 (one node,
+# 90 min) could start on idle n1 if nothing were reserved, but would run
+# into job 3's reservation: it waits for job 3's end, 02:00.  Job 5 (45
+# min) ends before 01:00: it starts now on n1, by backfill.
+mkdir "$tmp/w"
+conf 3 4 "PartitionName=p Nodes=n[1-3] Default=YES State=UP" >"$tmp/w/slurm.conf"
+{
+	job 1 RUNNING p 1 4 60 -3600 -1800 n2
+	job 2 RUNNING p 1 4 120 -7200 -3600 n3
+	job 3 PENDING p 3 12 60 -900
+	job 4 PENDING p 1 4 90 -600
+	job 5 PENDING p 1 4 45 -300
+} >"$tmp/w/jobs.txt"
+forecast w
+expect w 5 start "$(ts 0)"
+expect w 5 by backfill
+expect w 5 nodes n1
+expect w 3 start "$(ts 3600)"
+expect w 3 nodes "n[1-3]"
+expect w 4 start "$(ts 7200)"
+
 # A real capture (Slurm 24.11, every node drained): squeue --start gives no
 # start time (N/A) to any pending job; the forecast starts none either, and
 # says why.
