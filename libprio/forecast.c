@@ -117,6 +117,14 @@ struct event {
 	uint32_t run; /* NONE: a wake-up */
 };
 
+/* What one node gets back at a planned end, in a backfill pass's list of
+ * the ends in its window: earliest() walks it for every job it tests, and
+ * one flat array in time order keeps that walk off runs[] and ra[]. */
+struct pend {
+	time_t at;
+	struct ralloc al;
+};
+
 /* A backfill reservation on one node. */
 struct resv {
 	time_t from, to;
@@ -208,6 +216,8 @@ struct sim {
 	uint32_t now_stamp;
 	uint32_t *defer;     /* backfill_pass(): the q indices put off */
 	uint32_t cdefer;
+	struct pend *pend;   /* backfill_pass(): the ends in the window */
+	uint32_t cpend;
 	bool wake_queued;
 	struct resv *rv;
 	uint32_t nrv, crv;
@@ -1416,7 +1426,7 @@ static int64_t use_at(const struct sim *s, const struct sjob *j, uint32_t n,
  * The earliest instant in [t, t + bf_window] at which j fits in p for its
  * whole run without taking what the pass's reservations hold; its nodes in
  * s->pick, FAR_FUTURE when none.  One sweep in time over three sorted
- * lists (the ends in the window, rel[0..nrel); the reservations' starts and
+ * lists (the ends in the window, pend[0..npend); the reservations' starts and
  * ends as this job's limit sees them), keeping the count of nodes where it
  * fits: O(N_p + ends + R log R) for a partition of N_p nodes and R
  * reservation entries on them.  The instants are exact: slurmctld's
@@ -1425,7 +1435,7 @@ static int64_t use_at(const struct sim *s, const struct sjob *j, uint32_t n,
  * reservations it keeps in its map are in bf_resolution steps (reserve()).
  */
 static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
-		       time_t t, uint32_t nrel, bool now_only)
+		       time_t t, uint32_t npend, bool now_only)
 {
 	const struct prio_partition *pt = &s->snap->partitions[p];
 	time_t horizon = now_only ? t : t + (time_t)s->sp->bf_window * 60;
@@ -1472,25 +1482,19 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 		time_t next = FAR_FUTURE;
 
 		/* everything due by `at` */
-		for (; r < nrel && s->rel[r].at <= at; r++) {
-			const struct run *rn = &s->runs[s->rel[r].run];
+		for (; r < npend && s->pend[r].at <= at; r++) {
+			const struct ralloc *al = &s->pend[r].al;
+			uint32_t k = s->slot[al->node];
 
-			for (uint32_t a = rn->first; a < rn->first + rn->count;
-			     a++) {
-				const struct ralloc *al = &s->ra[a];
-				uint32_t k = s->slot[al->node];
-
-				if (!k--)
-					continue;
-				SWEEP_NODE(s, j, al->node, k, fitting, usum, {
-					s->capc[k] += al->cpus;
-					s->capm[k] += (int64_t)al->mem;
-					s->capb[k]--;
-					for (uint32_t g = 0; g < s->ngres; g++)
-						s->capg[k * FC_GRES + g] +=
-						    al->gres[g];
-				});
-			}
+			if (!k--)
+				continue;
+			SWEEP_NODE(s, j, al->node, k, fitting, usum, {
+				s->capc[k] += al->cpus;
+				s->capm[k] += (int64_t)al->mem;
+				s->capb[k]--;
+				for (uint32_t g = 0; g < s->ngres; g++)
+					s->capg[k * FC_GRES + g] += al->gres[g];
+			});
 		}
 		for (; ion < s->nrv && s->rv[s->by_from[ion]].from - lim + 1 <= at;
 		     ion++) {
@@ -1535,8 +1539,8 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			}
 			s->moved = false;
 		}
-		if (r < nrel)
-			next = s->rel[r].at;
+		if (r < npend)
+			next = s->pend[r].at;
 		if (ion < s->nrv && s->rv[s->by_from[ion]].from - lim + 1 < next)
 			next = s->rv[s->by_from[ion]].from - lim + 1;
 		if (ioff < s->nrv && s->rv[s->by_to[ioff]].to < next)
@@ -1661,41 +1665,56 @@ static bool may_fit_now(struct sim *s, const struct sjob *j, uint32_t p)
 	return false;
 }
 
+/* Room for n ends in s->pend; -1 on ENOMEM. */
+static int pend_room(struct sim *s, uint32_t n)
+{
+	while (n > s->cpend)
+		if (grow((void **)&s->pend, &s->cpend, s->cpend,
+			 sizeof(*s->pend)) < 0)
+			return -1;
+	return 0;
+}
+
 /*
  * A job the pass has just started ends, for the jobs tested after it, at
  * its planned end: slurmctld's backfill tests each job against the running
  * jobs as they are then, the one it started among them (the select
  * plugin's will-run test frees its resources at its end time).  Without
  * this its nodes stayed taken to the end of the window for the rest of
- * the pass.  Sorted insertion into rel[0..*nrel): its capacity holds every
- * run (setup()).
+ * the pass.  Sorted insertion into pend[0..*npend), after the ends at the
+ * same instant.
  */
-static void rel_insert(struct sim *s, uint32_t *nrel, uint32_t run,
+static int pend_insert(struct sim *s, uint32_t *npend, uint32_t run,
 		       time_t horizon)
 {
-	time_t at = s->runs[run].plan;
-	uint32_t lo = 0, hi = *nrel;
+	const struct run *rn = &s->runs[run];
+	time_t at = rn->plan;
+	uint32_t lo = 0, hi = *npend;
 
 	if (at > horizon)
-		return;
+		return 0;
+	if (pend_room(s, *npend + rn->count) < 0)
+		return -1;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (s->rel[mid].at <= at)
+		if (s->pend[mid].at <= at)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	memmove(s->rel + lo + 1, s->rel + lo,
-		(size_t)(*nrel - lo) * sizeof(*s->rel));
-	s->rel[lo] = (struct event){at, run};
-	(*nrel)++;
+	memmove(s->pend + lo + rn->count, s->pend + lo,
+		(size_t)(*npend - lo) * sizeof(*s->pend));
+	for (uint32_t a = 0; a < rn->count; a++)
+		s->pend[lo + a] = (struct pend){at, s->ra[rn->first + a]};
+	*npend += rn->count;
+	return 0;
 }
 
 /* What backfill does with one tested job: its earliest start in the
  * window; started now, or holding a reservation for the jobs after it. */
 static int backfill_try(struct sim *s, const struct entry *en, time_t t,
-			uint32_t *nrel, struct nofit *f)
+			uint32_t *npend, struct nofit *f)
 {
 	struct sjob *j = &s->sj[en->sj];
 	time_t horizon = t + (time_t)s->sp->bf_window * 60;
@@ -1708,14 +1727,15 @@ static int backfill_try(struct sim *s, const struct entry *en, time_t t,
 
 	if (f && j->limit >= f->limit)
 		return 0; /* known not to fit in the window */
-	at = earliest(s, j, en->q.partition, t, *nrel, false);
+	at = earliest(s, j, en->q.partition, t, *npend, false);
 	if (at == FAR_FUTURE && f && j->limit < f->limit)
 		f->limit = j->limit;
 	if (at == t) {
 		if (start(s, en, t, PRIO_FC_BACKFILL) < 0)
 			return -1;
 		s->now_stamp++;
-		rel_insert(s, nrel, j->run, horizon);
+		if (pend_insert(s, npend, j->run, horizon) < 0)
+			return -1;
 	} else if (at != FAR_FUTURE &&
 		   reserve(s, j, at / res * res,
 			   j->limit == FAR_FUTURE
@@ -1742,7 +1762,7 @@ static int backfill_pass(struct sim *s, time_t t)
 {
 	const struct prio_sched_params *sp = s->sp;
 	time_t horizon = t + (time_t)sp->bf_window * 60;
-	uint32_t nrel = 0, tested = 0, ndefer = 0;
+	uint32_t nrel = 0, npend = 0, tested = 0, ndefer = 0;
 	bool lazy;
 
 	s->fc->backfill_passes++;
@@ -1758,9 +1778,18 @@ static int backfill_pass(struct sim *s, time_t t)
 		}
 	if (nrel)
 		qsort(s->rel, nrel, sizeof(*s->rel), cmp_event);
+	for (uint32_t i = 0; i < nrel; i++) {
+		const struct run *rn = &s->runs[s->rel[i].run];
+
+		if (pend_room(s, npend + rn->count) < 0)
+			return -1;
+		for (uint32_t a = 0; a < rn->count; a++)
+			s->pend[npend++] =
+			    (struct pend){s->rel[i].at, s->ra[rn->first + a]};
+	}
 	/* an end already due (the first pass, a job past its limit) frees
 	 * at t what may_fit_now() counts as taken: sweep every job */
-	lazy = !nrel || s->rel[0].at > t;
+	lazy = !npend || s->pend[0].at > t;
 	if (sp->bf_max_job_user)
 		memset(s->user_tested, 0,
 		       s->user_slots * sizeof(*s->user_tested));
@@ -1796,7 +1825,7 @@ static int backfill_pass(struct sim *s, time_t t)
 			}
 			/* and with the reservations made so far, which only
 			 * grow while the pass goes on */
-			if (now && earliest(s, j, en->q.partition, t, nrel,
+			if (now && earliest(s, j, en->q.partition, t, npend,
 					    true) != t)
 				now = false;
 			if (!now) {
@@ -1810,13 +1839,13 @@ static int backfill_pass(struct sim *s, time_t t)
 		for (uint32_t d = 0; d < ndefer; d++) {
 			const struct entry *de = &s->q[s->defer[d]];
 
-			if (backfill_try(s, de, t, &nrel,
+			if (backfill_try(s, de, t, &npend,
 					 nofit_slot(s, &s->sj[de->sj],
 						    de->q.partition)) < 0)
 				return -1;
 		}
 		ndefer = 0;
-		if (backfill_try(s, en, t, &nrel, f) < 0)
+		if (backfill_try(s, en, t, &npend, f) < 0)
 			return -1;
 	}
 	s->nrv = 0;
@@ -2363,6 +2392,7 @@ out:
 	free(s.node_stamp);
 	free(s.nofit);
 	free(s.defer);
+	free(s.pend);
 	fc_limits_free(s.lim);
 	free(s.part_free);
 	free(s.node_pfirst);
