@@ -63,7 +63,7 @@ int calc_forecast(struct calc_opts *o)
 	struct prio_engine e;
 	struct prio_error err;
 	struct prio_forecast fc;
-	struct prio_forecast_opts fo = {.until = o->forecast_until};
+	struct prio_forecast_opts fo = {0};
 	struct calc_filter f;
 	struct prio_writer *w;
 	bool any = false;
@@ -72,8 +72,6 @@ int calc_forecast(struct calc_opts *o)
 	calc_filter_init(&f, o, &snap);
 	prio_error_clear(&err);
 	calc_forecast_opts(o, &snap, &fo);
-	if (fo.until && fo.until < snap.now)
-		cmd_die(c, "--forecast-until is before the snapshot's NOW");
 	if (prio_forecast_run(&e, &fo, &fc, &err) < 0)
 		cmd_die_error(c, &err);
 	w = prio_writer_new(stdout, cmd_writer_mode(c->mode), PRIO_STYLE_SPRIO,

@@ -114,7 +114,8 @@ static void help(void)
 	    "(prio-calc(1) FORECAST)\n"
 	    "      --forecast-until=TIME  stop the forecast there (jobs not "
 	    "started by then:\n"
-	    "                         \"after\")\n"
+	    "                         \"after\"); also with --explain, "
+	    "--mine/--brief\n"
 	    "      --forecast-ends=limit|history  when jobs end in the "
 	    "forecast: at their\n"
 	    "                         limits (default), or after their user's "
@@ -428,6 +429,9 @@ void calc_forecast_opts(struct calc_opts *o, const struct prio_snapshot *snap,
 	struct prio_error err;
 
 	fo->first_calc = calc_first_calc(o, snap);
+	if (o->forecast_until && o->forecast_until < snap->now)
+		cmd_die(&o->c, "--forecast-until is before the snapshot's NOW");
+	fo->until = o->forecast_until;
 	if (!o->forecast_history)
 		return;
 	if (!o->runtime_built) {
@@ -1178,8 +1182,9 @@ int main(int argc, char **argv)
 					  "-l, -n, -w, -S or --at");
 	if (o.brief && o.format)
 		cmd_usage_error(c, USAGE, "--mine/--brief take no -o");
-	if (o.forecast_until && !o.forecast)
-		cmd_usage_error(c, USAGE, "--forecast-until needs --forecast");
+	if (o.forecast_until && !o.forecast && !o.explain && !o.brief)
+		cmd_usage_error(c, USAGE, "--forecast-until needs --forecast, "
+					  "--explain or --mine/--brief");
 	if (ends_set && !o.forecast && !o.explain && !o.brief)
 		cmd_usage_error(c, USAGE, "--forecast-ends needs --forecast, "
 					  "--explain or --mine/--brief");

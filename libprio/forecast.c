@@ -2257,6 +2257,7 @@ int prio_forecast_run(const struct prio_engine *e,
 	memset(&s, 0, sizeof(s));
 	s.fc = fc;
 	fc->from = e->snap->now;
+	fc->until = opts ? opts->until : 0;
 	if ((rc = setup(&s, e, opts, err)) < 0 ||
 	    (rc = add_jobs(&s, err)) < 0)
 		goto out;

@@ -165,8 +165,16 @@ int prio_forecast_when_render(const struct prio_snapshot *snap,
 		    "  our forecast: never in the model");
 		break;
 	default:
-		say(&w, NULL, "start", NAN,
-		    "  our forecast: not started when the forecast stopped");
+		if (fc->until)
+			say(&w, NULL, "start", NAN,
+			    "  our forecast: not started by %s (%s), where the "
+			    "forecast stopped",
+			    prio_timestamp_format(fc->until, b1, sizeof(b1)),
+			    in_text(fc->from, fc->until, b2, sizeof(b2)));
+		else
+			say(&w, NULL, "start", NAN,
+			    "  our forecast: not started when the forecast "
+			    "stopped");
 		break;
 	}
 	/* a held job's note says what the line above said */

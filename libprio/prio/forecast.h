@@ -93,6 +93,8 @@ struct prio_forecast_row {
 
 struct prio_forecast {
 	time_t from;               /* the snapshot's NOW */
+	time_t until;              /* opts.until, 0 when unset: where the
+				    * PRIO_FC_HORIZON rows stopped */
 	/* by status, then start, then the order of the queue at NOW */
 	struct prio_forecast_row *rows;
 	uint32_t count;

@@ -7,7 +7,7 @@
 # rest of the list explained; a held job says so once; a running job has no
 # such part; -P gives the times as Unix seconds; a shorter time limit that
 # starts the job sooner is what the forecast of a snapshot with that limit
-# says.
+# says; --forecast-until bounds the forecast.
 set -u
 s=samples/site
 export COLUMNS=1000
@@ -73,4 +73,26 @@ got=$(prio-calc --snapshot "$t/site" --forecast -j 34 -P -h 2>/dev/null | cut -d
 [ "$got" = "$(prio-calc --snapshot "$s" --forecast -j 34 -P -h 2>/dev/null | cut -d'|' -f4)" ] ||
 	{ echo "job 34: with 01:00:00 the copy starts it at $got"; fail=1; }
 rm -rf "$t"
+
+# --forecast-until bounds the forecast of --explain and --brief: job 34
+# starts at 05:43:21 (above); stopped at 05:00 it is "not started by" then,
+# and --brief says "after"; stopped at 06:00 the answer is the same as
+# without the bound.  NOW is 03:55:30.
+got=$(prio-calc --snapshot "$s" --explain 34 --forecast-until 2026-11-22T05:00:00 2>/dev/null | grep '^  our forecast')
+[ "$got" = "  our forecast: not started by 2026-11-22T05:00:00 (in 1:04:30), where the forecast stopped" ] ||
+	{ echo "job 34 until 05:00: $got"; fail=1; }
+got=$(prio-calc --snapshot "$s" --explain 34 --forecast-until 2026-11-22T06:00:00 2>/dev/null | grep '^  our forecast')
+[ "$got" = "  our forecast: 2026-11-22T05:43:21 (in 1:47:51) in big on ftn3, by the main scheduler" ] ||
+	{ echo "job 34 until 06:00: $got"; fail=1; }
+got=$(prio-calc --snapshot "$s" -u ivan --brief -P -h --forecast-until 2026-11-22T05:00:00 2>/dev/null | awk -F'|' '$1 == 34 { print $7 }')
+[ "$got" = after ] || { echo "job 34 --brief until 05:00: $got"; fail=1; }
+got=$(prio-calc --snapshot "$s" -u ivan --brief -P -h --forecast-until 2026-11-22T06:00:00 2>/dev/null | awk -F'|' '$1 == 34 { print $7 }')
+[ "$got" = 2026-11-22T05:43:21 ] || { echo "job 34 --brief until 06:00: $got"; fail=1; }
+# a bound before NOW, or with nothing that forecasts, is refused
+err=$(prio-calc --snapshot "$s" --explain 34 --forecast-until 2026-11-22T03:00:00 2>&1 >/dev/null); rc=$?
+[ $rc = 2 ] && [ "$err" = "prio-calc: --forecast-until is before the snapshot's NOW" ] ||
+	{ echo "until before NOW: exit $rc: $err"; fail=1; }
+prio-calc --snapshot "$s" --forecast-until 2026-11-22T05:00:00 >/dev/null 2>&1
+rc=$?
+[ $rc = 2 ] || { echo "until alone: exit $rc"; fail=1; }
 exit $fail
