@@ -136,9 +136,10 @@ struct resv {
 };
 
 struct entry {
-	struct prio_queue_entry q;
+	struct prio_queue_entry q; /* first: prio_queue_sort() sorts these */
 	uint32_t sj;
 };
+_Static_assert(offsetof(struct entry, q) == 0, "prio_queue_sort records");
 
 struct sim {
 	const struct prio_snapshot *snap;
@@ -708,12 +709,6 @@ static bool partition_possible(struct sim *s, struct sjob *j, uint32_t p,
 
 /* --- the queue ------------------------------------------------------------- */
 
-static int cmp_entry(const void *a, const void *b, void *arg)
-{
-	return prio_queue_compare(arg, &((const struct entry *)a)->q,
-				  &((const struct entry *)b)->q);
-}
-
 /* Rebuild the queue of the jobs not started, with priorities at `calc`. */
 /*
  * The engine of calculation `calc` when usage accrues: the snapshot's usage
@@ -811,8 +806,8 @@ static int build_queue(struct sim *s, time_t calc)
 			s->remaining[en->q.partition]++;
 		}
 	}
-	if (s->nq)
-		qsort_r(s->q, s->nq, sizeof(*s->q), cmp_entry, (void *)snap);
+	if (prio_queue_sort(snap, s->q, s->nq, sizeof(*s->q)) < 0)
+		return -1;
 	s->version++;
 	s->fc->recomputes++;
 	return 0;

@@ -95,8 +95,16 @@ static struct sort_key entry_key(const struct prio_snapshot *snap,
 
 struct sort_ctx {
 	const struct prio_snapshot *snap;
-	const struct prio_queue_entry *entries;
+	const char *records;
+	size_t size;
 };
+
+static const struct prio_queue_entry *record(const struct sort_ctx *c,
+					     uint32_t at)
+{
+	return (const struct prio_queue_entry *)(const void *)(c->records +
+							       at * c->size);
+}
 
 static int cmp_keys(const void *pa, const void *pb, void *arg)
 {
@@ -109,35 +117,37 @@ static int cmp_keys(const void *pa, const void *pb, void *arg)
 		return a->hi < b->hi ? -1 : 1;
 	if (a->lo != b->lo)
 		return a->lo < b->lo ? -1 : 1;
-	rc =
-	    prio_queue_compare(c->snap, &c->entries[a->at], &c->entries[b->at]);
+	rc = prio_queue_compare(c->snap, record(c, a->at), record(c, b->at));
 	/* one job's QOS in one partition, equal priorities: as listed */
 	if (rc == 0)
 		rc = a->at < b->at ? -1 : a->at > b->at;
 	return rc;
 }
 
-/* Order q's n entries as prio_queue_compare does; 0 or -1 (no memory). */
-static int sort_entries(const struct prio_snapshot *snap,
-			struct prio_queue *q, uint32_t n)
+int prio_queue_sort(const struct prio_snapshot *snap, void *records,
+		    uint32_t n, size_t size)
 {
-	struct sort_key *keys = malloc((size_t)n * sizeof(*keys));
-	struct prio_queue_entry *sorted = malloc((size_t)n * sizeof(*sorted));
-	struct sort_ctx c = { snap, q->entries };
+	struct sort_key *keys;
+	char *sorted;
+	struct sort_ctx c = {snap, records, size};
 
+	if (n < 2)
+		return 0;
+	keys = malloc((size_t)n * sizeof(*keys));
+	sorted = malloc((size_t)n * size);
 	if (!keys || !sorted) {
 		free(keys);
 		free(sorted);
 		return -1;
 	}
 	for (uint32_t k = 0; k < n; k++)
-		keys[k] = entry_key(snap, &q->entries[k], k);
+		keys[k] = entry_key(snap, record(&c, k), k);
 	qsort_r(keys, n, sizeof(*keys), cmp_keys, &c);
 	for (uint32_t k = 0; k < n; k++)
-		sorted[k] = q->entries[keys[k].at];
+		memcpy(sorted + k * size, c.records + keys[k].at * size, size);
+	memcpy(records, sorted, (size_t)n * size);
 	free(keys);
-	free(q->entries);
-	q->entries = sorted;
+	free(sorted);
 	return 0;
 }
 
@@ -192,7 +202,7 @@ int prio_queue_build(const struct prio_engine *e, struct prio_queue *q,
 		}
 	}
 	q->count = n;
-	if (n && sort_entries(snap, q, n) < 0)
+	if (prio_queue_sort(snap, q->entries, n, sizeof(*q->entries)) < 0)
 		goto nomem;
 	for (uint32_t k = 0; k < n; k++) {
 		struct prio_queue_entry *en = &q->entries[k];

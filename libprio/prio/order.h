@@ -48,6 +48,14 @@ int prio_queue_compare(const struct prio_snapshot *snap,
 		       const struct prio_queue_entry *a,
 		       const struct prio_queue_entry *b);
 
+/* Sort n records of `size` bytes, each starting with a struct
+ * prio_queue_entry (a caller's record may carry more after it), as
+ * prio_queue_compare orders them, equal ones as listed; through packed
+ * keys, not a call of prio_queue_compare per comparison.  0, or -1 when
+ * out of memory. */
+int prio_queue_sort(const struct prio_snapshot *snap, void *records,
+		    uint32_t n, size_t size);
+
 /* The entry of a job (snapshot index) in a partition (snapshot index), or
  * NULL; for a job of several QOS, its best placed one.  Linear: for a few
  * lookups. */
