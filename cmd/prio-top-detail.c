@@ -107,6 +107,11 @@ static char *with_when(const char *text, const char *when)
 
 void top_detail_when(struct top_app *a, uint32_t job_id, char *when)
 {
+	struct top_panel *p = &a->detail;
+	/* scrolled down to the last line (End before the forecast ended):
+	 * the reader waits at the end for this part */
+	bool at_end = p->selected > 0 && p->height > 0 &&
+		      p->selected + (uint32_t)p->height >= p->count;
 	char *text;
 
 	if (a->view != TOP_VIEW_DETAIL || a->detail_job != job_id ||
@@ -120,8 +125,11 @@ void top_detail_when(struct top_app *a, uint32_t job_id, char *when)
 		top_status(a, true, "out of memory");
 		return;
 	}
-	/* the same screen, the same scroll: only its end changed */
-	set_lines(a, text);
+	/* the same screen, the same scroll: only its end changed; at the
+	 * end, the new end: past any count, which top_detail_draw() brings
+	 * back in range (not UINT32_MAX: a key before the draw adds to it) */
+	if (set_lines(a, text) == 0 && at_end)
+		p->selected = UINT32_MAX / 2;
 }
 
 int top_detail_open_job(struct top_app *a, uint32_t job_id)
