@@ -1042,6 +1042,20 @@ static bool choose(struct sim *s, const struct sjob *j, uint32_t p,
 	return ok;
 }
 
+/* The CPUs j could use on node n as it is now (0: none): a whole idle
+ * node for an exclusive job, else what its GRES, CPUs and memory allow. */
+static int64_t room_now(const struct sim *s, const struct sjob *j, uint32_t n)
+{
+	if (j->excl)
+		return s->busy[n] == 0 &&
+			       s->free_cpu[n] >= (int64_t)s->res.node_cpus[n]
+			   ? s->free_cpu[n]
+			   : 0;
+	if (!gres_fit(s, j, &s->free_gres[n * FC_GRES], NULL))
+		return 0;
+	return usable(j, s->free_cpu[n], s->free_mem[n]);
+}
+
 /* Whether j fits in partition p now: its nodes, as the select plugin
  * would choose them, in s->pick. */
 static bool fit_now(struct sim *s, const struct sjob *j, uint32_t p)
@@ -1055,14 +1069,7 @@ static bool fit_now(struct sim *s, const struct sjob *j, uint32_t p)
 		s->avc[k] = 0;
 		if (!node_ever(s, j, n) || s->node_stamp[n] == s->pass_id)
 			continue;
-		if (j->excl)
-			s->avc[k] = s->busy[n] == 0 &&
-					    s->free_cpu[n] >=
-						(int64_t)s->res.node_cpus[n]
-					? s->free_cpu[n]
-					: 0;
-		else if (gres_fit(s, j, &s->free_gres[n * FC_GRES], NULL))
-			s->avc[k] = usable(j, s->free_cpu[n], s->free_mem[n]);
+		s->avc[k] = room_now(s, j, n);
 		cand += s->avc[k] > 0;
 	}
 	return cand >= j->nodes && choose(s, j, p, 0);
@@ -1636,18 +1643,7 @@ static bool may_fit_now(struct sim *s, const struct sjob *j, uint32_t p)
 		uint32_t n = pt->nodes[k];
 		int64_t u;
 
-		if (!node_ever(s, j, n))
-			continue;
-		if (j->excl)
-			u = s->busy[n] == 0 &&
-				    s->free_cpu[n] >= (int64_t)s->res.node_cpus[n]
-				? s->free_cpu[n]
-				: 0;
-		else if (gres_fit(s, j, &s->free_gres[n * FC_GRES], NULL))
-			u = usable(j, s->free_cpu[n], s->free_mem[n]);
-		else
-			u = 0;
-		if (u <= 0)
+		if (!node_ever(s, j, n) || (u = room_now(s, j, n)) <= 0)
 			continue;
 		/* spread tasks: the sum of the j->nodes largest */
 		if (j->flex)
@@ -1668,6 +1664,15 @@ static int pend_room(struct sim *s, uint32_t n)
 			 sizeof(*s->pend)) < 0)
 			return -1;
 	return 0;
+}
+
+/* What each node of rn gets back at its planned end at, in
+ * s->pend[slot..slot + rn->count) (room made by the caller). */
+static void pend_put(struct sim *s, uint32_t slot, const struct run *rn,
+		     time_t at)
+{
+	for (uint32_t a = 0; a < rn->count; a++)
+		s->pend[slot + a] = (struct pend){at, s->ra[rn->first + a]};
 }
 
 /*
@@ -1700,8 +1705,7 @@ static int pend_insert(struct sim *s, uint32_t *npend, uint32_t run,
 	}
 	memmove(s->pend + lo + rn->count, s->pend + lo,
 		(size_t)(*npend - lo) * sizeof(*s->pend));
-	for (uint32_t a = 0; a < rn->count; a++)
-		s->pend[lo + a] = (struct pend){at, s->ra[rn->first + a]};
+	pend_put(s, lo, rn, at);
 	*npend += rn->count;
 	return 0;
 }
@@ -1778,9 +1782,8 @@ static int backfill_pass(struct sim *s, time_t t)
 
 		if (pend_room(s, npend + rn->count) < 0)
 			return -1;
-		for (uint32_t a = 0; a < rn->count; a++)
-			s->pend[npend++] =
-			    (struct pend){s->rel[i].at, s->ra[rn->first + a]};
+		pend_put(s, npend, rn, s->rel[i].at);
+		npend += rn->count;
 	}
 	/* an end already due (the first pass, a job past its limit) frees
 	 * at t what may_fit_now() counts as taken: sweep every job */
