@@ -37,7 +37,7 @@ live_chroot_prepare() {
 		return 0
 	fi
 	command -v mmdebstrap >/dev/null 2>&1 ||
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mmdebstrap >/dev/null 2>&1 ||
+		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq mmdebstrap >/dev/null 2>&1 ||
 		live_die "apt-get install mmdebstrap failed"
 	mkdir -p "$cache" || live_die "cannot create $cache"
 	# a root with something still mounted inside is never removed

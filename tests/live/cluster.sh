@@ -26,11 +26,11 @@ live_install() {
 	# keep the packages' scripts from starting daemons
 	printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d
 	chmod +x /usr/sbin/policy-rc.d
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $LIVE_PKGS >/dev/null 2>&1
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq $LIVE_PKGS >/dev/null 2>&1
 	local rc=$?
 	rm -f /usr/sbin/policy-rc.d
 	[ $rc = 0 ] || { apt-get update -qq >/dev/null 2>&1 &&
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $LIVE_PKGS >/dev/null; } ||
+		DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq $LIVE_PKGS >/dev/null; } ||
 		live_die "apt-get install $LIVE_PKGS failed"
 }
 

@@ -114,8 +114,12 @@ echo "live: draw flags='$flags' favor=$favor weights age=$w_age fs=$w_fs js=$w_j
 
 # below Linux's ephemeral range (32768 and up by default): a port there
 # may be a client connection's at the moment MariaDB or a daemon binds it
-# (seed 42445's MariaDB found 47806 taken)
-port=$((20000 + (seed % 300) * 40))
+# (seed 42445's MariaDB found 47806 taken).  A run uses 15 ports from
+# here; the chroot's run takes the 20 above the host's, so that CI's two
+# runs at once never share one (their seeds come from the same second).
+port_off=0
+[ -n "${PRIO_LIVE_SLURM:-}" ] && port_off=20
+port=$((20000 + (seed % 300) * 40 + port_off))
 live_start "$base" 4 8 16000 "$port"
 
 # ---- accounts, users, QOS ---------------------------------------------------
