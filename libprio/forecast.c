@@ -2012,6 +2012,12 @@ static int setup(struct sim *s, const struct prio_engine *e,
 		s->accrue = true;
 		s->usage_lag = prio_fs_algorithm_of(snap->conf.priority_flags) !=
 			       PRIO_FS_FAIR_TREE;
+		/* The stored usage is that of Slurm's last calculation
+		 * (RawUsage moves only then, and by the last part of a job
+		 * that ends): the cycles run from it, and the jobs running at
+		 * NOW add their usage from it, not from NOW. */
+		if (e->now < snap->now)
+			s->usnap.now = e->now;
 	}
 	s->sp = &snap->conf.sched;
 	s->t0 = snap->now;
