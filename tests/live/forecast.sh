@@ -110,6 +110,11 @@ forecast_step() {
 	sleep 2
 	sacct -a -X -n -P -S "$(date -d "@$(($(cat "$fc/NOW") - 600))" +%Y-%m-%dT%H:%M:%S)" \
 		-o JobID,JobName,Start,End,State >"$fc/sacct.txt" 2>&1
+	# what slurmctld did meanwhile (DebugFlags=Priority): each
+	# calculation's usage and job priorities, each start and end; a
+	# kept run's answer to "why did Slurm start this one first?"
+	grep -E 'ran for|PRIO: Adding|Fairshare priority of job|Job [0-9]+ priority:|sched: Allocate|_job_complete: JobId=[0-9]+ done|Decay factor' \
+		"$base/log/slurmctld.log" >"$fc/slurmctld-prio.log" 2>/dev/null
 
 	forecast_judge "$fc"
 }
