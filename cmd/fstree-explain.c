@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "fstree.h"
-#include "prio/calc_time.h"
 #include "prio/fairshare_explain.h"
 
 /* "×" only where the locale can show it. */
@@ -224,17 +223,11 @@ int fstree_when(struct fstree *f, const char *user, bool level_fs,
 	struct prio_fs_setup setup = fstree_setup(f);
 
 	/* Slurm's numbers change at its calculations: step from its last
-	 * one, found from the stored job priorities as prio-calc finds it,
-	 * unless a clock was given (--now, --at). */
-	if (!f->c.now_set && f->at == f->snap.now) {
-		struct prio_calc_time ct;
-
-		if (prio_calc_time_find_snapshot(&f->snap, &ct, &err) < 0)
-			cmd_die_error(&f->c, &err);
-		if (ct.status == PRIO_CALC_TIME_FOUND)
-			setup.cycle = ct.at;
-		prio_calc_time_free(&ct);
-	}
+	 * one, found from the stored job priorities as prio-calc finds it
+	 * (fstree_set_usage dated the usage to it), unless a clock was
+	 * given (--now, --at). */
+	if (!f->c.now_set && f->at == f->snap.now && f->calc_at)
+		setup.cycle = f->calc_at;
 	if (prio_fairshare_when(
 		&f->snap, &setup, u,
 		level_fs ? PRIO_WHEN_LEVEL_FS : PRIO_WHEN_FAIRSHARE, target,

@@ -23,6 +23,7 @@
 #include "fstree.h"
 #include "sacct_stream.h"
 #include "history.h"
+#include "prio/calc_time.h"
 
 #define USAGE                                                                  \
 	"fstree-show [--snapshot DIR | --conf F --assoc F ...] [-a] [-l] "     \
@@ -288,6 +289,29 @@ static bool replay_stream(struct fstree *f, bool replay, time_t at,
 	return true;
 }
 
+/* sshare's RawUsage is what Slurm's last priority calculation stored:
+ * when the pending jobs' stored priorities pin that instant (as prio-calc
+ * finds its clock), --at moves usage from it rather than from NOW.  Not
+ * pinned (no pending jobs, no age weight...) or --now given: from NOW. */
+static void usage_from_last_calc(struct fstree *f)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+
+	if (f->c.now_set || !f->snap.job_count)
+		return;
+	prio_error_clear(&err);
+	if (prio_calc_time_find_snapshot(&f->snap, &ct, &err) < 0) {
+		if (err.status == PRIO_ERR_NOMEM)
+			cmd_die_error(&f->c, &err);
+		return; /* no engine for this snapshot: nothing pinned */
+	}
+	if (ct.status == PRIO_CALC_TIME_FOUND)
+		f->calc_at = ct.at;
+	prio_snapshot_at_calc_time(&f->snap, &ct);
+	prio_calc_time_free(&ct);
+}
+
 /* Apply --replay / --at to the loaded usage. */
 void fstree_set_usage(struct fstree *f, bool replay)
 {
@@ -319,9 +343,12 @@ void fstree_set_usage(struct fstree *f, bool replay)
 		if (!f->no_run)
 			cmd_partial(&f->c, s, PRIO_NEEDS_ADVANCE,
 				    "--at: usage charged by running jobs", true);
+		usage_from_last_calc(f);
 		if (prio_usage_advance(s, f->at, f->no_run, &err) < 0)
 			cmd_die_error(&f->c, &err);
 		f->replayed = true;
+	} else if (f->moves) {
+		usage_from_last_calc(f);
 	}
 	if (f->replayed)
 		/* What sshare captured no longer holds at another moment. */
@@ -748,6 +775,7 @@ int main(int argc, char **argv)
 	f.at = at_set ? at : f.snap.now;
 	if (!algorithm)
 		f.algorithm = prio_fs_algorithm_of(f.snap.conf.priority_flags);
+	f.moves = when != NULL;
 	if (!audit)
 		fstree_set_usage(&f, replay);
 	if (audit)

@@ -24,6 +24,10 @@ struct fstree {
 	time_t at;		    /* evaluation time (--at, else now) */
 	bool no_run;
 	bool replayed; /* usage rebuilt from job records */
+	bool moves;    /* loaded usage moved later (--when): date it */
+	/* Slurm's last priority calculation as the stored priorities pin it
+	 * (usage_from_last_calc; 0: not pinned, or not looked for) */
+	time_t calc_at;
 	bool streamed; /* ... as the sacct file streamed (replay_stream()) */
 	bool ascii;    /* --tree without box characters */
 	bool no_lag;   /* --no-lag */

@@ -363,7 +363,7 @@ static void calc_clock_warn(struct calc_opts *o, time_t now)
 /* With --set: the stored priorities against the files as loaded, read
  * again quietly (their warnings were said); a --live capture is taken
  * again by calc_load, which finds the instant itself. */
-static void calc_clock_plain(struct calc_opts *o)
+static void calc_clock_plain(struct calc_opts *o, bool warn)
 {
 	struct prio_snapshot plain;
 	struct prio_engine pe;
@@ -382,7 +382,8 @@ static void calc_clock_plain(struct calc_opts *o)
 		    prio_calc_time_find(&pe, &o->calc, &err) < 0)
 			cmd_die_error(&o->c, &err);
 		o->calc_known = true;
-		calc_clock_warn(o, plain.now);
+		if (warn)
+			calc_clock_warn(o, plain.now);
 	}
 	prio_engine_free(&pe);
 	prio_snapshot_free(&plain);
@@ -397,7 +398,7 @@ static void calc_clock(struct calc_opts *o, struct prio_engine *e,
 	struct prio_error err;
 
 	if (!o->calc_known && with_sets && o->c.set_count)
-		calc_clock_plain(o);
+		calc_clock_plain(o, true);
 	if (!o->calc_known) {
 		prio_error_clear(&err);
 		if (prio_calc_time_find(e, &o->calc, &err) < 0)
@@ -454,6 +455,28 @@ void calc_forecast_opts(struct calc_opts *o, const struct prio_snapshot *snap,
 	fo->runtime = &o->runtime;
 }
 
+/* --at: the stored usage is that of Slurm's last priority calculation,
+ * found as the default clock finds it (on the files as they are, without
+ * --set, when a --set changes the comparison); usage moves from it to
+ * --at.  Not found, or --now given: from NOW, as before. */
+static void usage_from_last_calc(struct calc_opts *o,
+				 struct prio_snapshot *snap)
+{
+	struct prio_error err;
+
+	if (o->c.now_set)
+		return;
+	prio_error_clear(&err);
+	if (!o->calc_known && o->c.set_count && !o->c.live) {
+		calc_clock_plain(o, false);
+	} else if (!o->calc_known) {
+		if (prio_calc_time_find_snapshot(snap, &o->calc, &err) < 0)
+			cmd_die_error(&o->c, &err);
+		o->calc_known = true;
+	}
+	prio_snapshot_at_calc_time(snap, &o->calc);
+}
+
 void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 	       struct prio_engine *e, bool with_sets)
 {
@@ -475,9 +498,13 @@ void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 		 * would hold, as fstree-show rebuilds it. */
 		if (prio_usage_replay(snap, now, false, NULL, &err) < 0)
 			cmd_die_error(&o->c, &err);
-	} else if (o->at_set &&
-		   prio_snapshot_advance(snap, o->at, &err) < 0) {
-		cmd_die_error(&o->c, &err);
+	} else if (o->at_set) {
+		usage_from_last_calc(o, snap);
+		if (prio_snapshot_advance(snap, o->at, &err) < 0)
+			cmd_die_error(&o->c, &err);
+		/* the usage is now that of --at: --explain's searches move
+		 * it on from there, not again from the calculation */
+		snap->usage_at = o->at;
 	}
 	if (!snap->conf.priority_type ||
 	    strcmp(snap->conf.priority_type, "priority/multifactor") != 0) {
@@ -503,8 +530,12 @@ void calc_load(struct calc_opts *o, struct prio_snapshot *snap,
 			    : o->brief    ? (o->mine ? "--mine" : "--brief")
 					  : "--explain",
 			    true);
-	if (!o->c.now_set && !o->at_set)
+	if (!o->c.now_set && !o->at_set) {
 		calc_clock(o, e, with_sets);
+		/* what moves usage later (--explain's searches, the next
+		 * calculation) moves it from there */
+		prio_snapshot_at_calc_time(snap, &o->calc);
+	}
 }
 
 /* ---- the sprio table ----------------------------------------------------- */

@@ -565,8 +565,10 @@ static void reload_failed(struct top_app *a, const char *what,
 
 /* The clock a snapshot starts at: --now's, else Slurm's last priority
  * calculation found from the stored priorities (what sprio shows), else
- * NOW, said on stderr at the start and in the status line on a reload. */
-static time_t start_clock(struct top_app *a, const struct prio_snapshot *snap,
+ * NOW, said on stderr at the start and in the status line on a reload.
+ * The snapshot's usage is dated to that calculation: as the clock runs,
+ * usage moves from it (prio_snapshot_at_calc_time). */
+static time_t start_clock(struct top_app *a, struct prio_snapshot *snap,
 			  bool first)
 {
 	struct prio_calc_time ct;
@@ -604,6 +606,7 @@ static time_t start_clock(struct top_app *a, const struct prio_snapshot *snap,
 	if (rc < 0)
 		return at; /* the model's own computation will say why */
 	at = ct.at;
+	prio_snapshot_at_calc_time(snap, &ct);
 	/* the forecast's first priority calculation, as prio-calc's */
 	a->first_calc = prio_calc_time_next(&ct, snap->now,
 					    snap->conf.calc_period);
@@ -642,6 +645,8 @@ static void take_snapshot(struct top_app *a, struct prio_snapshot *snap,
 	if (snap->now != old) {
 		a->clock0 = start_clock(a, snap, false);
 		a->t0 = a->elapsed;
+	} else {
+		snap->usage_at = a->model.snap->usage_at; /* the same capture */
 	}
 	prio_error_clear(&err);
 	if (prio_top_replace(&a->model, snap, model_clock(a), &err) < 0) {

@@ -2,7 +2,8 @@
 /*
  * Usage at a later time (slurm-facts §4): what Slurm's decay thread does to
  * RawUsage between the snapshot and `at`, with the cycles counted from the
- * snapshot's clock every PriorityCalcPeriod and a last, shorter cycle
+ * instant the usage is of (Slurm's last calculation when found, else the
+ * snapshot's clock) every PriorityCalcPeriod and a last, shorter cycle
  * ending at `at`.
  *
  * Each cycle multiplies every usage by d^Δ (Δ the cycle's length, so the
@@ -28,7 +29,7 @@ struct cycles {
 	struct prio_decay_memo *memo; /* may be NULL */
 };
 
-/* End of cycle k (1-based); cycle 0 ends at the snapshot's clock. */
+/* End of cycle k (1-based); cycle 0 ends at the usage's time (base). */
 static double cycle_end(const struct cycles *c, double k)
 {
 	return k >= c->m ? c->at : c->base + k * c->period;
@@ -98,12 +99,17 @@ static double job_usage(const struct cycles *c, double s, double e)
 	return total;
 }
 
+time_t prio_snapshot_usage_time(const struct prio_snapshot *snap)
+{
+	return snap->usage_at ? snap->usage_at : snap->now;
+}
+
 static void cycles_of(const struct prio_snapshot *snap, time_t at,
 		      struct cycles *c)
 {
 	const struct prio_config *conf = &snap->conf;
 
-	c->base = (double)snap->now;
+	c->base = (double)prio_snapshot_usage_time(snap);
 	c->at = (double)at;
 	c->period = conf->calc_period ? (double)conf->calc_period : 300.0;
 	c->m = ceil((c->at - c->base) / c->period);
@@ -165,7 +171,7 @@ void prio_snapshot_charge(struct prio_snapshot *snap, time_t at, uint32_t job,
 {
 	struct cycles c;
 
-	if (at <= snap->now || job >= snap->job_count)
+	if (at <= prio_snapshot_usage_time(snap) || job >= snap->job_count)
 		return;
 	cycles_of(snap, at, &c);
 	charge(snap, &c, job, partition, (double)start,
@@ -222,7 +228,8 @@ int prio_snapshot_advance_running(struct prio_snapshot *snap, time_t at,
 				      "%lld is before the snapshot's clock "
 				      "(%lld)",
 				      (long long)at, (long long)snap->now);
-	if (at == snap->now || snap->assoc_count == 0)
+	/* usage already moved to a later time (--at) stays as it is there */
+	if (at <= prio_snapshot_usage_time(snap) || snap->assoc_count == 0)
 		return PRIO_OK;
 	cycles_of(snap, at, &c);
 	c.memo = memo;

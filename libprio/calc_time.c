@@ -409,6 +409,14 @@ void prio_calc_time_free(struct prio_calc_time *ct)
 	ct->ndisagree = 0;
 }
 
+void prio_snapshot_at_calc_time(struct prio_snapshot *snap,
+				const struct prio_calc_time *ct)
+{
+	if (ct->status == PRIO_CALC_TIME_FOUND && ct->at < snap->now &&
+	    !snap->usage_rebuilt)
+		snap->usage_at = ct->at;
+}
+
 void prio_engine_at_calc_time(struct prio_engine *e,
 			      const struct prio_calc_time *ct)
 {

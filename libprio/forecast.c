@@ -2015,9 +2015,10 @@ static int setup(struct sim *s, const struct prio_engine *e,
 		/* The stored usage is that of Slurm's last calculation
 		 * (RawUsage moves only then, and by the last part of a job
 		 * that ends): the cycles run from it, and the jobs running at
-		 * NOW add their usage from it, not from NOW. */
-		if (e->now < snap->now)
-			s->usnap.now = e->now;
+		 * NOW add their usage from it, not from NOW (usage rebuilt
+		 * from job records is of NOW). */
+		if (e->now < snap->now && !snap->usage_rebuilt)
+			s->usnap.usage_at = e->now;
 	}
 	s->sp = &snap->conf.sched;
 	s->t0 = snap->now;

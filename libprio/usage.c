@@ -20,6 +20,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "prio/advance.h"
 #include "prio/billing.h"
 #include "prio/timestr.h"
 #include "prio/usage.h"
@@ -278,6 +279,8 @@ struct prio_usage_replay_run *prio_usage_replay_begin(struct prio_snapshot *snap
 	r->snap = snap;
 	r->at = at;
 	r->no_run = no_run;
+	snap->usage_rebuilt = true;
+	snap->usage_at = 0;
 	grid_init(&r->g, snap, at);
 	for (uint32_t i = 0; i < snap->assoc_count; i++) {
 		snap->assocs[i].usage_raw = 0;
@@ -403,6 +406,7 @@ int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
 {
 	struct grid g;
 	long double decay;
+	time_t base;
 	int rc;
 
 	if ((rc = need_tree(snap, err)) < 0)
@@ -412,11 +416,12 @@ int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
 		    err, PRIO_ERR_USAGE, "", 0, "--at",
 		    "a time before the snapshot needs --replay (usage "
 		    "cannot be un-decayed)");
-	if (at == snap->now)
+	base = prio_snapshot_usage_time(snap);
+	if (at <= base)
 		return PRIO_OK;
 	grid_init(&g, snap, at);
-	decay = dpow(&g, (long double)(at - snap->now));
-	if (g.reset > snap->now)
+	decay = dpow(&g, (long double)(at - base));
+	if (g.reset > base)
 		decay = 0; /* a reset boundary falls in between */
 	for (uint32_t i = 0; i < snap->assoc_count; i++)
 		snap->assocs[i].usage_raw *= decay;
@@ -424,12 +429,11 @@ int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
 		return PRIO_OK;
 	for (uint32_t j = 0; j < snap->job_count; j++) {
 		const struct prio_job *job = &snap->jobs[j];
-		time_t s =
-		    job->start_time > snap->now ? job->start_time : snap->now;
+		time_t s = job->start_time > base ? job->start_time : base;
 		uint32_t a = running_assoc(snap, job);
 
 		if (a == PRIO_ASSOC_NONE || s >= at ||
-		    (job->end_time && job->end_time <= snap->now))
+		    (job->end_time && job->end_time <= base))
 			continue;
 		charge(snap, a,
 		       job_usage(&g, s, job->end_time) *

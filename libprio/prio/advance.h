@@ -15,10 +15,15 @@
 #include "error.h"
 #include "snapshot.h"
 
+/* The instant the snapshot's usage is of: snap->usage_at when set (Slurm's
+ * last calculation before NOW, or the later time it was moved to), else
+ * snap->now.  Moving it to that instant or before changes nothing. */
+time_t prio_snapshot_usage_time(const struct prio_snapshot *snap);
+
 /*
  * Advance the usage of every association of snap (a finished snapshot) from
- * snap->now to `at` (at >= snap->now), PriorityCalcPeriod by
- * PriorityCalcPeriod, the cycles counted from snap->now:
+ * its usage time (prio_snapshot_usage_time) to `at` (at >= snap->now),
+ * PriorityCalcPeriod by PriorityCalcPeriod, the cycles counted from it:
  *  - every usage is multiplied by d^Δ per cycle, d = 1 - 0.693/half-life
  *    (no decay when PriorityDecayHalfLife is 0);
  *  - a running job adds, per cycle it runs in, Δ·d^Δ·billing·UsageFactor

@@ -100,6 +100,15 @@ void prio_calc_time_free(struct prio_calc_time *ct);
 
 /* Move an engine's clock to the instant found (ct->at, at or before the
  * capture but for a few seconds: no usage to move). */
+/* Date the snapshot's usage to the calculation ct found (when FOUND and
+ * before NOW, and the usage is loaded, not rebuilt from job records by
+ * prio_usage_replay; else nothing): sshare's RawUsage is what that calculation
+ * stored, and at the next one slurmctld decays it for the time since and
+ * charges each running job from it (its log: "ran for 60 seconds"), so
+ * usage moved forward (prio_snapshot_advance, prio_usage_advance) counts
+ * from there, not from NOW. */
+void prio_snapshot_at_calc_time(struct prio_snapshot *snap,
+				const struct prio_calc_time *ct);
 void prio_engine_at_calc_time(struct prio_engine *e,
 			      const struct prio_calc_time *ct);
 

@@ -62,6 +62,17 @@ struct prio_snapshot {
 	struct prio_tres_table tres;
 
 	time_t now;           /* the snapshot's clock */
+	/* When the associations' usage was computed, when known to be
+	 * before now: Slurm's last priority calculation, found from the
+	 * stored priorities (prio_snapshot_at_calc_time).  RawUsage moves
+	 * only at a calculation, so usage moved to a later time counts from
+	 * it (prio_snapshot_usage_time).  After usage is moved to a later
+	 * time for good (prio-calc --at), that time.  0: now. */
+	time_t usage_at;
+	/* The usage was rebuilt from job records (prio_usage_replay) at an
+	 * instant of ours, not loaded from a calculation of Slurm's: never
+	 * dated to one. */
+	bool usage_rebuilt;
 	bool now_known;       /* from NOW, --now, or a capture stamp */
 	bool now_wall;        /* none of those: the wall clock at load */
 	/* prio-snap's MANIFEST "zone<TAB>NAME<TAB>+HHMM": the zone the

@@ -88,9 +88,11 @@ void prio_usage_replay_end(struct prio_usage_replay_run *r,
 bool prio_usage_needs_replay(const struct prio_snapshot *snap);
 
 /*
- * Move loaded usage from snap->now to `at` (at >= now): decay everything by
- * d^(at-now) in cycles, and add what running jobs of the job list accrue
- * until their end time (or nothing with no_run).  at < now needs a replay.
+ * Move loaded usage from the instant it is of (prio_snapshot_usage_time:
+ * Slurm's last calculation when found, else snap->now) to `at` (at >=
+ * now): decay everything by d^(at-that) in cycles, and add what running
+ * jobs of the job list accrue from it until their end time (or nothing
+ * with no_run).  at < now needs a replay.
  */
 int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
 		       struct prio_error *err);

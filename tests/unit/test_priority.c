@@ -15,6 +15,7 @@
 #include "prio/order.h"
 #include "prio/priority.h"
 #include "prio/report_sprio.h"
+#include "prio/usage.h"
 #include "testutil.h"
 
 #define NOW 1795319730L /* 2026-11-22T03:55:30Z */
@@ -643,6 +644,58 @@ Test(priority, advance_decays_and_charges_running_jobs)
 		else if (a->is_user && !strcmp(prio_snapshot_str(&snap, a->user), "u1"))
 			cr_assert_float_eq((double)a->usage_raw, want_u1, 1e-6);
 	}
+	cr_assert_eq(prio_snapshot_advance(&snap, NOW - 1, &err), PRIO_ERR_USAGE);
+}
+
+/* Usage dated to Slurm's last calculation, 25 s before NOW (usage_at): the
+ * first cycle ends a period after it, not after NOW, and the running job
+ * is charged from it, as slurmctld charges "ran for 60 seconds" at its
+ * next calculation. */
+Test(priority, advance_counts_from_the_usage_time)
+{
+	const char *jobs = RUNNING_JOB_4;
+	double d = 1.0 - 0.693 / 600;
+	time_t calc = NOW - 25, at = calc + 60;
+	double want_u1 = 800 * pow(d, 60) + 60 * pow(d, 60) * 2;
+	long double orig[16];
+	uint32_t u1 = UINT32_MAX;
+
+	build(NULL, jobs, NULL, NOW);
+	cr_assert(snap.assoc_count <= 16);
+	for (uint32_t i = 0; i < snap.assoc_count; i++) {
+		const struct prio_assoc *a = &snap.assocs[i];
+		orig[i] = a->usage_raw;
+		if (a->is_user && !strcmp(prio_snapshot_str(&snap, a->user), "u1"))
+			u1 = i;
+	}
+	cr_assert_neq(u1, UINT32_MAX);
+	cr_assert_eq(prio_snapshot_usage_time(&snap), NOW);
+	snap.usage_at = calc;
+	cr_assert_eq(prio_snapshot_usage_time(&snap), calc);
+	cr_assert_eq(prio_snapshot_advance(&snap, at, &err), 0);
+	cr_assert_float_eq((double)snap.assocs[u1].usage_raw, want_u1, 1e-6);
+	cr_assert_float_eq((double)snap.assocs[0].usage_raw,
+			   1000 * pow(d, 60) + 60 * pow(d, 60) * 2, 1e-6);
+	for (uint32_t i = 0; i < snap.assoc_count; i++)
+		snap.assocs[i].usage_raw = orig[i];
+	/* fstree-show's mover decays over the same 60 s (its charging of
+	 * running jobs from the calculation: tests/cli/at-usage-last-calc) */
+	cr_assert_eq(prio_usage_advance(&snap, at, true, &err), 0);
+	cr_assert_float_eq((double)snap.assocs[u1].usage_raw, 800 * pow(d, 60),
+			   1e-6);
+	/* usage already moved to a later time: moving it there, or to
+	 * an instant before, changes nothing */
+	snap.usage_at = at;
+	cr_assert_eq(prio_snapshot_usage_time(&snap), at);
+	{
+		long double kept = snap.assocs[u1].usage_raw;
+
+		cr_assert_eq(prio_snapshot_advance(&snap, at, &err), 0);
+		cr_assert_eq(prio_snapshot_advance(&snap, NOW, &err), 0);
+		cr_assert_eq(snap.assocs[u1].usage_raw, kept);
+	}
+	/* --at still may not go before the snapshot's clock */
+	snap.usage_at = calc;
 	cr_assert_eq(prio_snapshot_advance(&snap, NOW - 1, &err), PRIO_ERR_USAGE);
 }
 
