@@ -44,12 +44,14 @@ if [ -d /proc/self/fd ]; then
 	pid=$!
 	i=0 zero="" watch=""
 	while [ $i -lt 100 ] && [ -z "$watch" ]; do
-		zero=$(readlink "/proc/$pid/fd/0" 2>/dev/null)
 		watch=$(ls -l "/proc/$pid/fd" 2>/dev/null | grep -c 'anon_inode:inotify')
 		[ "$watch" = 0 ] && watch=""
 		sleep 0.05
 		i=$((i + 1))
 	done
+	# fd 0 once it watches: read before, it can be a shared library the
+	# loader holds open for a moment (fd 0 is the lowest free one)
+	zero=$(readlink "/proc/$pid/fd/0" 2>/dev/null)
 	kill "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	if [ "$zero" != /dev/null ] || [ -z "$watch" ]; then
