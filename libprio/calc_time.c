@@ -288,6 +288,38 @@ static bool fixed_disagree(const struct prio_calc_time *ct)
 	       (uint64_t)(ct->fixed - ct->fixed_agree) * 2 > ct->fixed;
 }
 
+/*
+ * slurmctld's record of its last cycle (priority_last_decay_ran) against
+ * what the search found.  The record is the instant itself, to the second,
+ * where the priorities give at best a range (the seconds over which no
+ * job's age term moves) or nothing at all (no age weight: PRIO_CALC_TIME_ANY,
+ * or no pending job); the forecast's calculations then fall in the
+ * controller's phase, not half a period off on average.  Where the
+ * priorities pin other seconds, or none, they stand: the record may be a
+ * stale file, or the configuration read is not the one that ran.
+ */
+static void take_record(struct prio_calc_time *ct, time_t recorded)
+{
+	ct->recorded = recorded;
+	if (!recorded) {
+		ct->record = PRIO_CALC_RECORD_NONE;
+		return;
+	}
+	if (recorded < ct->from || recorded > ct->to) {
+		ct->record = PRIO_CALC_RECORD_OUTSIDE;
+		return;
+	}
+	if (ct->status == PRIO_CALC_TIME_NO_MATCH ||
+	    (ct->status == PRIO_CALC_TIME_FOUND &&
+	     (recorded < ct->first || recorded > ct->last))) {
+		ct->record = PRIO_CALC_RECORD_DISAGREES;
+		return;
+	}
+	ct->record = PRIO_CALC_RECORD_USED;
+	ct->status = PRIO_CALC_TIME_FOUND;
+	ct->first = ct->last = ct->at = recorded;
+}
+
 int prio_calc_time_find(const struct prio_engine *e, struct prio_calc_time *ct,
 			struct prio_error *err)
 {
@@ -344,6 +376,7 @@ int prio_calc_time_find(const struct prio_engine *e, struct prio_calc_time *ct,
 	}
 	if (!ct->jobs) {
 		ct->status = PRIO_CALC_TIME_NO_JOBS;
+		take_record(ct, snap->last_decay_ran);
 		goto out;
 	}
 	/* The seconds where the most agree; of several runs of them, the
@@ -374,6 +407,7 @@ int prio_calc_time_find(const struct prio_engine *e, struct prio_calc_time *ct,
 		ct->status = PRIO_CALC_TIME_FOUND;
 		ct->at = ct->last;
 	}
+	take_record(ct, snap->last_decay_ran);
 	rc = list_disagreeing(&s, ct, err);
 out:
 	free(c.spans);
@@ -450,7 +484,19 @@ const char *prio_calc_time_describe(const struct prio_calc_time *ct,
 	switch (ct->status) {
 	case PRIO_CALC_TIME_FOUND:
 		prio_timestamp_format(ct->at, a, sizeof(a));
-		if (ct->first != ct->last)
+		if (ct->record == PRIO_CALC_RECORD_USED && !ct->jobs)
+			snprintf(buf, size,
+				 "%s (%lld), slurmctld's record of it "
+				 "(priority_last_decay_ran); no pending job's "
+				 "stored priority to check it against",
+				 a, (long long)ct->at);
+		else if (ct->record == PRIO_CALC_RECORD_USED)
+			snprintf(buf, size,
+				 "%s (%lld), slurmctld's record of it "
+				 "(priority_last_decay_ran), where %u of %u "
+				 "pending jobs' stored priorities agree",
+				 a, (long long)ct->at, ct->agree, ct->jobs);
+		else if (ct->first != ct->last)
 			snprintf(buf, size,
 				 "%s (%lld; the last of %lld seconds that "
 				 "fit), where %u of %u pending jobs' stored "
@@ -495,6 +541,21 @@ const char *prio_calc_time_describe(const struct prio_calc_time *ct,
 				 "by hand?)",
 				 a, b, ct->jobs);
 		break;
+	}
+	if (ct->record == PRIO_CALC_RECORD_OUTSIDE ||
+	    ct->record == PRIO_CALC_RECORD_DISAGREES) {
+		size_t n = strlen(buf);
+
+		prio_timestamp_format(ct->recorded, a, sizeof(a));
+		if (n < size)
+			snprintf(buf + n, size - n,
+				 "; slurmctld's record (priority_last_decay_ran) "
+				 "says %s, %s", a,
+				 ct->record == PRIO_CALC_RECORD_OUTSIDE
+				     ? "outside the window searched (a stale "
+				       "file?)"
+				     : "where the stored priorities do not "
+				       "fit");
 	}
 	return buf;
 }

@@ -504,6 +504,42 @@ static int read_now_file(struct prio_snapshot *snap, const char *path,
 	return rc;
 }
 
+/*
+ * slurmctld's priority_last_decay_ran (StateSaveLocation), copied whole by
+ * prio-snap: the start of the last decay cycle, when it also computed
+ * every job's priority, and the last usage reset, each packed as Slurm
+ * packs a time (8 bytes, most significant first).  Slurm 22.05 to 25.x
+ * write these 16 bytes and nothing else.
+ */
+static int read_last_decay_file(struct prio_snapshot *snap, const char *path,
+				struct prio_error *err)
+{
+	struct prio_source src;
+	uint64_t ran = 0;
+	int rc = prio_source_open(&src, path, err);
+
+	if (rc < 0)
+		return rc;
+	if (src.size != 16) {
+		rc = prio_error_set(err, PRIO_ERR_PARSE, src.name, 0, "last_ran",
+				    "expected slurmctld's 16 bytes (two packed "
+				    "times), got %zu", src.size);
+	} else {
+		for (int i = 0; i < 8; i++)
+			ran = ran << 8 | (unsigned char)src.data[i];
+		if (ran > (uint64_t)INT64_MAX)
+			rc = prio_error_set(err, PRIO_ERR_PARSE, src.name, 0,
+					    "last_ran",
+					    "not a time: %llu",
+					    (unsigned long long)ran);
+		else
+			/* 0: the cycle never ran, nothing recorded */
+			snap->last_decay_ran = (time_t)ran;
+	}
+	prio_source_close(&src);
+	return rc;
+}
+
 /* prio-snap's MANIFEST: one "version<TAB>slurm 24.11.5" line says which
  * Slurm printed the folder's files, one "zone<TAB>NAME<TAB>+HHMM" the zone
  * its local times are in.  Other lines (one per command run) are for
@@ -653,6 +689,11 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 			return rc;
 		if (rc && (rc = read_manifest_version(snap, buf, &manifest_jobs,
 						      err)) < 0)
+			return rc;
+		snprintf(buf, sizeof(buf), "%s/priority_last_decay_ran", dir);
+		if ((rc = folder_file(buf, err)) < 0)
+			return rc;
+		if (rc && (rc = read_last_decay_file(snap, buf, err)) < 0)
 			return rc;
 	}
 	/* Before any file with local times: they are read in this zone.

@@ -73,6 +73,22 @@ struct prio_calc_time {
 	 * they test the configuration whatever the clock. */
 	uint32_t fixed, fixed_agree;
 	uint32_t ndisagree; /* jobs - agree, listed in disagree */
+	/* slurmctld's own record of the instant (the snapshot's
+	 * last_decay_ran, 0 when none) and what became of it */
+	time_t recorded;
+	enum prio_calc_time_record {
+		PRIO_CALC_RECORD_NONE,    /* no record */
+		/* taken: the status is FOUND and first == last == at ==
+		 * recorded (the stored priorities agreed there too, or did
+		 * not pin any instant, or there was none to compare) */
+		PRIO_CALC_RECORD_USED,
+		/* not taken: outside the window searched (a stale file: the
+		 * cycle stopped, or another cluster's) */
+		PRIO_CALC_RECORD_OUTSIDE,
+		/* not taken: the stored priorities fit other seconds, or
+		 * none (the search's result stands) */
+		PRIO_CALC_RECORD_DISAGREES,
+	} record;
 	struct prio_calc_time_job *disagree;
 };
 
@@ -84,7 +100,10 @@ struct prio_calc_time {
 
 /*
  * Find Slurm's last priority calculation before e->captured (the
- * snapshot's NOW) from the jobs' stored priorities.  e is an engine of the
+ * snapshot's NOW) from the jobs' stored priorities, and slurmctld's own
+ * record of it where the snapshot has one (last_decay_ran): taken to the
+ * second when the priorities agree there or cannot tell (no age weight,
+ * no pending job); see `record`.  e is an engine of the
  * snapshot at any clock (its fairshare, weights and maxima are used; the
  * age is computed at each instant tried).  Returns 0 with ct filled (also
  * when not found: see status), or PRIO_ERR_NOMEM.  Free with

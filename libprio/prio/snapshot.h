@@ -73,6 +73,13 @@ struct prio_snapshot {
 	 * instant of ours, not loaded from a calculation of Slurm's: never
 	 * dated to one. */
 	bool usage_rebuilt;
+	/* slurmctld's own record of its last priority calculation (the
+	 * start of its decay cycle, whole seconds): the folder's
+	 * priority_last_decay_ran, a copy prio-snap takes of the file of
+	 * that name in StateSaveLocation when it can read it.  0: none.
+	 * prio_calc_time_find() takes it where the stored priorities do not
+	 * pin the instant themselves. */
+	time_t last_decay_ran;
 	bool now_known;       /* from NOW, --now, or a capture stamp */
 	bool now_wall;        /* none of those: the wall clock at load */
 	/* prio-snap's MANIFEST "zone<TAB>NAME<TAB>+HHMM": the zone the

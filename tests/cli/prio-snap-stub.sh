@@ -47,6 +47,23 @@ prio-calc --snapshot "$tmp/snap" --rank >/dev/null 2>"$tmp/perr"
 # priorities: the clock is given, so no search warns)
 prio-calc --snapshot "$tmp/op" --now "$(cat "$tmp/op/NOW")" --rank >/dev/null 2>"$tmp/perr" && [ ! -s "$tmp/perr" ] ||
 	{ echo "the operator's capture refused:"; cat "$tmp/perr"; exit 1; }
+# slurmctld's record of its last calculation, copied from StateSaveLocation
+# when readable (the stub's capture has none there: nothing, no MANIFEST
+# line); not with -M, where the local file is another cluster's.
+[ ! -e "$tmp/snap/priority_last_decay_ran" ] && ! grep -q priority_last_decay_ran "$tmp/snap/MANIFEST" ||
+	{ echo "a record copied from nowhere"; exit 1; }
+mkdir "$tmp/state"
+printf '\000\000\000\000\153\025\224\261\000\000\000\000\153\025\224\261' >"$tmp/state/priority_last_decay_ran"
+PRIO_STUB_STATE=$tmp/state PRIO_SNAP_QUIET=1 prio-snap --no-sacct --no-squeue-json "$tmp/rec" 2>"$tmp/err" &&
+	cmp -s "$tmp/state/priority_last_decay_ran" "$tmp/rec/priority_last_decay_ran" &&
+	grep -qxF "priority_last_decay_ran	0	cp $tmp/state/priority_last_decay_ran" "$tmp/rec/MANIFEST" ||
+	{ echo "record not copied:"; cat "$tmp/err" "$tmp/rec/MANIFEST"; exit 1; }
+# (1796576433, 2026-12-06T17:00:33: far from the stub's wall-clock NOW, so
+# the check names it and leaves it out)
+prio-calc --snapshot "$tmp/rec" --check 2>&1 | grep -qF "slurmctld's record (priority_last_decay_ran) says 2026-12-06T17:00:33, outside the window searched" ||
+	{ echo "record not reported:"; prio-calc --snapshot "$tmp/rec" --check 2>&1 | grep -i calc; exit 1; }
+PRIO_STUB_STATE=$tmp/state PRIO_SNAP_QUIET=1 prio-snap -M ft --no-sacct --no-squeue-json "$tmp/recm" 2>/dev/null &&
+	[ ! -e "$tmp/recm/priority_last_decay_ran" ] || { echo "record copied with -M"; exit 1; }
 # A failing required command: exit 2, one line naming it and its error.
 PRIO_STUB_FAIL_SSHARE=1 prio-snap "$tmp/bad" 2>"$tmp/err2"
 rc=$?

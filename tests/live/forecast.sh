@@ -97,6 +97,7 @@ forecast_step() {
 	squeue -h -t PD -o '%i|%S' >"$fc/slurm_estimates.txt"
 	prio-snap "$fc/snap" 2>"$fc/snap.err" || bad "forecast: prio-snap: $(cat "$fc/snap.err")"
 	squeue -a --start >"$fc/squeue_start.txt" 2>&1
+	forecast_check_record
 	prio-calc --snapshot "$fc/snap" --forecast -P >"$fc/ours.txt" 2>"$fc/ours.err" ||
 		bad "forecast: prio-calc --forecast exit $?: $(head -2 "$fc/ours.err")"
 
@@ -124,6 +125,29 @@ forecast_step() {
 # at the start of a cycle).
 forecast_last_calc() {
 	grep -F _apply_new_usage "$base/log/slurmctld.log" | tail -1 | cut -c2-20
+}
+
+# forecast_check_record: prio-snap, run as root on the controller's host,
+# copied slurmctld's record of its last calculation (StateSaveLocation/
+# priority_last_decay_ran), and prio-calc takes from it the instant the
+# log shows: the last decay cycle that started before NOW.
+forecast_check_record() {
+	local now logc rec t s
+	now=$(cat "$fc/NOW")
+	[ -f "$fc/snap/priority_last_decay_ran" ] ||
+		{ bad "forecast: prio-snap copied no priority_last_decay_ran"; return; }
+	logc=$(grep -F 'Decay factor' "$base/log/slurmctld.log" | cut -c2-20 |
+		while read -r t; do
+			s=$(date -d "$t" +%s)
+			[ "$s" -le "$now" ] && echo "$s"
+		done | tail -1)
+	rec=$(prio-calc --snapshot "$fc/snap" --check -P 2>/dev/null |
+		sed -n "s/^clock|last calculation||.* (\([0-9]*\)), slurmctld's record of it .*/\1/p")
+	if [ -n "$rec" ] && [ "$rec" = "$logc" ]; then
+		ok "forecast: slurmctld's record of its last calculation taken ($rec, as its log)"
+	else
+		bad "forecast: slurmctld's record of its last calculation: prio-calc took '$rec', the log says '$logc'"
+	fi
 }
 
 forecast_new_calc() { [ "$(forecast_last_calc)" != "$fc_c0" ]; }

@@ -8,6 +8,7 @@
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "prio/calc_time.h"
 #include "testutil.h"
@@ -213,4 +214,93 @@ Test(calc_time, next_calculation_from_what_was_found)
 	cr_assert_eq(prio_calc_time_next(&ct, now, 300), now + 150);
 	/* no periodic calculation */
 	cr_assert_eq(prio_calc_time_next(&ct, now, 0), 0);
+}
+
+/* slurmctld's record of its last cycle (priority_last_decay_ran), against
+ * the logged calculation at 1795319713 that the priorities pin. */
+Test(calc_time, the_record_agreeing_is_taken)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+	char buf[512];
+
+	snap.last_decay_ran = 1795319713;
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_expect_eq(ct.status, PRIO_CALC_TIME_FOUND);
+	cr_expect_eq(ct.record, PRIO_CALC_RECORD_USED);
+	cr_expect_eq(ct.at, 1795319713);
+	cr_expect_eq(ct.first, ct.last);
+	cr_expect_eq(ct.agree, 19);
+	cr_expect_str_eq(prio_calc_time_describe(&ct, buf, sizeof(buf)),
+			 "2026-11-22T03:55:13 (1795319713), slurmctld's record "
+			 "of it (priority_last_decay_ran), where 19 of 19 "
+			 "pending jobs' stored priorities agree");
+	prio_calc_time_free(&ct);
+}
+
+/* A record the stored priorities do not fit (ten seconds off, ages of
+ * 19 jobs moved) is not taken; the search's instant stands and the
+ * record is named. */
+Test(calc_time, a_record_the_priorities_refute_stands_aside)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+	char buf[512];
+
+	snap.last_decay_ran = 1795319703;
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_expect_eq(ct.status, PRIO_CALC_TIME_FOUND);
+	cr_expect_eq(ct.record, PRIO_CALC_RECORD_DISAGREES);
+	cr_expect_eq(ct.at, 1795319713);
+	prio_calc_time_describe(&ct, buf, sizeof(buf));
+	cr_expect(strstr(buf, "; slurmctld's record (priority_last_decay_ran) "
+			      "says 2026-11-22T03:55:03, where the stored "
+			      "priorities do not fit") != NULL, "%s", buf);
+	prio_calc_time_free(&ct);
+}
+
+/* A stale record (an hour before NOW: the cycle stopped, or another
+ * cluster's file) is outside the window and not taken. */
+Test(calc_time, a_stale_record_is_outside)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+
+	snap.last_decay_ran = 1795319730 - 3600;
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_expect_eq(ct.record, PRIO_CALC_RECORD_OUTSIDE);
+	cr_expect_eq(ct.at, 1795319713);
+	/* and one after NOW beyond the slack */
+	snap.last_decay_ran = 1795319730 + 6;
+	prio_calc_time_free(&ct);
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_expect_eq(ct.record, PRIO_CALC_RECORD_OUTSIDE);
+	prio_calc_time_free(&ct);
+}
+
+/* Where no pending job has a stored priority the record alone gives the
+ * instant (where nothing moves with the clock, PriorityWeightAge=0, the
+ * priorities agree everywhere and it does the same: the cli test
+ * forecast-decay-record on a live 22.05 capture). */
+Test(calc_time, the_record_pins_what_the_priorities_cannot)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+	char buf[512];
+
+	for (uint32_t i = 0; i < snap.job_count; i++)
+		snap.jobs[i].priority = 0;
+	snap.last_decay_ran = 1795319700;
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_expect_eq(ct.status, PRIO_CALC_TIME_FOUND);
+	cr_expect_eq(ct.record, PRIO_CALC_RECORD_USED);
+	cr_expect_eq(ct.at, 1795319700);
+	cr_expect_eq(ct.jobs, 0);
+	cr_expect_str_eq(prio_calc_time_describe(&ct, buf, sizeof(buf)),
+			 "2026-11-22T03:55:00 (1795319700), slurmctld's record "
+			 "of it (priority_last_decay_ran); no pending job's "
+			 "stored priority to check it against");
+	/* the next calculation a period after it */
+	cr_expect_eq(prio_calc_time_next(&ct, snap.now, 60), 1795319760);
+	prio_calc_time_free(&ct);
 }
