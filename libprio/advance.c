@@ -20,7 +20,7 @@
 #include <math.h>
 
 #include "prio/advance.h"
-#include "prio/billing.h"
+#include "prio/usage.h"
 
 struct cycles {
 	double base, at, period; /* seconds */
@@ -125,21 +125,12 @@ static bool charge_of(const struct prio_snapshot *snap, uint32_t j,
 		      prio_id part, double s, double e, struct prio_running *r)
 {
 	const struct prio_job *job = &snap->jobs[j];
-	const struct prio_partition *p = prio_snapshot_partition(snap, part);
-	const struct prio_qos *q;
 	uint32_t a = prio_snapshot_job_assoc(snap, job, part);
-	double billing;
 
-	if (!p || a == PRIO_ASSOC_NONE)
+	if (!prio_snapshot_partition(snap, part) || a == PRIO_ASSOC_NONE)
 		return false;
-	billing = prio_billing_list(
-	    &snap->tres,
-	    job->tres_alloc.count ? &job->tres_alloc : &job->tres_req,
-	    &p->billing_weights, prio_billing_rule_of(&snap->conf));
-	q = job->qos != PRIO_NO_ID ? prio_snapshot_qos(snap, job->qos) : NULL;
-	if (q && q->usage_factor >= 0)
-		billing *= q->usage_factor;
-	*r = (struct prio_running){a, billing, s, e};
+	*r = (struct prio_running){a, prio_usage_job_rate(snap, job, part), s,
+				   e};
 	return true;
 }
 

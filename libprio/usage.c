@@ -212,11 +212,19 @@ static uint32_t running_assoc(const struct prio_snapshot *snap,
 	return prio_snapshot_job_assoc(snap, job, job_partition(job));
 }
 
+double prio_usage_job_rate(const struct prio_snapshot *snap,
+			   const struct prio_job *job, prio_id partition)
+{
+	return job_billing(snap,
+			   job->tres_alloc.count ? &job->tres_alloc
+						 : &job->tres_req,
+			   partition, job->qos);
+}
+
 static double running_billing(const struct prio_snapshot *snap,
 			      const struct prio_job *job)
 {
-	return job_billing(snap, &job->tres_alloc, job_partition(job),
-			   job->qos);
+	return prio_usage_job_rate(snap, job, job_partition(job));
 }
 
 /* Add u to an association and every ancestor. */

@@ -88,6 +88,17 @@ void prio_usage_replay_end(struct prio_usage_replay_run *r,
 bool prio_usage_needs_replay(const struct prio_snapshot *snap);
 
 /*
+ * What a running job of the job list charges per second of run, in
+ * `partition` (PRIO_NO_ID: none, no billing weights), before decay: the
+ * billing of its allocated TRES (its requested TRES where the input gave
+ * no allocation), or the billing= Slurm recorded where ours truncates
+ * otherwise, times its QOS's UsageFactor.  Every tool that moves usage
+ * forward charges this (prio_usage_advance, prio_snapshot_advance).
+ */
+double prio_usage_job_rate(const struct prio_snapshot *snap,
+			   const struct prio_job *job, prio_id partition);
+
+/*
  * Move loaded usage from the instant it is of (prio_snapshot_usage_time:
  * Slurm's last calculation when found, else snap->now) to `at` (at >=
  * now): decay everything by d^(at-that) in cycles, and add what running

@@ -647,6 +647,23 @@ Test(priority, advance_decays_and_charges_running_jobs)
 	cr_assert_eq(prio_snapshot_advance(&snap, NOW - 1, &err), PRIO_ERR_USAGE);
 }
 
+/* Every association's usage into orig (at most n), and user u1's
+ * association. */
+static uint32_t keep_usage(long double *orig, uint32_t n)
+{
+	uint32_t u1 = UINT32_MAX;
+
+	cr_assert(snap.assoc_count <= n);
+	for (uint32_t i = 0; i < snap.assoc_count; i++) {
+		const struct prio_assoc *a = &snap.assocs[i];
+		orig[i] = a->usage_raw;
+		if (a->is_user && !strcmp(prio_snapshot_str(&snap, a->user), "u1"))
+			u1 = i;
+	}
+	cr_assert_neq(u1, UINT32_MAX);
+	return u1;
+}
+
 /* Usage dated to Slurm's last calculation, 25 s before NOW (usage_at): the
  * first cycle ends a period after it, not after NOW, and the running job
  * is charged from it, as slurmctld charges "ran for 60 seconds" at its
@@ -658,17 +675,10 @@ Test(priority, advance_counts_from_the_usage_time)
 	time_t calc = NOW - 25, at = calc + 60;
 	double want_u1 = 800 * pow(d, 60) + 60 * pow(d, 60) * 2;
 	long double orig[16];
-	uint32_t u1 = UINT32_MAX;
+	uint32_t u1;
 
 	build(NULL, jobs, NULL, NOW);
-	cr_assert(snap.assoc_count <= 16);
-	for (uint32_t i = 0; i < snap.assoc_count; i++) {
-		const struct prio_assoc *a = &snap.assocs[i];
-		orig[i] = a->usage_raw;
-		if (a->is_user && !strcmp(prio_snapshot_str(&snap, a->user), "u1"))
-			u1 = i;
-	}
-	cr_assert_neq(u1, UINT32_MAX);
+	u1 = keep_usage(orig, 16);
 	cr_assert_eq(prio_snapshot_usage_time(&snap), NOW);
 	snap.usage_at = calc;
 	cr_assert_eq(prio_snapshot_usage_time(&snap), calc);
@@ -697,6 +707,36 @@ Test(priority, advance_counts_from_the_usage_time)
 	/* --at still may not go before the snapshot's clock */
 	snap.usage_at = calc;
 	cr_assert_eq(prio_snapshot_advance(&snap, NOW - 1, &err), PRIO_ERR_USAGE);
+}
+
+/* A running job whose record gives requested TRES only (AllocTRES
+ * missing from the input): both movers charge it for them, alike
+ * (prio_usage_job_rate); fstree-show's used to charge nothing. */
+Test(priority, both_movers_charge_requested_tres_alike)
+{
+	const char *jobs =
+	    "JobId=4 JobName=j UserId=u1(1004) Priority=10 Nice=0 Account=acc "
+	    "QOS=normal JobState=RUNNING Reason=None Dependency=(null) "
+	    "SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T03:00:00 "
+	    "AccrueTime=2026-11-22T03:00:00 StartTime=2026-11-22T03:50:00 "
+	    "EndTime=2026-11-22T04:10:10 TimeLimit=00:20:10 Partition=a "
+	    "NumNodes=1 NumCPUs=2 ReqTRES=cpu=2,node=1 AllocTRES=(null)\n";
+	double d = 1.0 - 0.693 / 600;
+	time_t calc = NOW - 25, at = calc + 60;
+	double want = 800 * pow(d, 60) + 60 * pow(d, 60) * 2;
+	long double orig[16];
+	uint32_t u1;
+
+	build(NULL, jobs, NULL, NOW);
+	u1 = keep_usage(orig, 16);
+	cr_assert_eq(snap.jobs[0].tres_alloc.count, 0);
+	snap.usage_at = calc;
+	cr_assert_eq(prio_snapshot_advance(&snap, at, &err), 0);
+	cr_expect_float_eq((double)snap.assocs[u1].usage_raw, want, 1e-6);
+	for (uint32_t i = 0; i < snap.assoc_count; i++)
+		snap.assocs[i].usage_raw = orig[i];
+	cr_assert_eq(prio_usage_advance(&snap, at, false, &err), 0);
+	cr_expect_float_eq((double)snap.assocs[u1].usage_raw, want, 1e-6);
 }
 
 /* A memo of the decay's powers (the explanations' search over time) is
