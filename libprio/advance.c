@@ -174,7 +174,7 @@ static bool charges(const struct prio_snapshot *snap, uint32_t j)
 {
 	const struct prio_job *job = &snap->jobs[j];
 
-	return job->state == PRIO_JOB_RUNNING && job->partition_count &&
+	return prio_job_state_allocated(job->state) && job->partition_count &&
 	       job->start_time;
 }
 

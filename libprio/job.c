@@ -107,6 +107,11 @@ bool prio_job_state_pending(enum prio_job_state st)
 	return st == PRIO_JOB_PENDING || st == PRIO_JOB_EXPEDITING;
 }
 
+bool prio_job_state_allocated(enum prio_job_state st)
+{
+	return st == PRIO_JOB_RUNNING || st == PRIO_JOB_SUSPENDED;
+}
+
 int prio_job_qos_list_parse(struct prio_snapshot *snap, const char *s, size_t n,
 			    uint32_t line, struct prio_job_qos_list **out)
 {
@@ -275,8 +280,7 @@ static int link_job_assoc(struct prio_snapshot *snap, const struct prio_job *job
 
 	if (!snap->assoc_count || job->user == PRIO_NO_ID ||
 	    !(prio_job_state_pending(job->state) ||
-	      job->state == PRIO_JOB_RUNNING ||
-	      job->state == PRIO_JOB_SUSPENDED))
+	      prio_job_state_allocated(job->state)))
 		return 0;
 	/* The controller itself holds such a job when its association
 	 * vanished under it (a restart with the association gone:
@@ -327,8 +331,7 @@ static int link_job(struct prio_snapshot *snap, struct prio_job *job,
 	if (snap->have_config && !snap->partition_count &&
 	    job->partition_count &&
 	    (prio_job_state_pending(job->state) ||
-	     job->state == PRIO_JOB_RUNNING ||
-	     job->state == PRIO_JOB_SUSPENDED))
+	     prio_job_state_allocated(job->state)))
 		return prio_error_set(
 		    err, PRIO_ERR_PARSE, job->file, job->line, "Partition",
 		    "job %u: partition \"%.40s\" but no partitions were "

@@ -155,8 +155,7 @@ static bool assoc_running(const struct prio_assoc *a)
 static bool job_active(const struct prio_job *job)
 {
 	return prio_job_state_pending(job->state) ||
-	       job->state == PRIO_JOB_RUNNING ||
-	       job->state == PRIO_JOB_SUSPENDED;
+	       prio_job_state_allocated(job->state);
 }
 
 /* The one user among the queue's live jobs (PRIO_NO_ID when none or

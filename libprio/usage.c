@@ -191,12 +191,6 @@ static double job_billing(const struct prio_snapshot *snap,
 	return b;
 }
 
-static bool job_is_running(const struct prio_job *job)
-{
-	return job->state == PRIO_JOB_RUNNING ||
-	       job->state == PRIO_JOB_SUSPENDED;
-}
-
 static prio_id job_partition(const struct prio_job *job)
 {
 	return job->partition_count ? job->partitions[0] : PRIO_NO_ID;
@@ -207,7 +201,7 @@ static prio_id job_partition(const struct prio_job *job)
 static uint32_t running_assoc(const struct prio_snapshot *snap,
 			      const struct prio_job *job)
 {
-	if (!job_is_running(job) || !job->start_time)
+	if (!prio_job_state_allocated(job->state) || !job->start_time)
 		return PRIO_ASSOC_NONE;
 	return prio_snapshot_job_assoc(snap, job, job_partition(job));
 }
@@ -300,7 +294,7 @@ struct prio_usage_replay_run *prio_usage_replay_begin(struct prio_snapshot *snap
 		uint32_t a;
 		time_t e;
 
-		if (!job_is_running(job) || !job->start_time)
+		if (!prio_job_state_allocated(job->state) || !job->start_time)
 			continue;
 		r->running[r->nrunning++] = job->job_id;
 		if (job->start_time >= at) {

@@ -65,6 +65,9 @@ const char *prio_job_state_short(enum prio_job_state st); /* "PD" */
  * priority engines compute, list and queue such jobs (PENDING, and 25.11's
  * EXPEDITING). */
 bool prio_job_state_pending(enum prio_job_state st);
+/* RUNNING or SUSPENDED: the job holds its allocation, and Slurm's decay
+ * cycle charges it usage (suspended too: slurm-facts §4). */
+bool prio_job_state_allocated(enum prio_job_state st);
 
 struct prio_job;
 /* For a pending job whose NumNodes (squeue: node_count) is a single number,

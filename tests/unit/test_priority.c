@@ -709,18 +709,11 @@ Test(priority, advance_counts_from_the_usage_time)
 	cr_assert_eq(prio_snapshot_advance(&snap, NOW - 1, &err), PRIO_ERR_USAGE);
 }
 
-/* A running job whose record gives requested TRES only (AllocTRES
- * missing from the input): both movers charge it for them, alike
- * (prio_usage_job_rate); fstree-show's used to charge nothing. */
-Test(priority, both_movers_charge_requested_tres_alike)
+/* Both movers charge job 4 of `jobs` (2 CPUs, from 25 s before NOW, when
+ * the usage is dated) alike, 60 s later: 60·d^60·2 onto u1's 800 decayed
+ * (prio_usage_job_rate, prio_job_state_allocated). */
+static void movers_agree(const char *jobs)
 {
-	const char *jobs =
-	    "JobId=4 JobName=j UserId=u1(1004) Priority=10 Nice=0 Account=acc "
-	    "QOS=normal JobState=RUNNING Reason=None Dependency=(null) "
-	    "SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T03:00:00 "
-	    "AccrueTime=2026-11-22T03:00:00 StartTime=2026-11-22T03:50:00 "
-	    "EndTime=2026-11-22T04:10:10 TimeLimit=00:20:10 Partition=a "
-	    "NumNodes=1 NumCPUs=2 ReqTRES=cpu=2,node=1 AllocTRES=(null)\n";
 	double d = 1.0 - 0.693 / 600;
 	time_t calc = NOW - 25, at = calc + 60;
 	double want = 800 * pow(d, 60) + 60 * pow(d, 60) * 2;
@@ -729,7 +722,6 @@ Test(priority, both_movers_charge_requested_tres_alike)
 
 	build(NULL, jobs, NULL, NOW);
 	u1 = keep_usage(orig, 16);
-	cr_assert_eq(snap.jobs[0].tres_alloc.count, 0);
 	snap.usage_at = calc;
 	cr_assert_eq(prio_snapshot_advance(&snap, at, &err), 0);
 	cr_expect_float_eq((double)snap.assocs[u1].usage_raw, want, 1e-6);
@@ -737,6 +729,35 @@ Test(priority, both_movers_charge_requested_tres_alike)
 		snap.assocs[i].usage_raw = orig[i];
 	cr_assert_eq(prio_usage_advance(&snap, at, false, &err), 0);
 	cr_expect_float_eq((double)snap.assocs[u1].usage_raw, want, 1e-6);
+}
+
+/* A running job whose record gives requested TRES only (AllocTRES
+ * missing from the input) is charged for them; fstree-show's mover used
+ * to charge nothing. */
+Test(priority, both_movers_charge_requested_tres_alike)
+{
+	movers_agree(
+	    "JobId=4 JobName=j UserId=u1(1004) Priority=10 Nice=0 Account=acc "
+	    "QOS=normal JobState=RUNNING Reason=None Dependency=(null) "
+	    "SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T03:00:00 "
+	    "AccrueTime=2026-11-22T03:00:00 StartTime=2026-11-22T03:50:00 "
+	    "EndTime=2026-11-22T04:10:10 TimeLimit=00:20:10 Partition=a "
+	    "NumNodes=1 NumCPUs=2 ReqTRES=cpu=2,node=1 AllocTRES=(null)\n");
+	cr_expect_eq(snap.jobs[0].tres_alloc.count, 0);
+}
+
+/* A suspended job is charged as slurmctld's cycle charges it (running or
+ * suspended, slurm-facts §4); prio-calc's mover used to skip it. */
+Test(priority, both_movers_charge_a_suspended_job)
+{
+	movers_agree(
+	    "JobId=4 JobName=j UserId=u1(1004) Priority=10 Nice=0 Account=acc "
+	    "QOS=normal JobState=SUSPENDED Reason=None Dependency=(null) "
+	    "SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T03:00:00 "
+	    "AccrueTime=2026-11-22T03:00:00 StartTime=2026-11-22T03:50:00 "
+	    "EndTime=2026-11-22T04:10:10 TimeLimit=00:20:10 Partition=a "
+	    "NumNodes=1 NumCPUs=2 TRES=cpu=2,node=1\n");
+	cr_expect_eq(snap.jobs[0].state, PRIO_JOB_SUSPENDED);
 }
 
 /* A memo of the decay's powers (the explanations' search over time) is
