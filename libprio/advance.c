@@ -12,7 +12,9 @@
  * cycle it ran.  A job that ends inside a cycle adds its last part at its
  * end, and that part is decayed by the cycle it fell in.  Runs of whole
  * cycles are summed as a geometric series, so a month ahead costs no more
- * than a minute ahead.
+ * than a minute ahead.  A PriorityUsageResetPeriod boundary in between
+ * zeroes everything at the first cycle at or after it, which then adds
+ * its own charge.
  */
 #include "config.h"
 
@@ -26,6 +28,10 @@ struct cycles {
 	double base, at, period; /* seconds */
 	double m;                /* number of cycles; the last ends at `at` */
 	double d;                /* decay per second */
+	/* The cycle at which PriorityUsageResetPeriod zeroes the usage (the
+	 * first at or after its boundary): what was added before it is gone,
+	 * and that cycle adds its own charge after the reset.  0: none. */
+	double kr;
 	struct prio_decay_memo *memo; /* may be NULL */
 };
 
@@ -59,6 +65,14 @@ static double job_usage(const struct cycles *c, double s, double e)
 	double total = 0.0;
 	double k;
 
+	if (c->kr > 0.0) {
+		/* added before the reset cycle: zeroed by it (a job that
+		 * ended inside that cycle added its last part at its end) */
+		if (e < cycle_end(c, c->kr))
+			return 0.0;
+		if (s < cycle_end(c, c->kr - 1.0))
+			s = cycle_end(c, c->kr - 1.0);
+	}
 	if (s < c->base)
 		s = c->base;
 	if (e <= s || s >= c->at)
@@ -108,6 +122,7 @@ static void cycles_of(const struct prio_snapshot *snap, time_t at,
 		      struct cycles *c)
 {
 	const struct prio_config *conf = &snap->conf;
+	time_t reset;
 
 	c->base = (double)prio_snapshot_usage_time(snap);
 	c->at = (double)at;
@@ -117,6 +132,12 @@ static void cycles_of(const struct prio_snapshot *snap, time_t at,
 		   ? 1.0 - 0.693 / (double)conf->decay_half_life
 		   : 1.0;
 	c->memo = NULL;
+	reset = prio_usage_last_reset(conf->reset_period, at);
+	c->kr = reset && (double)reset > c->base
+			? ceil(((double)reset - c->base) / c->period)
+			: 0.0;
+	if (c->kr > c->m)
+		c->kr = c->m;
 }
 
 /* What charging job j, run in partition p from s to e, takes (r); false
@@ -227,6 +248,8 @@ int prio_snapshot_advance_running(struct prio_snapshot *snap, time_t at,
 	all = decay(&c, c.at - c.base);
 	if (all < DBL_MIN)
 		all = DBL_MIN;
+	if (c.kr > 0.0)
+		all = 0.0;
 	for (uint32_t i = 0; i < snap->assoc_count; i++)
 		snap->assocs[i].usage_raw *= all;
 

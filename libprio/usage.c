@@ -406,9 +406,8 @@ bool prio_usage_needs_replay(const struct prio_snapshot *snap)
 int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
 		       struct prio_error *err)
 {
-	struct grid g;
-	long double decay;
-	time_t base;
+	/* the jobs to charge with no_run: none */
+	static const struct prio_running none;
 	int rc;
 
 	if ((rc = need_tree(snap, err)) < 0)
@@ -418,30 +417,10 @@ int prio_usage_advance(struct prio_snapshot *snap, time_t at, bool no_run,
 		    err, PRIO_ERR_USAGE, "", 0, "--at",
 		    "a time before the snapshot needs --replay (usage "
 		    "cannot be un-decayed)");
-	base = prio_snapshot_usage_time(snap);
-	if (at <= base)
-		return PRIO_OK;
-	grid_init(&g, snap, at);
-	decay = dpow(&g, (long double)(at - base));
-	if (g.reset > base)
-		decay = 0; /* a reset boundary falls in between */
-	for (uint32_t i = 0; i < snap->assoc_count; i++)
-		snap->assocs[i].usage_raw *= decay;
-	if (no_run)
-		return PRIO_OK;
-	for (uint32_t j = 0; j < snap->job_count; j++) {
-		const struct prio_job *job = &snap->jobs[j];
-		time_t s = job->start_time > base ? job->start_time : base;
-		uint32_t a = running_assoc(snap, job);
-
-		if (a == PRIO_ASSOC_NONE || s >= at ||
-		    (job->end_time && job->end_time <= base))
-			continue;
-		charge(snap, a,
-		       job_usage(&g, s, job->end_time) *
-			   running_billing(snap, job));
-	}
-	return PRIO_OK;
+	/* one mover for every tool: prio-calc --at and the forecast take
+	 * the same cycles, charges and resets */
+	return prio_snapshot_advance_running(snap, at, no_run ? &none : NULL,
+					     0, NULL, err);
 }
 
 int prio_usage_previous_cycle(const struct prio_snapshot *snap, time_t at,

@@ -760,6 +760,51 @@ Test(priority, both_movers_charge_a_suspended_job)
 	cr_expect_eq(snap.jobs[0].state, PRIO_JOB_SUSPENDED);
 }
 
+/* PriorityUsageResetPeriod=DAILY: moving past midnight zeroes every usage
+ * at the first cycle at or after it (here the last one, at 00:00:30),
+ * which then adds its own charge: a job running through adds its last
+ * 60 s; one that ended before adds nothing.  fstree-show's mover did
+ * this alone; prio-calc --at and the forecast now take the same path. */
+Test(priority, advance_across_a_usage_reset)
+{
+	const char *through =
+	    "JobId=4 JobName=j UserId=u1(1004) Priority=10 Nice=0 Account=acc "
+	    "QOS=normal JobState=RUNNING Reason=None Dependency=(null) "
+	    "SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T03:00:00 "
+	    "AccrueTime=2026-11-22T03:00:00 StartTime=2026-11-22T03:50:00 "
+	    "EndTime=2026-11-23T03:50:00 TimeLimit=1-00:00:00 Partition=a "
+	    "NumNodes=1 NumCPUs=2 TRES=cpu=2,node=1\n";
+	double d = 1.0 - 0.693 / 600;
+	time_t at = NOW + 72300; /* 2026-11-23T00:00:30 */
+	long double orig[16];
+	uint32_t u1;
+
+	build(NULL, through, NULL, NOW);
+	u1 = keep_usage(orig, 16);
+	snap.conf.reset_period = PRIO_RESET_DAILY;
+	cr_assert_eq(prio_snapshot_advance(&snap, at, &err), 0);
+	cr_expect_float_eq((double)snap.assocs[u1].usage_raw,
+			   60 * pow(d, 60) * 2, 1e-9);
+	cr_expect_float_eq((double)snap.assocs[0].usage_raw,
+			   60 * pow(d, 60) * 2, 1e-9);
+	/* a second before midnight: no reset, everything decayed */
+	for (uint32_t i = 0; i < snap.assoc_count; i++)
+		snap.assocs[i].usage_raw = orig[i];
+	cr_assert_eq(prio_snapshot_advance(&snap, at - 31, &err), 0);
+	cr_expect_gt((double)snap.assocs[u1].usage_raw, 800 * pow(d, 72269));
+}
+
+/* The job of RUNNING_JOB_4 ended at 04:10:10, before midnight: past the
+ * reset nothing is left anywhere. */
+Test(priority, advance_across_a_usage_reset_after_every_end)
+{
+	build(NULL, RUNNING_JOB_4, NULL, NOW);
+	snap.conf.reset_period = PRIO_RESET_DAILY;
+	cr_assert_gt((double)snap.assocs[0].usage_raw, 0.0);
+	cr_assert_eq(prio_snapshot_advance(&snap, NOW + 72300, &err), 0);
+	cr_expect_eq((double)snap.assocs[0].usage_raw, 0.0);
+}
+
 /* A memo of the decay's powers (the explanations' search over time) is
  * only a memo: at every instant, within it or past its end, whole periods
  * or not, the usage is the one computed without it, to the last bit. */
