@@ -48,4 +48,15 @@ forecast_judge "$tmp/run" >"$tmp/judge" 2>&1
 grep -q '^live: ok forecast: no worse than Slurm' "$tmp/judge" ||
 	{ echo "the live verdict fails:"; cat "$tmp/judge"; exit 1; }
 grep '^live: forecast error' "$tmp/judge"
+# The record as prio-snap copied it on a real 24.11 cluster (live run 25,
+# PriorityWeightAge=0 too): taken, and the instant of its log's first
+# decay cycle, 7 s before NOW.
+d25=$top_srcdir/tests/oracle/forecast-24.11-run25
+[ "$(od -An -tx1 "$d25/snap/priority_last_decay_ran" | tr -d ' \n')" = 000000006b15a055000000006b15a019 ] ||
+	{ echo "run 25's record is not the captured one"; exit 1; }
+grep -q '^\[2026-12-06T17:50:13\.[0-9]*\] .*_decay_thread: PRIO: Decay factor' "$d25/slurmctld-prio.log" ||
+	{ echo "run 25's log has no cycle at 17:50:13"; exit 1; }
+prio-calc --snapshot "$d25/snap" --check -P 2>&1 |
+	grep -qxF "clock|last calculation||2026-12-06T17:50:13 (1796579413), slurmctld's record of it (priority_last_decay_ran), where 9 of 9 pending jobs' stored priorities agree" ||
+	{ echo "run 25: --check does not take the captured record:"; prio-calc --snapshot "$d25/snap" --check -P 2>&1 | grep -i calc; exit 1; }
 exit 0
