@@ -64,7 +64,8 @@ static time_t settle_time(const struct prio_snapshot *snap, bool no_run)
 	for (uint32_t j = 0; j < snap->job_count; j++) {
 		const struct prio_job *job = &snap->jobs[j];
 
-		if (prio_job_state_allocated(job->state) && job->start_time && job->end_time > last)
+		if (prio_job_state_allocated(job->state) && job->start_time &&
+		    job->end_time > last)
 			last = job->end_time;
 	}
 	return last;

@@ -508,8 +508,9 @@ static int read_now_file(struct prio_snapshot *snap, const char *path,
  * slurmctld's priority_last_decay_ran (StateSaveLocation), copied whole by
  * prio-snap: the start of the last decay cycle, when it also computed
  * every job's priority, and the last usage reset, each packed as Slurm
- * packs a time (8 bytes, most significant first).  Slurm 22.05 to 25.x
- * write these 16 bytes and nothing else.
+ * packs a time (8 bytes, most significant first).  Checked on Slurm
+ * 22.05 and 24.11 (their live clusters here): these 16 bytes and nothing
+ * else.
  */
 static int read_last_decay_file(struct prio_snapshot *snap, const char *path,
 				struct prio_error *err)
