@@ -40,8 +40,17 @@ export PATH TZ=UTC LC_ALL=C PRIO_TOOLS_CONF=/dev/null
 unset COLUMNS # prose folds to it (cmd_text_width)
 cases=${BAD_CASES:-$top_srcdir/tests/bad/cases}
 vg=""
-[ -n "${BAD_VALGRIND:-}" ] &&
+if [ -n "${BAD_VALGRIND:-}" ]; then
 	vg="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite -q"
+	# In a shared build the tools in the build tree are libtool's wrapper
+	# scripts: valgrind would check the shell and let it exec the program
+	# unchecked.  The programs themselves, and the library beside them.
+	if [ -d "$top_builddir/.libs" ]; then
+		PATH="$top_builddir/.libs:$PATH"
+		LD_LIBRARY_PATH="$top_builddir/libprio/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+		export LD_LIBRARY_PATH
+	fi
+fi
 tmp=$(mktemp -d) || exit 99
 trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT INT TERM
 chmod 755 "$tmp"
@@ -76,11 +85,14 @@ run() { # TOOL ARGS -> $rc, $tmp/out, $tmp/err (in $tmp/w)
 	# --history reads a series the mutation makes of s (ARGS name it)
 	fstree-show-history | prio-calc-history) set -- "${t%-history}" ;;
 	esac
+	# valgrind runs the tool itself, inside setpriv (valgrind of setpriv
+	# would check setpriv only)
+	# shellcheck disable=SC2086
+	[ -n "$vg" ] && set -- $vg "$@"
 	if [ "$asnobody" = 1 ] && [ "$(id -u)" = 0 ]; then
 		set -- setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
 	fi
-	# shellcheck disable=SC2086
-	(cd "$tmp/w" && eval "$vg \"\$@\" $a" </dev/null >"$tmp/out" 2>"$tmp/err")
+	(cd "$tmp/w" && eval "\"\$@\" $a" </dev/null >"$tmp/out" 2>"$tmp/err")
 	rc=$?
 }
 
