@@ -1424,6 +1424,73 @@ static int64_t use_at(const struct sim *s, const struct sjob *j, uint32_t n,
 	return usable(j, s->capc[k] - s->blkc[k], s->capm[k] - s->blkm[k]);
 }
 
+/* The sweep's slot k gets back what an end frees. */
+static inline void sweep_end(struct sim *s, uint32_t k,
+			     const struct ralloc *al)
+{
+	s->capc[k] += al->cpus;
+	s->capm[k] += (int64_t)al->mem;
+	s->capb[k]--;
+	for (uint32_t g = 0; g < s->ngres; g++)
+		s->capg[k * FC_GRES + g] += al->gres[g];
+}
+
+/* A reservation starts (by 1) or stops (by -1) holding slot k's part. */
+static inline void sweep_block(struct sim *s, uint32_t k,
+			       const struct resv *rv, int by)
+{
+	s->blkc[k] += by * (int64_t)rv->cpus;
+	s->blkm[k] += by * (int64_t)rv->mem;
+	if (by > 0) {
+		s->blkn[k]++;
+		s->blkw[k] += rv->whole;
+	} else {
+		s->blkn[k]--;
+		s->blkw[k] -= rv->whole;
+	}
+	for (uint32_t g = 0; g < s->ngres; g++)
+		s->blkg[k * FC_GRES + g] += by * (int64_t)rv->gres[g];
+}
+
+/*
+ * earliest()'s sweep from t to just before lb, on the resources only: the
+ * ends due before lb give back, the reservations that start to overlap a
+ * run of this limit before lb block (unless over by then, as the sweep
+ * skips them), and those of them over before lb give back again.  The
+ * state is the sweep's after its last instant before lb, in any order of
+ * the same changes; the indices stop at the first change at lb or later.
+ */
+static void fast_forward(struct sim *s, time_t lim, time_t t, time_t lb,
+			 uint32_t npend, uint32_t *r, uint32_t *ion,
+			 uint32_t *ioff)
+{
+	for (; *r < npend && s->pend[*r].at < lb; ++*r) {
+		const struct ralloc *al = &s->pend[*r].al;
+		uint32_t k = s->slot[al->node];
+
+		if (k--)
+			sweep_end(s, k, al);
+	}
+	for (; *ion < s->nrv && s->rv[s->by_from[*ion]].from - lim + 1 < lb;
+	     ++*ion) {
+		const struct resv *rv = &s->rv[s->by_from[*ion]];
+		time_t on = rv->from - lim + 1 > t ? rv->from - lim + 1 : t;
+		uint32_t k = s->slot[rv->node];
+
+		if (!k-- || rv->to <= on)
+			continue;
+		s->rv_on[s->by_from[*ion]] = s->sweep_id;
+		sweep_block(s, k, rv, 1);
+	}
+	for (; *ioff < s->nrv && s->rv[s->by_to[*ioff]].to < lb; ++*ioff) {
+		const struct resv *rv = &s->rv[s->by_to[*ioff]];
+		uint32_t k = s->slot[rv->node];
+
+		if (k-- && s->rv_on[s->by_to[*ioff]] == s->sweep_id)
+			sweep_block(s, k, rv, -1);
+	}
+}
+
 /*
  * The earliest instant in [t, t + bf_window] at which j fits in p for its
  * whole run without taking what the pass's reservations hold; its nodes in
@@ -1435,9 +1502,13 @@ static int64_t use_at(const struct sim *s, const struct sjob *j, uint32_t n,
  * backfill asks the select plugin when a job would run (its will-run test
  * ends the running jobs one by one at their own end times); only the
  * reservations it keeps in its map are in bf_resolution steps (reserve()).
+ *
+ * lb (when above t) is a start j cannot beat: the sweep moves the
+ * resources to it without asking at each instant whether j fits (nor
+ * keeping the counts that question needs), and asks from there on.
  */
 static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
-		       time_t t, uint32_t npend, bool now_only)
+		       time_t t, uint32_t npend, bool now_only, time_t lb)
 {
 	const struct prio_partition *pt = &s->snap->partitions[p];
 	time_t horizon = now_only ? t : t + (time_t)s->sp->bf_window * 60;
@@ -1467,20 +1538,25 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			s->blkg[k * FC_GRES + g] = 0;
 		}
 	}
+	for (uint32_t k = 0; k < pt->node_count; k++)
+		s->ever[k] = node_ever(s, j, pt->nodes[k]);
+	if (!now_only && lb > t)
+		fast_forward(s, lim, t, lb, npend, &r, &ion, &ioff);
+	else
+		lb = t;
 	memset(s->uhist, 0, ((size_t)s->hist_max + 1) * sizeof(*s->uhist));
 	s->hist_over = 0;
 	s->moved = true;
 	for (uint32_t k = 0; k < pt->node_count; k++) {
 		int64_t u;
 
-		s->ever[k] = node_ever(s, j, pt->nodes[k]);
 		u = use_at(s, j, pt->nodes[k], k);
 		s->avc[k] = u;
 		fitting += u > 0;
 		usum += u;
 		hist_add(s, u, 1);
 	}
-	for (time_t at = t; at <= horizon;) {
+	for (time_t at = lb; at <= horizon;) {
 		time_t next = FAR_FUTURE;
 
 		/* everything due by `at` */
@@ -1490,13 +1566,8 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 
 			if (!k--)
 				continue;
-			SWEEP_NODE(s, j, al->node, k, fitting, usum, {
-				s->capc[k] += al->cpus;
-				s->capm[k] += (int64_t)al->mem;
-				s->capb[k]--;
-				for (uint32_t g = 0; g < s->ngres; g++)
-					s->capg[k * FC_GRES + g] += al->gres[g];
-			});
+			SWEEP_NODE(s, j, al->node, k, fitting, usum,
+				   sweep_end(s, k, al));
 		}
 		for (; ion < s->nrv && s->rv[s->by_from[ion]].from - lim + 1 <= at;
 		     ion++) {
@@ -1507,14 +1578,8 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			if (!k-- || rv->to <= at)
 				continue;
 			s->rv_on[s->by_from[ion]] = s->sweep_id;
-			SWEEP_NODE(s, j, rv->node, k, fitting, usum, {
-				s->blkc[k] += rv->cpus;
-				s->blkm[k] += (int64_t)rv->mem;
-				s->blkn[k]++;
-				s->blkw[k] += rv->whole;
-				for (uint32_t g = 0; g < s->ngres; g++)
-					s->blkg[k * FC_GRES + g] += rv->gres[g];
-			});
+			SWEEP_NODE(s, j, rv->node, k, fitting, usum,
+				   sweep_block(s, k, rv, 1));
 		}
 		for (; ioff < s->nrv && s->rv[s->by_to[ioff]].to <= at; ioff++) {
 			const struct resv *rv = &s->rv[s->by_to[ioff]];
@@ -1524,14 +1589,8 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			 * over when its start came due) */
 			if (!k-- || s->rv_on[s->by_to[ioff]] != s->sweep_id)
 				continue;
-			SWEEP_NODE(s, j, rv->node, k, fitting, usum, {
-				s->blkc[k] -= rv->cpus;
-				s->blkm[k] -= (int64_t)rv->mem;
-				s->blkn[k]--;
-				s->blkw[k] -= rv->whole;
-				for (uint32_t g = 0; g < s->ngres; g++)
-					s->blkg[k * FC_GRES + g] -= rv->gres[g];
-			});
+			SWEEP_NODE(s, j, rv->node, k, fitting, usum,
+				   sweep_block(s, k, rv, -1));
 		}
 		if (s->moved && fitting >= j->nodes && usum >= need &&
 		    (!j->flex || hist_reach(s, j->nodes, need, &maxv))) {
@@ -1566,7 +1625,11 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
  * shape counts: two jobs of 8 and 2 tasks over 2 nodes have the same CPUs
  * per node (one task's) when their tasks spread, and the second fits
  * where the first does not.  The same slot keeps whether the shape could
- * fit now at all (may_fit_now()), while nothing has started since.
+ * fit now at all (may_fit_now()), while nothing has started since, and the
+ * shortest limit that could not start now under the pass's reservations
+ * (earliest() at t only): starts and reservations only take from what is
+ * free now, and a longer limit meets every reservation a shorter one does,
+ * so that failure holds for the rest of the pass.
  */
 struct nofit {
 	uint32_t stamp;   /* == sim's bf pass: valid */
@@ -1575,6 +1638,11 @@ struct nofit {
 	uint32_t gpn[FC_GRES];
 	bool excl, flex;
 	time_t limit;     /* NOFIT_NONE: none failed */
+	time_t now_limit; /* NOFIT_NONE: none failed to start now */
+	/* the last start found in the window (lb_stamp == the pass): no
+	 * job of the shape with a limit of lb_limit or more starts sooner */
+	uint32_t lb_stamp;
+	time_t lb_limit, lb_at;
 	uint32_t now_stamp; /* == sim's now_stamp: now_fits valid */
 	bool now_fits;
 };
@@ -1611,7 +1679,8 @@ static struct nofit *nofit_slot(struct sim *s, const struct sjob *j,
 					    .mpc = j->mpc,
 					    .excl = j->excl,
 					    .flex = j->flex,
-					    .limit = NOFIT_NONE};
+					    .limit = NOFIT_NONE,
+					    .now_limit = NOFIT_NONE};
 			memcpy(f->gpn, j->gpn, sizeof(f->gpn));
 			return f;
 		}
@@ -1726,7 +1795,15 @@ static int backfill_try(struct sim *s, const struct entry *en, time_t t,
 
 	if (f && j->limit >= f->limit)
 		return 0; /* known not to fit in the window */
-	at = earliest(s, j, en->q.partition, t, *npend, false);
+	at = earliest(s, j, en->q.partition, t, *npend, false,
+		      f && f->lb_stamp == s->bf_stamp && j->limit >= f->lb_limit
+			  ? f->lb_at
+			  : t);
+	if (f && at != FAR_FUTURE) {
+		f->lb_stamp = s->bf_stamp;
+		f->lb_limit = j->limit;
+		f->lb_at = at;
+	}
 	if (at == FAR_FUTURE && f && j->limit < f->limit)
 		f->limit = j->limit;
 	if (at == t) {
@@ -1823,9 +1900,14 @@ static int backfill_pass(struct sim *s, time_t t)
 			}
 			/* and with the reservations made so far, which only
 			 * grow while the pass goes on */
-			if (now && earliest(s, j, en->q.partition, t, npend,
-					    true) != t)
+			if (now && f && j->limit >= f->now_limit) {
 				now = false;
+			} else if (now && earliest(s, j, en->q.partition, t,
+						   npend, true, t) != t) {
+				now = false;
+				if (f && j->limit < f->now_limit)
+					f->now_limit = j->limit;
+			}
 			if (!now) {
 				if (grow((void **)&s->defer, &s->cdefer, ndefer,
 					 sizeof(*s->defer)) < 0)

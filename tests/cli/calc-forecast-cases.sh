@@ -641,6 +641,35 @@ expect w 3 start "$(ts 3600)"
 expect w 3 nodes "n[1-3]"
 expect w 4 start "$(ts 7200)"
 
+# (x) a reservation made after a start the pass knows its job cannot beat.
+# Two 4-CPU nodes: job 1 holds n1 until 01:00, job 2 two of n2's CPUs until
+# 02:00.  Job 3 (the whole of one node, 3 h) is reserved n1 at 01:00; job 4,
+# the same shape and limit, cannot start before that (the pass moves its
+# sweep straight there) and is reserved n2 at 02:00, as n1 is held until
+# 04:00.  Job 5 (2 CPUs, 150 min) would fit in n2's two free CPUs now but
+# run into job 4's reservation: it waits for n1 at 04:00.  Job 6 (2 CPUs,
+# 90 min) ends before 02:00: it starts now on n2, by backfill.
+mkdir "$tmp/x"
+conf 2 4 "PartitionName=p Nodes=n[1-2] Default=YES State=UP" >"$tmp/x/slurm.conf"
+{
+	job 1 RUNNING p 1 4 120 -3600 -3600 n1
+	job 2 RUNNING p 1 2 180 -3600 -3600 n2
+	job 3 PENDING p 1 4 180 -1000
+	job 4 PENDING p 1 4 180 -900
+	job 5 PENDING p 1 2 150 -800
+	job 6 PENDING p 1 2 90 -700
+} >"$tmp/x/jobs.txt"
+forecast x
+expect x 6 start "$(ts 0)"
+expect x 6 by backfill
+expect x 6 nodes n2
+expect x 3 start "$(ts 3600)"
+expect x 3 nodes n1
+expect x 4 start "$(ts 7200)"
+expect x 4 nodes n2
+expect x 5 start "$(ts 14400)"
+expect x 5 nodes n1
+
 # A real capture (Slurm 24.11, every node drained): squeue --start gives no
 # start time (N/A) to any pending job; the forecast starts none either, and
 # says why.
