@@ -207,6 +207,10 @@ struct sim {
 	uint32_t *parts;     /* scratch, e->max_job_partitions */
 	/* backfill */
 	time_t next_bf;
+	/* sdiag's last cycle pinned the backfill timer: a pass comes only
+	 * every bf_period seconds from it (0: at the first event after
+	 * bf_interval, the timer's phase unknown) */
+	time_t bf_period;
 	/* bumped by every end, start, begin time and queue rebuild; the
 	 * backfill pass is skipped while it is what it was at the last */
 	uint64_t version, bf_version;
@@ -1934,6 +1938,33 @@ static int backfill_pass(struct sim *s, time_t t)
 
 /* --- the run ------------------------------------------------------------- */
 
+/*
+ * slurmctld's backfill thread sleeps bf_interval after each cycle, then
+ * runs the next one as soon as something changed since the last (at once
+ * on a busy cluster, where the passes themselves and the main scheduler
+ * keep changing jobs).  sdiag's last cycle (its start and length, the
+ * folder's sdiag.txt) then gives the ticks: start + length + bf_interval,
+ * and every bf_interval + length after.  A last cycle more than two ticks
+ * before NOW says the timer was idle (nothing to do); then, as without
+ * sdiag, a pass comes at the first event after bf_interval.
+ */
+static void bf_timer(struct sim *s, const struct prio_snapshot *snap)
+{
+	time_t iv = s->sp->bf_interval ? s->sp->bf_interval : 30;
+	time_t len = (time_t)(snap->bf_last_cycle_us / 1000000u);
+	time_t tick = snap->bf_last_cycle + len + iv;
+
+	if (!s->sp->backfill || !snap->bf_last_cycle ||
+	    snap->bf_last_cycle > s->t0 ||
+	    snap->bf_last_cycle < s->t0 - 2 * (iv + len))
+		return;
+	s->bf_period = iv + len;
+	if (tick < s->t0)
+		tick += (s->t0 - tick + s->bf_period - 1) / s->bf_period *
+			s->bf_period;
+	s->next_bf = tick;
+}
+
 static int pass(struct sim *s, time_t t)
 {
 	time_t calc = t;
@@ -1949,6 +1980,12 @@ static int pass(struct sim *s, time_t t)
 		return -1;
 	if (!s->sp->backfill)
 		return 0;
+	/* on a known timer the ticks go on while nothing is to be done (a
+	 * pass that would find what the last one found is not run): the
+	 * next pass is at the first tick at or after t */
+	if (s->bf_period && t > s->next_bf)
+		s->next_bf += (t - s->next_bf + s->bf_period - 1) /
+			      s->bf_period * s->bf_period;
 	if (t >= s->next_bf) {
 		/* nothing ended, started or came due since the last pass:
 		 * it would find what it found then */
@@ -1956,7 +1993,9 @@ static int pass(struct sim *s, time_t t)
 			return 0;
 		uint64_t before = s->version;
 
-		s->next_bf = t + (s->sp->bf_interval ? s->sp->bf_interval : 30);
+		s->next_bf = t + (s->bf_period ? s->bf_period
+					       : s->sp->bf_interval ? s->sp->bf_interval
+								    : 30);
 		if (backfill_pass(s, t) < 0)
 			return -1;
 		if (s->version == before) {
@@ -2113,6 +2152,7 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->runtime = opts ? opts->runtime : NULL;
 	s->q_calc = (time_t)-1;
 	s->next_bf = s->t0;
+	bf_timer(s, snap);
 	if ((rc = prio_resources_build(snap, &s->res, err)) < 0)
 		return rc;
 	for (uint32_t p = 0; p < snap->partition_count; p++)

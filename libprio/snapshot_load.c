@@ -20,6 +20,7 @@
 #include "prio/privacy.h"
 #include "prio/snapshot.h"
 #include "prio/value.h"
+#include "sdiag.h"
 
 /* The first non-blank line of src (skipping nothing else). */
 static void first_line(const struct prio_source *src, const char **text,
@@ -695,6 +696,11 @@ int prio_snapshot_load_sources(struct prio_snapshot *snap, const char *dir,
 		if ((rc = folder_file(buf, err)) < 0)
 			return rc;
 		if (rc && (rc = read_last_decay_file(snap, buf, err)) < 0)
+			return rc;
+		snprintf(buf, sizeof(buf), "%s/sdiag.txt", dir);
+		if ((rc = folder_file(buf, err)) < 0)
+			return rc;
+		if (rc && (rc = prio_load_sdiag(snap, buf, err)) < 0)
 			return rc;
 	}
 	/* Before any file with local times: they are read in this zone.

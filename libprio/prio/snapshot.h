@@ -80,6 +80,12 @@ struct prio_snapshot {
 	 * prio_calc_time_find() takes it where the stored priorities do not
 	 * pin the instant themselves. */
 	time_t last_decay_ran;
+	/* The backfill scheduler's last cycle as the folder's sdiag.txt
+	 * gives it: its start (Unix seconds; 0: none, or no sdiag.txt) and
+	 * its length in microseconds.  The forecast places its backfill
+	 * passes on that timer (prio_forecast_run()). */
+	time_t bf_last_cycle;
+	uint32_t bf_last_cycle_us;
 	bool now_known;       /* from NOW, --now, or a capture stamp */
 	bool now_wall;        /* none of those: the wall clock at load */
 	/* prio-snap's MANIFEST "zone<TAB>NAME<TAB>+HHMM": the zone the

@@ -641,6 +641,30 @@ expect w 3 start "$(ts 3600)"
 expect w 3 nodes "n[1-3]"
 expect w 4 start "$(ts 7200)"
 
+# (y) case b with sdiag's last backfill cycle (sdiag.txt): it started 2 s
+# before NOW and ran 1.5 s, so with the default bf_interval of 30 s the
+# next pass is 29 s after NOW (2 s before NOW, plus the 1 s sdiag's
+# microseconds make in whole seconds, plus 30); job 3 starts then, by
+# backfill, not at NOW.  A last cycle 2 minutes old says the timer was
+# idle: the pass comes at NOW, as without sdiag.
+sdiag() { # START_OFFSET MICROSECONDS
+	printf '%s\n' "*******************************************************" \
+		"sdiag output at $(ts 0) ($NOW)" "Data since      $(ts -600) ($((NOW - 600)))" \
+		"Backfilling stats" "	Total backfilled jobs (since last slurm start): 0" \
+		"	Total cycles: 12" "	Last cycle when: $(ts "$1") ($((NOW + $1)))" \
+		"	Last cycle: $2" "	Max cycle:  $2"
+}
+mkdir "$tmp/y"
+cp "$tmp/b/slurm.conf" "$tmp/b/jobs.txt" "$tmp/y/"
+sdiag -2 1500000 >"$tmp/y/sdiag.txt"
+forecast y
+expect y 3 start "$(ts 29)"
+expect y 3 by backfill
+expect y 2 start "$(ts 3600)"
+sdiag -120 1500000 >"$tmp/y/sdiag.txt"
+forecast y
+expect y 3 start "$(ts 0)"
+
 # (x) a reservation made after a start the pass knows its job cannot beat.
 # Two 4-CPU nodes: job 1 holds n1 until 01:00, job 2 two of n2's CPUs until
 # 02:00.  Job 3 (the whole of one node, 3 h) is reserved n1 at 01:00; job 4,

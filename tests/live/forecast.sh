@@ -98,6 +98,8 @@ forecast_step() {
 	prio-snap "$fc/snap" 2>"$fc/snap.err" || bad "forecast: prio-snap: $(cat "$fc/snap.err")"
 	squeue -a --start >"$fc/squeue_start.txt" 2>&1
 	forecast_check_record
+	grep -q 'Last cycle when: .*([0-9]*)$' "$fc/snap/sdiag.txt" 2>/dev/null ||
+		bad "forecast: prio-snap captured no sdiag.txt with a backfill cycle"
 	prio-calc --snapshot "$fc/snap" --forecast -P >"$fc/ours.txt" 2>"$fc/ours.err" ||
 		bad "forecast: prio-calc --forecast exit $?: $(head -2 "$fc/ours.err")"
 
@@ -114,7 +116,7 @@ forecast_step() {
 	# what slurmctld did meanwhile (DebugFlags=Priority): each
 	# calculation's usage and job priorities, each start and end; a
 	# kept run's answer to "why did Slurm start this one first?"
-	grep -E 'ran for|PRIO: Adding|Fairshare priority of job|Job [0-9]+ priority:|sched: Allocate|_job_complete: JobId=[0-9]+ done|Decay factor' \
+	grep -E 'ran for|PRIO: Adding|Fairshare priority of job|Job [0-9]+ priority:|sched: Allocate|_job_complete: JobId=[0-9]+ done|Decay factor|backfill: beginning|Started JobId' \
 		"$base/log/slurmctld.log" >"$fc/slurmctld-prio.log" 2>/dev/null
 
 	forecast_judge "$fc"
