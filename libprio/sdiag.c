@@ -51,27 +51,35 @@ int prio_load_sdiag(struct prio_snapshot *snap, const char *path,
 		    struct prio_error *err)
 {
 	struct prio_source src;
-	struct prio_line_reader r;
-	struct prio_line line;
-	bool in_backfill = false, when_seen = false;
-	int got, rc = prio_source_open(&src, path, err);
+	int rc = prio_source_open(&src, path, err);
 
 	if (rc < 0)
 		return rc;
-	if (!src.size || src.data[src.size - 1] != '\n') {
+	rc = prio_sdiag_read(snap, &src, err);
+	prio_source_close(&src);
+	return rc;
+}
+
+int prio_sdiag_read(struct prio_snapshot *snap, struct prio_source *src,
+		    struct prio_error *err)
+{
+	struct prio_line_reader r;
+	struct prio_line line;
+	bool in_backfill = false, when_seen = false;
+	int got, rc = 0;
+
+	if (!src->size || src->data[src->size - 1] != '\n') {
 		unsigned long n = 1;
 
-		for (size_t i = 0; i < src.size; i++)
-			n += src.data[i] == '\n';
-		rc = prio_error_set(err, PRIO_ERR_PARSE, src.name, n, "",
-				    src.size ? "the last record is cut (no "
-					       "final newline)"
-					     : "empty input: expected sdiag's "
-					       "output");
-		prio_source_close(&src);
-		return rc;
+		for (size_t i = 0; i < src->size; i++)
+			n += src->data[i] == '\n';
+		return prio_error_set(err, PRIO_ERR_PARSE, src->name, n, "",
+				      src->size ? "the last record is cut (no "
+						  "final newline)"
+						: "empty input: expected "
+						  "sdiag's output");
 	}
-	prio_line_reader_init(&r, &src);
+	prio_line_reader_init(&r, src);
 	while ((got = prio_line_next(&r, &line, err)) > 0) {
 		const char *v;
 		size_t n;
@@ -98,7 +106,7 @@ int prio_load_sdiag(struct prio_snapshot *snap, const char *path,
 			    digits(open + 1, (size_t)(close - open - 1),
 				   INT64_MAX, &num) < 0 || !num) {
 				rc = prio_error_set(
-				    err, PRIO_ERR_PARSE, src.name, line.number,
+				    err, PRIO_ERR_PARSE, src->name, line.number,
 				    "Last cycle when",
 				    "expected \"<date> (<Unix seconds>)\" or "
 				    "\"N/A\", got \"%.*s\"",
@@ -113,7 +121,7 @@ int prio_load_sdiag(struct prio_snapshot *snap, const char *path,
 				v++, n--;
 			if (digits(v, n, UINT32_MAX, &num) < 0) {
 				rc = prio_error_set(
-				    err, PRIO_ERR_PARSE, src.name, line.number,
+				    err, PRIO_ERR_PARSE, src->name, line.number,
 				    "Last cycle",
 				    "expected microseconds, got \"%.*s\"",
 				    (int)(n > 60 ? 60 : n), v);
@@ -125,11 +133,10 @@ int prio_load_sdiag(struct prio_snapshot *snap, const char *path,
 		}
 	}
 	if (rc >= 0 && got >= 0 && !when_seen)
-		rc = prio_error_set(err, PRIO_ERR_PARSE, src.name, 0,
+		rc = prio_error_set(err, PRIO_ERR_PARSE, src->name, 0,
 				    "Last cycle when",
 				    "no \"Last cycle when:\" line under "
 				    "\"Backfilling stats\": not sdiag's output");
-	prio_source_close(&src);
 	if (rc < 0)
 		return rc;
 	return got < 0 ? got : PRIO_OK;
