@@ -933,6 +933,35 @@ struct check_calc {
 	struct prio_calc_time ct;
 };
 
+/* sdiag's last backfill cycle and the timer the forecast takes from it
+ * (only where the snapshot's sdiag.txt names a cycle). */
+static void check_backfill_timer_row(const struct prio_snapshot *snap,
+				     struct prio_writer *w)
+{
+	char buf[512], last[32], first_s[32];
+	time_t first, period;
+
+	if (!snap->bf_last_cycle)
+		return;
+	prio_timestamp_format(snap->bf_last_cycle, last, sizeof(last));
+	if (prio_forecast_backfill_timer(snap, &first, &period)) {
+		prio_timestamp_format(first, first_s, sizeof(first_s));
+		snprintf(buf, sizeof(buf),
+			 "passes at %s (%lld) and every %lld s: sdiag's last "
+			 "cycle %s (%lld), %u us",
+			 first_s, (long long)first, (long long)period, last,
+			 (long long)snap->bf_last_cycle,
+			 snap->bf_last_cycle_us);
+	} else {
+		snprintf(buf, sizeof(buf),
+			 "not taken: sdiag's last cycle %s (%lld) is more than "
+			 "two periods before NOW or after it (passes at the "
+			 "first event bf_interval after the last)",
+			 last, (long long)snap->bf_last_cycle);
+	}
+	cmd_check_row(w, "clock", "backfill timer", -1, buf);
+}
+
 static void check_calc_rows(void *ctx, struct prio_writer *w, int where)
 {
 	struct check_calc *k = ctx;
@@ -943,6 +972,7 @@ static void check_calc_rows(void *ctx, struct prio_writer *w, int where)
 			      k->searched ? prio_calc_time_describe(
 						&k->ct, buf, sizeof(buf))
 					  : k->why);
+		check_backfill_timer_row(k->snap, w);
 		return;
 	}
 	/* no instant found: every job would be listed against NOW */

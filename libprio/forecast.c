@@ -1948,21 +1948,24 @@ static int backfill_pass(struct sim *s, time_t t)
  * before NOW says the timer was idle (nothing to do); then, as without
  * sdiag, a pass comes at the first event after bf_interval.
  */
-static void bf_timer(struct sim *s, const struct prio_snapshot *snap)
+bool prio_forecast_backfill_timer(const struct prio_snapshot *snap,
+				  time_t *first, time_t *period)
 {
-	time_t iv = s->sp->bf_interval ? s->sp->bf_interval : 30;
+	const struct prio_sched_params *sp = &snap->conf.sched;
+	time_t iv = sp->bf_interval ? sp->bf_interval : 30;
 	time_t len = (time_t)(snap->bf_last_cycle_us / 1000000u);
 	time_t tick = snap->bf_last_cycle + len + iv;
 
-	if (!s->sp->backfill || !snap->bf_last_cycle ||
-	    snap->bf_last_cycle > s->t0 ||
-	    snap->bf_last_cycle < s->t0 - 2 * (iv + len))
-		return;
-	s->bf_period = iv + len;
-	if (tick < s->t0)
-		tick += (s->t0 - tick + s->bf_period - 1) / s->bf_period *
-			s->bf_period;
-	s->next_bf = tick;
+	if (!sp->backfill || !snap->bf_last_cycle ||
+	    snap->bf_last_cycle > snap->now ||
+	    snap->bf_last_cycle < snap->now - 2 * (iv + len))
+		return false;
+	if (tick < snap->now)
+		tick += (snap->now - tick + iv + len - 1) / (iv + len) *
+			(iv + len);
+	*first = tick;
+	*period = iv + len;
+	return true;
 }
 
 static int pass(struct sim *s, time_t t)
@@ -2152,7 +2155,8 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->runtime = opts ? opts->runtime : NULL;
 	s->q_calc = (time_t)-1;
 	s->next_bf = s->t0;
-	bf_timer(s, snap);
+	if (!prio_forecast_backfill_timer(snap, &s->next_bf, &s->bf_period))
+		s->bf_period = 0;
 	if ((rc = prio_resources_build(snap, &s->res, err)) < 0)
 		return rc;
 	for (uint32_t p = 0; p < snap->partition_count; p++)

@@ -124,6 +124,17 @@ int prio_forecast_run(const struct prio_engine *e,
 		      struct prio_forecast *fc, struct prio_error *err);
 void prio_forecast_free(struct prio_forecast *fc);
 
+/*
+ * The backfill scheduler's timer as the forecast runs it from snap (its
+ * sdiag.txt, prio_forecast_run()): the first tick at or after NOW in
+ * *first and the period in *period, true; false when sdiag gives no last
+ * cycle, it is over two periods before NOW (the timer idle), after NOW,
+ * or the scheduler is not sched/backfill; then the passes come at the
+ * first event bf_interval after the last.
+ */
+bool prio_forecast_backfill_timer(const struct prio_snapshot *snap,
+				  time_t *first, time_t *period);
+
 /* A shorter time limit that starts a job sooner (forecast_sooner.c). */
 struct prio_forecast_shorter {
 	uint32_t time_limit; /* minutes; 0: none of those tried does */

@@ -23,6 +23,11 @@ echo "$ticks" | grep -qx 1796593771 || { echo "the log has no cycle at 21:49:31"
 echo "$ticks" | awk 'NR > 1 && $1 - p != 5 && $1 - p != 6 { bad++ } { p = $1 }
 	END { exit bad > 3 }' || { echo "the log's cycles are not 5 s apart"; exit 1; }
 
+# --check names the timer the forecast takes: 21:49:31 + 0 s + 5 s
+prio-calc --snapshot "$d/snap" --check -P 2>&1 |
+	grep -qxF "clock|backfill timer||passes at 2026-12-06T21:49:36 (1796593776) and every 5 s: sdiag's last cycle 2026-12-06T21:49:31 (1796593771), 593 us" ||
+	{ echo "--check does not name the timer:"; prio-calc --snapshot "$d/snap" --check -P 2>&1 | grep '^clock'; exit 1; }
+
 ok() { echo "live: ok $*"; }
 bad() { echo "live: FAIL $*"; }
 known=0
