@@ -1532,6 +1532,7 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 		uint32_t n = pt->nodes[k];
 
 		s->slot[n] = k + 1;
+		s->ever[k] = node_ever(s, j, n);
 		s->capc[k] = s->free_cpu[n];
 		s->capm[k] = s->free_mem[n];
 		s->capb[k] = s->busy[n];
@@ -1542,8 +1543,6 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			s->blkg[k * FC_GRES + g] = 0;
 		}
 	}
-	for (uint32_t k = 0; k < pt->node_count; k++)
-		s->ever[k] = node_ever(s, j, pt->nodes[k]);
 	if (!now_only && lb > t)
 		fast_forward(s, lim, t, lb, npend, &r, &ion, &ioff);
 	else
@@ -1948,11 +1947,17 @@ static int backfill_pass(struct sim *s, time_t t)
  * before NOW says the timer was idle (nothing to do); then, as without
  * sdiag, a pass comes at the first event after bf_interval.
  */
+/* SchedulerParameters bf_interval, Slurm's 30 s where unset. */
+static time_t bf_interval_of(const struct prio_sched_params *sp)
+{
+	return sp->bf_interval ? sp->bf_interval : 30;
+}
+
 bool prio_forecast_backfill_timer(const struct prio_snapshot *snap,
 				  time_t *first, time_t *period)
 {
 	const struct prio_sched_params *sp = &snap->conf.sched;
-	time_t iv = sp->bf_interval ? sp->bf_interval : 30;
+	time_t iv = bf_interval_of(sp);
 	time_t len = (time_t)(snap->bf_last_cycle_us / 1000000u);
 	time_t tick = snap->bf_last_cycle + len + iv;
 
@@ -1997,8 +2002,7 @@ static int pass(struct sim *s, time_t t)
 		uint64_t before = s->version;
 
 		s->next_bf = t + (s->bf_period ? s->bf_period
-					       : s->sp->bf_interval ? s->sp->bf_interval
-								    : 30);
+					       : bf_interval_of(s->sp));
 		if (backfill_pass(s, t) < 0)
 			return -1;
 		if (s->version == before) {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "prio/source.h"
+#include "prio/value.h"
 #include "sdiag.h"
 
 /* line without its leading blanks starts with key: what follows, else NULL */
@@ -29,22 +30,6 @@ static const char *after_key(const struct prio_line *line, const char *key,
 		return NULL;
 	*rest = line->len - i - klen;
 	return line->text + i + klen;
-}
-
-/* Digits s[0..n) as a number no larger than max; -1 when not. */
-static int digits(const char *s, size_t n, uint64_t max, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (!n)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9' || v > (max - (uint64_t)(s[i] - '0')) / 10)
-			return -1;
-		v = v * 10 + (uint64_t)(s[i] - '0');
-	}
-	*out = v;
-	return 0;
 }
 
 int prio_load_sdiag(struct prio_snapshot *snap, const char *path,
@@ -68,22 +53,13 @@ int prio_sdiag_read(struct prio_snapshot *snap, struct prio_source *src,
 	bool in_backfill = false, when_seen = false;
 	int got, rc = 0;
 
-	if (!src->size || src->data[src->size - 1] != '\n') {
-		unsigned long n = 1;
-
-		for (size_t i = 0; i < src->size; i++)
-			n += src->data[i] == '\n';
-		return prio_error_set(err, PRIO_ERR_PARSE, src->name, n, "",
-				      src->size ? "the last record is cut (no "
-						  "final newline)"
-						: "empty input: expected "
-						  "sdiag's output");
-	}
+	if ((rc = prio_source_check_whole(src, "sdiag's output", err)) < 0)
+		return rc;
 	prio_line_reader_init(&r, src);
 	while ((got = prio_line_next(&r, &line, err)) > 0) {
 		const char *v;
 		size_t n;
-		uint64_t num;
+		int64_t num;
 
 		if (after_key(&line, "Backfilling stats", &n)) {
 			in_backfill = true;
@@ -103,8 +79,9 @@ int prio_sdiag_read(struct prio_snapshot *snap, struct prio_source *src,
 			close = open ? memchr(open, ')', n - (size_t)(open - v))
 				     : NULL;
 			if (!close || close != v + n - 1 ||
-			    digits(open + 1, (size_t)(close - open - 1),
-				   INT64_MAX, &num) < 0 || !num) {
+			    prio_parse_int64(open + 1,
+					     (size_t)(close - open - 1),
+					     &num) < 0 || num <= 0) {
 				rc = prio_error_set(
 				    err, PRIO_ERR_PARSE, src->name, line.number,
 				    "Last cycle when",
@@ -119,7 +96,8 @@ int prio_sdiag_read(struct prio_snapshot *snap, struct prio_source *src,
 		if (when_seen && (v = after_key(&line, "Last cycle:", &n))) {
 			while (n && *v == ' ')
 				v++, n--;
-			if (digits(v, n, UINT32_MAX, &num) < 0) {
+			if (prio_parse_int64(v, n, &num) < 0 || num < 0 ||
+			    num > UINT32_MAX) {
 				rc = prio_error_set(
 				    err, PRIO_ERR_PARSE, src->name, line.number,
 				    "Last cycle",

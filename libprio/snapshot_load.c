@@ -558,15 +558,8 @@ static int read_manifest_version(struct prio_snapshot *snap, const char *path,
 		return rc;
 	/* prio-snap writes every line whole: an empty or cut MANIFEST is a
 	 * capture that stopped, and its version and zone would be missing */
-	if (!src.size || src.data[src.size - 1] != '\n') {
-		unsigned long n = 1;
-
-		for (size_t i = 0; i < src.size; i++)
-			n += src.data[i] == '\n';
-		rc = prio_error_set(
-		    err, PRIO_ERR_PARSE, src.name, n, "",
-		    src.size ? "the last record is cut (no final newline)"
-			     : "empty input: expected prio-snap's MANIFEST");
+	if ((rc = prio_source_check_whole(&src, "prio-snap's MANIFEST",
+					  err)) < 0) {
 		prio_source_close(&src);
 		return rc;
 	}

@@ -693,3 +693,19 @@ int prio_line_next(struct prio_line_reader *r, struct prio_line *line,
 	line->number = r->number;
 	return 1;
 }
+
+int prio_source_check_whole(const struct prio_source *src, const char *what,
+			    struct prio_error *err)
+{
+	unsigned long n = 1;
+
+	if (src->size && src->data[src->size - 1] == '\n')
+		return 0;
+	for (size_t i = 0; i < src->size; i++)
+		n += src->data[i] == '\n';
+	if (!src->size)
+		return prio_error_set(err, PRIO_ERR_PARSE, src->name, n, "",
+				      "empty input: expected %s", what);
+	return prio_error_set(err, PRIO_ERR_PARSE, src->name, n, "",
+			      "the last record is cut (no final newline)");
+}

@@ -126,5 +126,10 @@ void prio_line_reader_init(struct prio_line_reader *r,
  * contains a NUL byte or is longer than PRIO_MAX_LINE. */
 int prio_line_next(struct prio_line_reader *r, struct prio_line *line,
 		   struct prio_error *err);
+/* A whole capture: not empty ("empty input: expected WHAT") and ending in a
+ * newline (else its last record was cut while it was written); 0, or < 0
+ * with err naming the line. */
+int prio_source_check_whole(const struct prio_source *src, const char *what,
+			    struct prio_error *err);
 
 #endif
