@@ -125,6 +125,13 @@ struct pend {
 	struct ralloc al;
 };
 
+/* One job a backfill pass swept: where it would start (FAR_FUTURE: not
+ * in the window) and how many reservations were made before its own. */
+struct bf_memo {
+	uint32_t sj, p, nrv; /* the job, the partition it was tested in */
+	time_t at;
+};
+
 /* A backfill reservation on one node. */
 struct resv {
 	time_t from, to;
@@ -227,6 +234,8 @@ struct sim {
 	struct resv *rv;
 	uint32_t nrv, crv;
 	uint32_t *by_from, *by_to; /* rv sorted by from, by to */
+	/* earliest() counts the reservations rv[0 .. rv_cap) only */
+	uint32_t rv_cap;
 	uint32_t *rv_on;     /* == sweep_id: blocking in this job's sweep */
 	uint32_t sweep_id;
 	uint32_t cidx;
@@ -255,6 +264,19 @@ struct sim {
 	uint32_t *user_tested;
 	uint32_t user_slots;
 	struct event *rel;   /* scratch: ends in the window */
+	/* bumped by what can change a backfill pass's plan: a start, an end
+	 * before its planned end, a begin time, a queue rebuild (an end at
+	 * its plan does not: the pass planned with it) */
+	uint64_t plan_version;
+	/* the last backfill pass's tested jobs in order, each with its
+	 * sweep's start and the reservations before its own (memo_holds);
+	 * memo_ok when that pass started nothing, memo_version the
+	 * plan_version after it, memo_t its instant */
+	struct bf_memo *memo;
+	uint32_t nmemo, cmemo;
+	uint64_t memo_version;
+	time_t memo_t;
+	bool memo_ok;
 };
 
 static int nomem(struct prio_error *err)
@@ -813,6 +835,7 @@ static int build_queue(struct sim *s, time_t calc)
 	if (prio_queue_sort(snap, s->q, s->nq, sizeof(*s->q)) < 0)
 		return -1;
 	s->version++;
+	s->plan_version++;
 	s->fc->recomputes++;
 	return 0;
 }
@@ -1148,6 +1171,7 @@ static int start(struct sim *s, const struct entry *en, time_t t,
 	if (end != FAR_FUTURE && heap_push(s, end, r) < 0)
 		return -1;
 	s->version++;
+	s->plan_version++;
 	j->started = true;
 	j->run = r;
 	j->partition = p;
@@ -1481,7 +1505,7 @@ static void fast_forward(struct sim *s, time_t lim, time_t t, time_t lb,
 		time_t on = rv->from - lim + 1 > t ? rv->from - lim + 1 : t;
 		uint32_t k = s->slot[rv->node];
 
-		if (!k-- || rv->to <= on)
+		if (!k-- || rv->to <= on || s->by_from[*ion] >= s->rv_cap)
 			continue;
 		s->rv_on[s->by_from[*ion]] = s->sweep_id;
 		sweep_block(s, k, rv, 1);
@@ -1578,7 +1602,7 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			uint32_t k = s->slot[rv->node];
 
 			/* not in the partition, or over before it blocks */
-			if (!k-- || rv->to <= at)
+			if (!k-- || rv->to <= at || s->by_from[ion] >= s->rv_cap)
 				continue;
 			s->rv_on[s->by_from[ion]] = s->sweep_id;
 			SWEEP_NODE(s, j, rv->node, k, fitting, usum,
@@ -1747,6 +1771,22 @@ static void pend_put(struct sim *s, uint32_t slot, const struct run *rn,
 		s->pend[slot + a] = (struct pend){at, s->ra[rn->first + a]};
 }
 
+/* The first of pend[0..npend) after instant at (npend: none). */
+static uint32_t pend_after(const struct sim *s, uint32_t npend, time_t at)
+{
+	uint32_t lo = 0, hi = npend;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (s->pend[mid].at <= at)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /*
  * A job the pass has just started ends, for the jobs tested after it, at
  * its planned end: slurmctld's backfill tests each job against the running
@@ -1761,20 +1801,13 @@ static int pend_insert(struct sim *s, uint32_t *npend, uint32_t run,
 {
 	const struct run *rn = &s->runs[run];
 	time_t at = rn->plan;
-	uint32_t lo = 0, hi = *npend;
+	uint32_t lo;
 
 	if (at > horizon)
 		return 0;
 	if (pend_room(s, *npend + rn->count) < 0)
 		return -1;
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (s->pend[mid].at <= at)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = pend_after(s, *npend, at);
 	memmove(s->pend + lo + rn->count, s->pend + lo,
 		(size_t)(*npend - lo) * sizeof(*s->pend));
 	pend_put(s, lo, rn, at);
@@ -1796,12 +1829,19 @@ static int backfill_try(struct sim *s, const struct entry *en, time_t t,
 	time_t res = s->sp->bf_resolution ? s->sp->bf_resolution : 1;
 	time_t at;
 
-	if (f && j->limit >= f->limit)
+	if (grow((void **)&s->memo, &s->cmemo, s->nmemo, sizeof(*s->memo)) < 0)
+		return -1;
+	s->memo[s->nmemo] = (struct bf_memo){en->sj, en->q.partition, s->nrv,
+					     FAR_FUTURE};
+	if (f && j->limit >= f->limit) {
+		s->nmemo++;
 		return 0; /* known not to fit in the window */
+	}
 	at = earliest(s, j, en->q.partition, t, *npend, false,
 		      f && f->lb_stamp == s->bf_stamp && j->limit >= f->lb_limit
 			  ? f->lb_at
 			  : t);
+	s->memo[s->nmemo++].at = at;
 	if (f && at != FAR_FUTURE) {
 		f->lb_stamp = s->bf_stamp;
 		f->lb_limit = j->limit;
@@ -1825,6 +1865,80 @@ static int backfill_try(struct sim *s, const struct entry *en, time_t t,
 	return 0;
 }
 
+static bool node_in_partition(const struct sim *s, uint32_t n, uint32_t p)
+{
+	for (uint32_t i = s->node_pfirst[n]; i < s->node_pfirst[n + 1]; i++)
+		if (s->node_parts[i] == p)
+			return true;
+	return false;
+}
+
+/*
+ * The pass before this one started nothing, and nothing has changed its
+ * plan since (plan_version): the running jobs that ended since did so at
+ * their planned ends, which its sweeps already counted.  Its tested jobs
+ * come again in the same order while they keep their result, so each
+ * keeps its reservation without a sweep:
+ *  - a start found at T after now is still the earliest: the state at any
+ *    instant from now on is what that pass saw then, and the starts it
+ *    ruled out before T include every one from now on;
+ *  - no start in that pass's window stays none in this one unless its
+ *    state changes in the window's new part (an end in it, or a
+ *    reservation made before the job's own starting or stopping to block
+ *    it, on a node of its partition).
+ * A job whose start came due, or one that differs from the memo's (another
+ * job, or the same in another partition), ends the reuse: the reservations after its place are dropped (memo_cut) and
+ * the pass goes on as a new one.
+ */
+static bool memo_holds(struct sim *s, const struct bf_memo *m,
+		       const struct sjob *j, uint32_t p, time_t t,
+		       uint32_t npend)
+{
+	time_t w = (time_t)s->sp->bf_window * 60;
+	time_t at, h1 = s->memo_t + w, h2 = t + w;
+	time_t lim = j->limit == FAR_FUTURE ? FAR_FUTURE / 2 : j->limit;
+	uint32_t lo;
+
+	if (m->at != FAR_FUTURE)
+		return m->at > t;
+	if (h2 <= h1)
+		return true;
+	for (lo = pend_after(s, npend, h1); lo < npend && s->pend[lo].at <= h2; lo++)
+		if (node_in_partition(s, s->pend[lo].al.node, p))
+			goto sweep;
+	for (uint32_t i = 0; i < m->nrv; i++) {
+		const struct resv *rv = &s->rv[i];
+		time_t on = rv->from - lim + 1;
+
+		if (((rv->to > h1 && rv->to <= h2) || (on > h1 && on <= h2)) &&
+		    node_in_partition(s, rv->node, p))
+			goto sweep;
+	}
+	return true;
+sweep:
+	/* something changes there: the window's new part swept, under the
+	 * reservations made before this job's place */
+	s->rv_cap = m->nrv;
+	at = earliest(s, j, p, t, npend, false, h1 + 1);
+	s->rv_cap = UINT32_MAX;
+	return at == FAR_FUTURE;
+}
+
+/* Keep the reservations of the memo's first `keep` jobs, drop the rest. */
+static void memo_cut(struct sim *s, uint32_t keep)
+{
+	uint32_t n = keep < s->nmemo ? s->memo[keep].nrv : s->nrv, a = 0, b = 0;
+
+	for (uint32_t i = 0; i < s->nrv; i++) {
+		if (s->by_from[i] < n)
+			s->by_from[a++] = s->by_from[i];
+		if (s->by_to[i] < n)
+			s->by_to[b++] = s->by_to[i];
+	}
+	s->nrv = n;
+	s->nmemo = keep;
+}
+
 /*
  * One backfill pass.  A job that cannot start now (may_fit_now() says no,
  * or earliest() finds no room at t under the reservations made so far)
@@ -1841,9 +1955,13 @@ static int backfill_pass(struct sim *s, time_t t)
 {
 	const struct prio_sched_params *sp = s->sp;
 	time_t horizon = t + (time_t)sp->bf_window * 60;
-	uint32_t nrel = 0, npend = 0, tested = 0, ndefer = 0;
-	bool lazy;
+	uint32_t nrel = 0, npend = 0, tested = 0, ndefer = 0, mi = 0;
+	uint64_t version0 = s->plan_version;
+	bool lazy, reuse = s->memo_ok && s->plan_version == s->memo_version;
 
+	if (!reuse)
+		s->nrv = s->nmemo = 0;
+	s->memo_ok = false;
 	s->fc->backfill_passes++;
 	s->bf_stamp++;
 	s->now_stamp++;
@@ -1888,6 +2006,17 @@ static int backfill_pass(struct sim *s, time_t t)
 			s->user_tested[job->user]++;
 		}
 		tested++;
+		if (reuse) {
+			if (mi < s->nmemo && s->memo[mi].sj == en->sj &&
+			    s->memo[mi].p == en->q.partition &&
+			    memo_holds(s, &s->memo[mi], j, en->q.partition, t,
+				       npend)) {
+				mi++;
+				continue;
+			}
+			memo_cut(s, mi);
+			reuse = false;
+		}
 		f = nofit_slot(s, j, en->q.partition);
 		if (lazy) {
 			bool now;
@@ -1931,7 +2060,13 @@ static int backfill_pass(struct sim *s, time_t t)
 		if (backfill_try(s, en, t, &npend, f) < 0)
 			return -1;
 	}
-	s->nrv = 0;
+	if (reuse)
+		memo_cut(s, mi);
+	/* the jobs put off to the end are not swept: not in the memo, and
+	 * the next pass tests them anew */
+	s->memo_ok = s->plan_version == version0;
+	s->memo_version = s->plan_version;
+	s->memo_t = t;
 	return 0;
 }
 
@@ -2391,6 +2526,7 @@ int prio_forecast_run(const struct prio_engine *e,
 	prio_arena_init(&fc->arena);
 	memset(&s, 0, sizeof(s));
 	s.fc = fc;
+	s.rv_cap = UINT32_MAX;
 	fc->from = e->snap->now;
 	fc->until = opts ? opts->until : 0;
 	if ((rc = setup(&s, e, opts, err)) < 0 ||
@@ -2435,12 +2571,16 @@ int prio_forecast_run(const struct prio_engine *e,
 				continue;
 			}
 			s.version++; /* a begin time or an end */
-			if (ev.run == NONE)
+			if (ev.run == NONE) {
+				s.plan_version++;
 				continue;
+			}
 			struct run *r = &s.runs[ev.run];
 
 			if (r->ended)
 				continue;
+			if (r->end != r->plan)
+				s.plan_version++;
 			r->ended = true;
 			hold(&s, r, -1);
 			for (uint32_t a = r->first; a < r->first + r->count; a++) {
@@ -2529,6 +2669,7 @@ out:
 	free(s.nofit);
 	free(s.defer);
 	free(s.pend);
+	free(s.memo);
 	fc_limits_free(s.lim);
 	free(s.part_free);
 	free(s.node_pfirst);

@@ -694,6 +694,49 @@ expect x 4 nodes n2
 expect x 5 start "$(ts 14400)"
 expect x 5 nodes n1
 
+# (z) a job with no start in one pass's window finds one in the next's.
+# bf_window is an hour; three 4-CPU nodes.  n1 is held until 01:00:15, n2
+# until 00:30, two of n3's CPUs until 00:00:10.  In the first pass job 3
+# (the three nodes, 1 h) has no start in the window (to 01:00:00) and holds
+# no reservation; job 4 (one node, 1 h) is reserved n3 at 00:00:10, so job
+# 6 (2 CPUs, 2 h), which would fit on n3 now, does not start.  At 00:00:30
+# the next pass's window reaches 01:00:30: job 3 is reserved n[1-3] at
+# 01:00:15, and job 4, which would now fit on n3, would run into it.  Both
+# wait for job 3's end.  A pass that took the first pass's "no start" for
+# job 3 again would start job 4 at 00:00:30.
+mkdir "$tmp/z"
+conf 3 4 "PartitionName=p Nodes=n[1-3] Default=YES State=UP" \
+	"SchedulerParameters=bf_window=60" >"$tmp/z/slurm.conf"
+z_jobs() { # NODES3 LIMIT4: job 3's nodes, job 4's limit
+	job 1 RUNNING p 1 4 120 -4000 -3585 n1
+	job 2 RUNNING p 1 4 60 -4000 -1800 n2
+	job 5 RUNNING p 1 2 60 -4000 -3590 n3
+	job 3 PENDING p "$1" $(($1 * 4)) 60 -900
+	job 4 PENDING p 1 4 "$2" -800
+	job 6 PENDING p 1 2 120 -700
+}
+z_jobs 3 60 >"$tmp/z/jobs.txt"
+forecast z
+expect z 3 start "$(ts 3615)"
+expect z 3 nodes "n[1-3]"
+expect z 4 start "$(ts 7215)"
+expect z 6 start "$(ts 7215)"
+# A reservation that comes due before the next pass.  Job 3 now needs two
+# nodes (reserved n[2-3] at 00:30, and blocking the main scheduler) and job
+# 4 runs 20 min: the first pass reserves it n3 at 00:00:10, before job 3's
+# start, and job 6 still cannot start.  At 00:00:30 job 4's start has come:
+# it starts on n3, by backfill (a pass that kept its reservation would leave
+# it waiting for job 3).  Job 3 starts at 00:30, job 6 on n1 at 01:00:15.
+z_jobs 2 20 >"$tmp/z/jobs.txt"
+forecast z
+expect z 4 start "$(ts 30)"
+expect z 4 by backfill
+expect z 4 nodes n3
+expect z 3 start "$(ts 1800)"
+expect z 3 nodes "n[2-3]"
+expect z 6 start "$(ts 3615)"
+expect z 6 nodes n1
+
 # A real capture (Slurm 24.11, every node drained): squeue --start gives no
 # start time (N/A) to any pending job; the forecast starts none either, and
 # says why.
