@@ -132,14 +132,16 @@ struct bf_memo {
 	time_t at;
 };
 
-/* A backfill reservation on one node. */
+/*
+ * A backfill reservation of one node.  It holds the node whole: slurmctld's
+ * backfill map keeps, per stretch of time, the nodes later jobs may use (a
+ * bitmap), and a job it plans takes its nodes out of it for its run, however
+ * little of them it needs; a lower job may share a node with running jobs,
+ * never with a planned one.
+ */
 struct resv {
 	time_t from, to;
-	uint32_t cpus;
-	uint64_t mem;
-	bool whole;
 	uint32_t node;
-	uint32_t gres[FC_GRES];
 };
 
 struct entry {
@@ -240,9 +242,9 @@ struct sim {
 	uint32_t sweep_id;
 	uint32_t cidx;
 	uint32_t *slot;      /* node -> 1 + position in partition, scratch */
-	int64_t *capc, *capm, *blkc, *blkm;
-	int64_t *capg, *blkg; /* [k * FC_GRES] */
-	uint32_t *capb, *blkn, *blkw;
+	int64_t *capc, *capm;
+	int64_t *capg;       /* [k * FC_GRES] */
+	uint32_t *capb, *blkn;
 	uint32_t *pick;
 	uint32_t *pcpu;      /* CPUs on pick[k] */
 	uint64_t *pmem;      /* memory on pick[k] */
@@ -1351,9 +1353,7 @@ static int reserve(struct sim *s, const struct sjob *j, time_t from,
 			s->cidx = s->crv;
 		}
 		s->rv_on[s->nrv] = 0;
-		s->rv[s->nrv] = (struct resv){from, to, s->pcpu[k], s->pmem[k],
-					      j->excl, s->pick[k], {0}};
-		memcpy(s->rv[s->nrv].gres, j->gpn, sizeof(j->gpn));
+		s->rv[s->nrv] = (struct resv){from, to, s->pick[k]};
 		s->nrv++;
 		/* sorted insertion: O(R) moves, no sort per job */
 		uint32_t i = s->nrv - 1, at = upper(s, s->by_from, false, from);
@@ -1432,24 +1432,23 @@ static bool hist_reach(const struct sim *s, uint32_t k, int64_t need,
 	} while (0)
 
 /* The CPUs j could use on the partition's k-th node n at the sweep's
- * instant: what is free then (capc, capm; capb jobs on it) less what the
- * reservations overlapping its run hold (blkc, blkm; blkn of them, blkw
- * whole-node ones), as usable() counts it (0: it does not fit there; else
- * at least j->cpn); a whole-node job needs the node idle and unreserved. */
+ * instant: what is free then (capc, capm; capb jobs on it), as usable()
+ * counts it (0: it does not fit there; else at least j->cpn), none while a
+ * reservation overlapping its run holds the node (blkn of them); a
+ * whole-node job needs the node idle. */
 static int64_t use_at(const struct sim *s, const struct sjob *j, uint32_t n,
 		      uint32_t k)
 {
-	if (!s->ever[k])
+	if (!s->ever[k] || s->blkn[k])
 		return 0;
 	if (j->excl)
-		return s->capb[k] == 0 && s->blkn[k] == 0 &&
+		return s->capb[k] == 0 &&
 			       s->capc[k] >= (int64_t)s->res.node_cpus[n]
 			   ? s->capc[k]
 			   : 0;
-	if (s->blkw[k] ||
-	    !gres_fit(s, j, &s->capg[k * FC_GRES], &s->blkg[k * FC_GRES]))
+	if (!gres_fit(s, j, &s->capg[k * FC_GRES], NULL))
 		return 0;
-	return usable(j, s->capc[k] - s->blkc[k], s->capm[k] - s->blkm[k]);
+	return usable(j, s->capc[k], s->capm[k]);
 }
 
 /* The sweep's slot k gets back what an end frees. */
@@ -1463,21 +1462,10 @@ static inline void sweep_end(struct sim *s, uint32_t k,
 		s->capg[k * FC_GRES + g] += al->gres[g];
 }
 
-/* A reservation starts (by 1) or stops (by -1) holding slot k's part. */
-static inline void sweep_block(struct sim *s, uint32_t k,
-			       const struct resv *rv, int by)
+/* A reservation starts (by 1) or stops (by -1) holding slot k. */
+static inline void sweep_block(struct sim *s, uint32_t k, int by)
 {
-	s->blkc[k] += by * (int64_t)rv->cpus;
-	s->blkm[k] += by * (int64_t)rv->mem;
-	if (by > 0) {
-		s->blkn[k]++;
-		s->blkw[k] += rv->whole;
-	} else {
-		s->blkn[k]--;
-		s->blkw[k] -= rv->whole;
-	}
-	for (uint32_t g = 0; g < s->ngres; g++)
-		s->blkg[k * FC_GRES + g] += by * (int64_t)rv->gres[g];
+	s->blkn[k] += (uint32_t)by;
 }
 
 /*
@@ -1508,14 +1496,14 @@ static void fast_forward(struct sim *s, time_t lim, time_t t, time_t lb,
 		if (!k-- || rv->to <= on || s->by_from[*ion] >= s->rv_cap)
 			continue;
 		s->rv_on[s->by_from[*ion]] = s->sweep_id;
-		sweep_block(s, k, rv, 1);
+		sweep_block(s, k, 1);
 	}
 	for (; *ioff < s->nrv && s->rv[s->by_to[*ioff]].to < lb; ++*ioff) {
 		const struct resv *rv = &s->rv[s->by_to[*ioff]];
 		uint32_t k = s->slot[rv->node];
 
 		if (k-- && s->rv_on[s->by_to[*ioff]] == s->sweep_id)
-			sweep_block(s, k, rv, -1);
+			sweep_block(s, k, -1);
 	}
 }
 
@@ -1560,12 +1548,9 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 		s->capc[k] = s->free_cpu[n];
 		s->capm[k] = s->free_mem[n];
 		s->capb[k] = s->busy[n];
-		s->blkc[k] = s->blkm[k] = 0;
-		s->blkn[k] = s->blkw[k] = 0;
-		for (uint32_t g = 0; g < s->ngres; g++) {
+		s->blkn[k] = 0;
+		for (uint32_t g = 0; g < s->ngres; g++)
 			s->capg[k * FC_GRES + g] = s->free_gres[n * FC_GRES + g];
-			s->blkg[k * FC_GRES + g] = 0;
-		}
 	}
 	if (!now_only && lb > t)
 		fast_forward(s, lim, t, lb, npend, &r, &ion, &ioff);
@@ -1606,7 +1591,7 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 				continue;
 			s->rv_on[s->by_from[ion]] = s->sweep_id;
 			SWEEP_NODE(s, j, rv->node, k, fitting, usum,
-				   sweep_block(s, k, rv, 1));
+				   sweep_block(s, k, 1));
 		}
 		for (; ioff < s->nrv && s->rv[s->by_to[ioff]].to <= at; ioff++) {
 			const struct resv *rv = &s->rv[s->by_to[ioff]];
@@ -1617,7 +1602,7 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			if (!k-- || s->rv_on[s->by_to[ioff]] != s->sweep_id)
 				continue;
 			SWEEP_NODE(s, j, rv->node, k, fitting, usum,
-				   sweep_block(s, k, rv, -1));
+				   sweep_block(s, k, -1));
 		}
 		if (s->moved && fitting >= j->nodes && usum >= need &&
 		    (!j->flex || hist_reach(s, j->nodes, need, &maxv))) {
@@ -2312,13 +2297,9 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->capm = malloc(maxnodes * sizeof(*s->capm));
 	s->capb = malloc(maxnodes * sizeof(*s->capb));
 	s->capg = calloc((size_t)maxnodes * FC_GRES, sizeof(*s->capg));
-	s->blkg = calloc((size_t)maxnodes * FC_GRES, sizeof(*s->blkg));
 	s->node_gres = calloc((size_t)nn * FC_GRES, sizeof(*s->node_gres));
 	s->free_gres = calloc((size_t)nn * FC_GRES, sizeof(*s->free_gres));
-	s->blkc = malloc(maxnodes * sizeof(*s->blkc));
-	s->blkm = malloc(maxnodes * sizeof(*s->blkm));
 	s->blkn = malloc(maxnodes * sizeof(*s->blkn));
-	s->blkw = malloc(maxnodes * sizeof(*s->blkw));
 	s->pick = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pick));
 	s->pcpu = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pcpu));
 	s->pmem = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pmem));
@@ -2375,9 +2356,8 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->user_slots = snap->strings.count + 1;
 	s->user_tested = calloc(s->user_slots, sizeof(*s->user_tested));
 	if (!s->free_cpu || !s->free_mem || !s->busy || !s->rel_time ||
-	    !s->rel_run || !s->rel_cnt || !s->capg || !s->blkg || !s->node_gres ||
-	    !s->free_gres || !s->slot || !s->blkc || !s->blkm || !s->blkn ||
-	    !s->blkw ||
+	    !s->rel_run || !s->rel_cnt || !s->capg || !s->node_gres ||
+	    !s->free_gres || !s->slot || !s->blkn ||
 	    !s->capc || !s->capm || !s->capb || !s->pick || !s->pcpu ||
 	    !s->pmem || !s->avc || !s->ever || !s->run_cpus || !s->uhist ||
 	    !s->run_from || !s->kn_slot || !s->kn_val ||
@@ -2629,15 +2609,11 @@ out:
 	free(s.node_gres);
 	free(s.free_gres);
 	free(s.capg);
-	free(s.blkg);
 	free(s.busy);
 	free(s.rel_time);
 	free(s.rel_run);
 	free(s.rel_cnt);
-	free(s.blkc);
-	free(s.blkm);
 	free(s.blkn);
-	free(s.blkw);
 	free(s.by_from);
 	free(s.by_to);
 	free(s.rv_on);

@@ -737,6 +737,27 @@ expect z 3 nodes "n[2-3]"
 expect z 6 start "$(ts 3615)"
 expect z 6 nodes n1
 
+# (aa) a backfill reservation holds its nodes whole: slurmctld's backfill
+# map takes a planned job's nodes out of what later jobs may use over its
+# time (node bitmaps), whatever part of them it needs.  Two 8-CPU nodes: n1
+# held until 00:30, n2 half held until 01:00.  Job 3 (two tasks on each of
+# two nodes) is reserved n[1-2] at 00:30.  Job 4 (2 CPUs, 1 h) would fit
+# beside job 2 and job 3's two CPUs on n2, but n2 is reserved from 00:30:
+# it waits, and starts at 00:30, after job 3.
+mkdir "$tmp/aa"
+conf 2 8 "PartitionName=p Nodes=n[1-2] Default=YES State=UP" >"$tmp/aa/slurm.conf"
+{
+	job 1 RUNNING p 1 8 60 -4000 -1800 n1
+	job 2 RUNNING p 1 4 120 -4000 -3600 n2
+	NTPN=2 job 3 PENDING p 2 4 60 -900
+	job 4 PENDING p 1 2 60 -800
+} >"$tmp/aa/jobs.txt"
+forecast aa
+expect aa 3 start "$(ts 1800)"
+expect aa 3 nodes "n[1-2]"
+expect aa 4 start "$(ts 1800)"
+expect aa 4 by main
+
 # A real capture (Slurm 24.11, every node drained): squeue --start gives no
 # start time (N/A) to any pending job; the forecast starts none either, and
 # says why.
