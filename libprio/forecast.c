@@ -1872,8 +1872,9 @@ static bool node_in_partition(const struct sim *s, uint32_t n, uint32_t p)
  *    reservation made before the job's own starting or stopping to block
  *    it, on a node of its partition).
  * A job whose start came due, or one that differs from the memo's (another
- * job, or the same in another partition), ends the reuse: the reservations after its place are dropped (memo_cut) and
- * the pass goes on as a new one.
+ * job, or the same in another partition), ends the reuse: the reservations
+ * after its place are dropped (memo_cut) and the pass goes on as a new
+ * one.
  */
 static bool memo_holds(struct sim *s, const struct bf_memo *m,
 		       const struct sjob *j, uint32_t p, time_t t,
@@ -1888,7 +1889,8 @@ static bool memo_holds(struct sim *s, const struct bf_memo *m,
 		return m->at > t;
 	if (h2 <= h1)
 		return true;
-	for (lo = pend_after(s, npend, h1); lo < npend && s->pend[lo].at <= h2; lo++)
+	for (lo = pend_after(s, npend, h1);
+	     lo < npend && s->pend[lo].at <= h2; lo++)
 		if (node_in_partition(s, s->pend[lo].al.node, p))
 			goto sweep;
 	for (uint32_t i = 0; i < m->nrv; i++) {
