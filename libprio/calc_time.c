@@ -551,11 +551,15 @@ const char *prio_calc_time_describe(const struct prio_calc_time *ct,
 			snprintf(buf + n, size - n,
 				 "; slurmctld's record (priority_last_decay_ran) "
 				 "says %s, %s", a,
-				 ct->record == PRIO_CALC_RECORD_OUTSIDE
-				     ? "outside the window searched (a stale "
-				       "file?)"
-				     : "where the stored priorities do not "
-				       "fit");
+				 ct->record != PRIO_CALC_RECORD_OUTSIDE
+				     ? "where the stored priorities do not "
+				       "fit"
+				 : ct->recorded > ct->to
+				     ? "after the window searched (a "
+				       "calculation that ran while the "
+				       "snapshot was read?)"
+				     : "before the window searched (a stale "
+				       "file?)");
 	}
 	return buf;
 }

@@ -132,23 +132,36 @@ forecast_last_calc() {
 # forecast_check_record: prio-snap, run as root on the controller's host,
 # copied slurmctld's record of its last calculation (StateSaveLocation/
 # priority_last_decay_ran), and prio-calc takes from it the instant the
-# log shows: the last decay cycle that started before NOW.
+# log shows: the last decay cycle that started before NOW.  A cycle may
+# start while prio-snap reads the cluster, after NOW and after the queue:
+# then the record is that cycle's, newer than the stored priorities, and
+# prio-calc must set it aside and say so.
 forecast_check_record() {
-	local now logc rec t s
+	local now logc logn rec aside t s row
 	now=$(cat "$fc/NOW")
 	[ -f "$fc/snap/priority_last_decay_ran" ] ||
 		{ bad "forecast: prio-snap copied no priority_last_decay_ran"; return; }
-	logc=$(grep -F 'Decay factor' "$base/log/slurmctld.log" | cut -c2-20 |
-		while read -r t; do
-			s=$(date -d "$t" +%s)
-			[ "$s" -le "$now" ] && echo "$s"
-		done | tail -1)
-	rec=$(prio-calc --snapshot "$fc/snap" --check -P 2>/dev/null |
+	logc= logn=
+	for s in $(grep -F 'Decay factor' "$base/log/slurmctld.log" | cut -c2-20 |
+		while read -r t; do date -d "$t" +%s; done); do
+		if [ "$s" -le "$now" ]; then
+			logc=$s
+		elif [ -z "$logn" ]; then
+			logn=$s
+		fi
+	done
+	row=$(prio-calc --snapshot "$fc/snap" --check -P 2>/dev/null | grep '^clock|last calculation|')
+	rec=$(printf '%s\n' "$row" |
 		sed -n "s/^clock|last calculation||.* (\([0-9]*\)), slurmctld's record of it .*/\1/p")
+	aside=$(printf '%s\n' "$row" |
+		sed -n "s/.*; slurmctld's record (priority_last_decay_ran) says \([0-9T:-]*\), .*/\1/p")
+	[ -z "$aside" ] || aside=$(date -d "$aside" +%s)
 	if [ -n "$rec" ] && [ "$rec" = "$logc" ]; then
 		ok "forecast: slurmctld's record of its last calculation taken ($rec, as its log)"
+	elif [ -z "$rec" ] && [ -n "$logn" ] && [ "$aside" = "$logn" ]; then
+		ok "forecast: slurmctld's record is of a calculation after NOW ($aside, as its log: it ran while prio-snap read the cluster), set aside"
 	else
-		bad "forecast: slurmctld's record of its last calculation: prio-calc took '$rec', the log says '$logc'"
+		bad "forecast: slurmctld's record of its last calculation: prio-calc took '$rec' (set aside '$aside'), the log says '$logc' (next '$logn')"
 	fi
 }
 

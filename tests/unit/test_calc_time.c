@@ -266,15 +266,25 @@ Test(calc_time, a_stale_record_is_outside)
 	struct prio_calc_time ct;
 	struct prio_error err;
 
+	char buf[512];
+
 	snap.last_decay_ran = 1795319730 - 3600;
 	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
 	cr_expect_eq(ct.record, PRIO_CALC_RECORD_OUTSIDE);
 	cr_expect_eq(ct.at, 1795319713);
-	/* and one after NOW beyond the slack */
+	prio_calc_time_describe(&ct, buf, sizeof(buf));
+	cr_expect(strstr(buf, "says 2026-11-22T02:55:30, before the window "
+			      "searched (a stale file?)") != NULL, "%s", buf);
+	/* and one after NOW beyond the slack: a cycle that ran while the
+	 * snapshot was read */
 	snap.last_decay_ran = 1795319730 + 6;
 	prio_calc_time_free(&ct);
 	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
 	cr_expect_eq(ct.record, PRIO_CALC_RECORD_OUTSIDE);
+	prio_calc_time_describe(&ct, buf, sizeof(buf));
+	cr_expect(strstr(buf, "says 2026-11-22T03:55:36, after the window "
+			      "searched (a calculation that ran while the "
+			      "snapshot was read?)") != NULL, "%s", buf);
 	prio_calc_time_free(&ct);
 }
 
