@@ -699,10 +699,10 @@ static bool node_ever(const struct sim *s, const struct sjob *j, uint32_t n)
 
 /* Are j's GRES free on node n (free[g] the node's free counts)? */
 static bool gres_fit(const struct sim *s, const struct sjob *j,
-		     const int64_t *free, const int64_t *blk)
+		     const int64_t *free)
 {
 	for (uint32_t g = 0; g < s->ngres; g++)
-		if (free[g] - (blk ? blk[g] : 0) < (int64_t)j->gpn[g])
+		if (free[g] < (int64_t)j->gpn[g])
 			return false;
 	return true;
 }
@@ -1080,7 +1080,7 @@ static int64_t room_now(const struct sim *s, const struct sjob *j, uint32_t n)
 			       s->free_cpu[n] >= (int64_t)s->res.node_cpus[n]
 			   ? s->free_cpu[n]
 			   : 0;
-	if (!gres_fit(s, j, &s->free_gres[n * FC_GRES], NULL))
+	if (!gres_fit(s, j, &s->free_gres[n * FC_GRES]))
 		return 0;
 	return usable(j, s->free_cpu[n], s->free_mem[n]);
 }
@@ -1446,7 +1446,7 @@ static int64_t use_at(const struct sim *s, const struct sjob *j, uint32_t n,
 			       s->capc[k] >= (int64_t)s->res.node_cpus[n]
 			   ? s->capc[k]
 			   : 0;
-	if (!gres_fit(s, j, &s->capg[k * FC_GRES], NULL))
+	if (!gres_fit(s, j, &s->capg[k * FC_GRES]))
 		return 0;
 	return usable(j, s->capc[k], s->capm[k]);
 }
