@@ -82,8 +82,9 @@ struct prio_calc_time {
 		 * recorded (the stored priorities agreed there too, or did
 		 * not pin any instant, or there was none to compare) */
 		PRIO_CALC_RECORD_USED,
-		/* not taken: outside the window searched (a stale file: the
-		 * cycle stopped, or another cluster's) */
+		/* not taken: outside the window searched (before it, a
+		 * stale file: the cycle stopped, or another cluster's;
+		 * after it, a cycle that ran while the snapshot was read) */
 		PRIO_CALC_RECORD_OUTSIDE,
 		/* not taken: the stored priorities fit other seconds, or
 		 * none (the search's result stands) */

@@ -60,7 +60,7 @@ PRIO_STUB_STATE=$tmp/state PRIO_SNAP_QUIET=1 prio-snap --no-sacct --no-squeue-js
 	{ echo "record not copied:"; cat "$tmp/err" "$tmp/rec/MANIFEST"; exit 1; }
 # (1796576433, 2026-12-06T17:00:33: far from the stub's wall-clock NOW, so
 # the check names it and leaves it out)
-prio-calc --snapshot "$tmp/rec" --check 2>&1 | grep -qF "slurmctld's record (priority_last_decay_ran) says 2026-12-06T17:00:33, outside the window searched" ||
+prio-calc --snapshot "$tmp/rec" --check 2>&1 | grep -qF "slurmctld's record (priority_last_decay_ran) says 2026-12-06T17:00:33, before the window searched (a stale file?)" ||
 	{ echo "record not reported:"; prio-calc --snapshot "$tmp/rec" --check 2>&1 | grep -i calc; exit 1; }
 PRIO_STUB_STATE=$tmp/state PRIO_SNAP_QUIET=1 prio-snap -M ft --no-sacct --no-squeue-json "$tmp/recm" 2>/dev/null &&
 	[ ! -e "$tmp/recm/priority_last_decay_ran" ] || { echo "record copied with -M"; exit 1; }
