@@ -56,6 +56,10 @@ static void *shorter_run(void *arg)
 	 * job record when asked), so the same engine over the changed copy
 	 * computes the changed job's priority, and every other's, afresh. */
 	changed.jobs = t->jobs;
+	/* the copy keeps the jobs' order, so the job-id index still holds
+	 * (without this every dependency lookup scans the whole list) */
+	if (changed.job_index_base == t->e->snap->jobs)
+		changed.job_index_base = t->jobs;
 	ce.snap = &changed;
 	t->jobs[t->job].time_limit = t->minutes;
 	fo.watch = &t->job;
