@@ -1623,6 +1623,7 @@ static int sched_params_link(struct prio_snapshot *snap,
 	    {"bf_max_job_test", SP(bf_max_job_test), 1, 1000000},
 	    {"bf_max_job_user", SP(bf_max_job_user), 0, 1000000},
 	    {"bf_interval", SP(bf_interval), 1, 10800},
+	    {"bf_window_linear", SP(bf_window_linear), 1, 2147483647},
 #undef SP
 	};
 	struct prio_sched_params *sp = &snap->conf.sched;
@@ -1638,6 +1639,7 @@ static int sched_params_link(struct prio_snapshot *snap,
 	sp->bf_max_job_test = 500;
 	sp->bf_max_job_user = 0;
 	sp->bf_interval = 30;
+	sp->bf_window_linear = 0;
 	sp->bf_continue = false;
 	sp->backfill = !type || !type->value || !*type->value ||
 		       strcasestr(type->value, "backfill") != NULL;

@@ -236,6 +236,7 @@ struct sim {
 	struct resv *rv;
 	uint32_t nrv, crv;
 	uint32_t *by_from, *by_to; /* rv sorted by from, by to */
+	uint32_t *pto;       /* earliest(): by_to on the partition's nodes */
 	/* earliest() counts the reservations rv[0 .. rv_cap) only */
 	uint32_t rv_cap;
 	uint32_t *rv_on;     /* == sweep_id: blocking in this job's sweep */
@@ -244,7 +245,16 @@ struct sim {
 	uint32_t *slot;      /* node -> 1 + position in partition, scratch */
 	int64_t *capc, *capm;
 	int64_t *capg;       /* [k * FC_GRES] */
-	uint32_t *capb, *blkn;
+	/* earliest(): reservations holding each slot over a run from the
+	 * test's start S (blkn, the nodes the test may use) and from the
+	 * instant the sweep has read (blkl); touch[0..ntouch) the slots whose
+	 * blkl moved since blkn was set (tflag: listed) */
+	uint32_t *capb, *blkn, *blkl, *touch, ntouch;
+	uint8_t *tflag;
+	/* earliest(): the slots changed since their usable CPUs were last
+	 * counted (sweep_mark; dflag: listed) */
+	uint32_t *dirty, ndirty;
+	uint8_t *dflag;
 	uint32_t *pick;
 	uint32_t *pcpu;      /* CPUs on pick[k] */
 	uint64_t *pmem;      /* memory on pick[k] */
@@ -278,6 +288,10 @@ struct sim {
 	uint32_t nmemo, cmemo;
 	uint64_t memo_version;
 	time_t memo_t;
+	/* ends on each partition's nodes so far, and at the memo's pass: an
+	 * end moves the groups in which Slurm's will-run test frees the
+	 * running jobs (earliest()), so a start the memo found may move */
+	uint64_t *part_ends, *memo_part_ends;
 	bool memo_ok;
 };
 
@@ -1348,7 +1362,12 @@ static int reserve(struct sim *s, const struct sjob *j, time_t from,
 
 			if (o)
 				s->rv_on = o;
-			if (!f || !t || !o)
+			void *pt = realloc(s->pto,
+					   (size_t)s->crv * sizeof(*s->pto));
+
+			if (pt)
+				s->pto = pt;
+			if (!f || !t || !o || !pt)
 				return -1;
 			s->cidx = s->crv;
 		}
@@ -1413,24 +1432,6 @@ static bool hist_reach(const struct sim *s, uint32_t k, int64_t need,
 	return false;
 }
 
-/* Change node k's state in the sweep by f, keeping `fitting` (the nodes
- * where j fits), `usum` (the CPUs j could use on them) and the histogram
- * of those CPUs up to date. */
-#define SWEEP_NODE(s, j, n, k, fitting, usum, f)                               \
-	do {                                                                   \
-		int64_t u_ = (s)->avc[k];                                      \
-		(usum) -= u_;                                                  \
-		(fitting) -= u_ > 0;                                           \
-		hist_add((s), u_, -1);                                         \
-		f;                                                             \
-		u_ = use_at((s), (j), (n), (k));                               \
-		(s)->moved |= u_ != (s)->avc[k];                               \
-		(s)->avc[k] = u_;                                              \
-		(usum) += u_;                                                  \
-		(fitting) += u_ > 0;                                           \
-		hist_add((s), u_, 1);                                          \
-	} while (0)
-
 /* The CPUs j could use on the partition's k-th node n at the sweep's
  * instant: what is free then (capc, capm; capb jobs on it), as usable()
  * counts it (0: it does not fit there; else at least j->cpn), none while a
@@ -1451,6 +1452,41 @@ static int64_t use_at(const struct sim *s, const struct sjob *j, uint32_t n,
 	return usable(j, s->capc[k], s->capm[k]);
 }
 
+/* Slot k's state changed: its usable CPUs are counted again before the
+ * sweep next asks whether j fits (sweep_flush()), once however many ends
+ * and reservations touched it in between; a job's will-run test asks at
+ * the end of a group of ends, not at each. */
+static inline void sweep_mark(struct sim *s, uint32_t k)
+{
+	if (!s->dflag[k]) {
+		s->dflag[k] = 1;
+		s->dirty[s->ndirty++] = k;
+	}
+}
+
+/* The marked slots counted again: `fitting` (the slots where j fits),
+ * `usum` (the CPUs j could use on them) and their histogram. */
+static void sweep_flush(struct sim *s, const struct sjob *j,
+			const struct prio_partition *pt, uint32_t *fitting,
+			int64_t *usum)
+{
+	for (uint32_t i = 0; i < s->ndirty; i++) {
+		uint32_t k = s->dirty[i];
+		int64_t was = s->avc[k], u = use_at(s, j, pt->nodes[k], k);
+
+		s->dflag[k] = 0;
+		if (u == was)
+			continue;
+		*usum += u - was;
+		*fitting += (uint32_t)(u > 0) - (uint32_t)(was > 0);
+		hist_add(s, was, -1);
+		hist_add(s, u, 1);
+		s->avc[k] = u;
+		s->moved = true;
+	}
+	s->ndirty = 0;
+}
+
 /* The sweep's slot k gets back what an end frees. */
 static inline void sweep_end(struct sim *s, uint32_t k,
 			     const struct ralloc *al)
@@ -1468,69 +1504,169 @@ static inline void sweep_block(struct sim *s, uint32_t k, int by)
 	s->blkn[k] += (uint32_t)by;
 }
 
-/*
- * earliest()'s sweep from t to just before lb, on the resources only: the
- * ends due before lb give back, the reservations that start to overlap a
- * run of this limit before lb block (unless over by then, as the sweep
- * skips them), and those of them over before lb give back again.  The
- * state is the sweep's after its last instant before lb, in any order of
- * the same changes; the indices stop at the first change at lb or later.
- */
-static void fast_forward(struct sim *s, time_t lim, time_t t, time_t lb,
-			 uint32_t npend, uint32_t *r, uint32_t *ion,
-			 uint32_t *ioff)
+/* The sweep's slot k gives back what an end gave it (a will-run test that
+ * starts again at that end: see earliest()). */
+static inline void sweep_unend(struct sim *s, uint32_t k,
+			       const struct ralloc *al)
 {
-	for (; *r < npend && s->pend[*r].at < lb; ++*r) {
-		const struct ralloc *al = &s->pend[*r].al;
-		uint32_t k = s->slot[al->node];
-
-		if (k--)
-			sweep_end(s, k, al);
-	}
-	for (; *ion < s->nrv && s->rv[s->by_from[*ion]].from - lim + 1 < lb;
-	     ++*ion) {
-		const struct resv *rv = &s->rv[s->by_from[*ion]];
-		time_t on = rv->from - lim + 1 > t ? rv->from - lim + 1 : t;
-		uint32_t k = s->slot[rv->node];
-
-		if (!k-- || rv->to <= on || s->by_from[*ion] >= s->rv_cap)
-			continue;
-		s->rv_on[s->by_from[*ion]] = s->sweep_id;
-		sweep_block(s, k, 1);
-	}
-	for (; *ioff < s->nrv && s->rv[s->by_to[*ioff]].to < lb; ++*ioff) {
-		const struct resv *rv = &s->rv[s->by_to[*ioff]];
-		uint32_t k = s->slot[rv->node];
-
-		if (k-- && s->rv_on[s->by_to[*ioff]] == s->sweep_id)
-			sweep_block(s, k, -1);
-	}
+	s->capc[k] -= al->cpus;
+	s->capm[k] -= (int64_t)al->mem;
+	s->capb[k]++;
+	for (uint32_t g = 0; g < s->ngres; g++)
+		s->capg[k * FC_GRES + g] -= al->gres[g];
 }
 
 /*
- * The earliest instant in [t, t + bf_window] at which j fits in p for its
- * whole run without taking what the pass's reservations hold; its nodes in
- * s->pick, FAR_FUTURE when none.  One sweep in time over three sorted
- * lists (the ends in the window, pend[0..npend); the reservations' starts and
- * ends as this job's limit sees them), keeping the count of nodes where it
- * fits: O(N_p + ends + R log R) for a partition of N_p nodes and R
- * reservation entries on them.  The instants are exact: slurmctld's
- * backfill asks the select plugin when a job would run (its will-run test
- * ends the running jobs one by one at their own end times); only the
- * reservations it keeps in its map are in bf_resolution steps (reserve()).
+ * The pass's reservations as the map stands at instant upto, for a job of
+ * limit lim swept from t: blkl[k] counts those that hold slot k over a run
+ * starting then (a reservation [from, to) holds it from from - lim + 1 on,
+ * unless over by then, until to).  The slots whose count moved are listed
+ * in touch[] for resv_sync().
+ */
+static void resv_advance(struct sim *s, time_t lim, time_t t, time_t upto,
+			 uint32_t *ion, uint32_t *ioff)
+{
+	for (; *ion < s->nrv && s->rv[s->by_from[*ion]].from - lim + 1 <= upto;
+	     ++*ion) {
+		uint32_t i = s->by_from[*ion];
+		const struct resv *rv = &s->rv[i];
+		time_t on = rv->from - lim + 1 > t ? rv->from - lim + 1 : t;
+		uint32_t k = s->slot[rv->node];
+
+		/* not in the partition, or over before it holds */
+		if (!k-- || rv->to <= on || i >= s->rv_cap)
+			continue;
+		s->rv_on[i] = s->sweep_id;
+		s->blkl[k]++;
+		if (!s->tflag[k]) {
+			s->tflag[k] = 1;
+			s->touch[s->ntouch++] = k;
+		}
+	}
+	for (; *ioff < s->nrv && s->rv[s->by_to[*ioff]].to <= upto; ++*ioff) {
+		uint32_t i = s->by_to[*ioff];
+		uint32_t k = s->slot[s->rv[i].node];
+
+		if (!k-- || s->rv_on[i] != s->sweep_id)
+			continue;
+		s->blkl[k]--;
+		if (!s->tflag[k]) {
+			s->tflag[k] = 1;
+			s->touch[s->ntouch++] = k;
+		}
+	}
+}
+
+/* The first instant after S at which a reservation holding a slot ends
+ * (FAR_FUTURE: none): where the nodes a job may use grow, Slurm's
+ * later_start.  pto[0..npto) are the pass's reservations on the
+ * partition's nodes by end; *cur, the first ending after the S asked
+ * before, moves only forward. */
+static time_t resv_next_release(const struct sim *s, uint32_t npto,
+				time_t S, uint32_t *cur)
+{
+	while (*cur < npto && s->rv[s->pto[*cur]].to <= S)
+		++*cur;
+	for (uint32_t i = *cur; i < npto; i++)
+		if (s->rv_on[s->pto[i]] == s->sweep_id)
+			return s->rv[s->pto[i]].to;
+	return FAR_FUTURE;
+}
+
+/* Whether a node of s->pick[0 .. j->nodes) is held by a reservation at the
+ * instant resv_advance() last read (blkl). */
+static bool pick_held(const struct sim *s, const struct sjob *j)
+{
+	for (uint32_t k = 0; k < j->nodes; k++)
+		if (s->blkl[s->slot[s->pick[k]] - 1])
+			return true;
+	return false;
+}
+
+/*
+ * The state a will-run test from S = upto starts with: the ends due before
+ * instant `before` given back (pend[0 .. *r)), one due then or later taken
+ * again, and the nodes the job may use (blkn) as the reservations leave
+ * them at upto.
+ */
+static void sweep_restart(struct sim *s, time_t lim, time_t t, uint32_t npend,
+			  time_t before, time_t upto, uint32_t *r,
+			  uint32_t *ion, uint32_t *ioff)
+{
+	for (; *r > 0 && s->pend[*r - 1].at >= before; --*r) {
+		const struct ralloc *al = &s->pend[*r - 1].al;
+		uint32_t k = s->slot[al->node];
+
+		if (k--) {
+			sweep_unend(s, k, al);
+			sweep_mark(s, k);
+		}
+	}
+	for (; *r < npend && s->pend[*r].at < before; ++*r) {
+		const struct ralloc *al = &s->pend[*r].al;
+		uint32_t k = s->slot[al->node];
+
+		if (k--) {
+			sweep_end(s, k, al);
+			sweep_mark(s, k);
+		}
+	}
+	resv_advance(s, lim, t, upto, ion, ioff);
+	for (uint32_t i = 0; i < s->ntouch; i++) {
+		uint32_t k = s->touch[i];
+
+		s->tflag[k] = 0;
+		if ((s->blkn[k] > 0) != (s->blkl[k] > 0))
+			sweep_mark(s, k);
+		s->blkn[k] = s->blkl[k];
+	}
+	s->ntouch = 0;
+}
+
+/* SchedulerParameters bf_window_linear (0: the window doubles). */
+#define WILL_RUN_WINDOW 30
+
+/*
+ * The earliest start in [t, t + bf_window] that slurmctld's backfill would
+ * find for j in p, without taking what the pass's reservations hold; its
+ * nodes in s->pick, FAR_FUTURE when none.  With now_only, whether it
+ * starts at t.
  *
- * lb (when above t) is a start j cannot beat: the sweep moves the
- * resources to it without asking at each instant whether j fits (nor
- * keeping the counts that question needs), and asks from there on.
+ * How Slurm finds it (backfill.c, cons_tres _will_run_test and
+ * _future_run_test; the same in 22.05 and 24.11), and so the sweep:
+ *  - From a start S (first t), the nodes j may use are those no
+ *    reservation holds over [S, S + limit]; they stay fixed for the test.
+ *  - The test frees the running jobs that end before S and tries; then it
+ *    frees the others in order of their ends, in groups: the first group
+ *    ends 30 s after the first end's next multiple of 30 s, and the window
+ *    doubles after each group that does not fit (bf_window_linear: grows
+ *    by that many seconds) until it takes the next end.  The group is
+ *    decided by the end that follows the last one freed on a usable node,
+ *    wherever it is.  A fit gives the group's last end as the start.
+ *  - The test stops at the first end after the next instant a reservation
+ *    gives back a node (later_start); the start is then tried again from
+ *    there.  A start whose nodes a reservation holds over its run (one that
+ *    came to hold them after S) is tried again from that start.
+ * So a job may wait for a group's last end, where an exact sweep would
+ * start it at the first end that frees enough; the reservation Slurm makes
+ * for it, and what it leaves to the jobs after it, follow from that.
+ *
+ * One sweep in time over the ends in the window (pend[0..npend)) and the
+ * reservations' starts and ends as this job's limit sees them, keeping the
+ * count of nodes where it fits: O(N_p + ends + R) for a partition of N_p
+ * nodes and R reservation entries on them, plus a pass over the ends of a
+ * start tried again.  Only the reservations are in bf_resolution steps
+ * (reserve()).
  */
 static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
-		       time_t t, uint32_t npend, bool now_only, time_t lb)
+		       time_t t, uint32_t npend, bool now_only)
 {
 	const struct prio_partition *pt = &s->snap->partitions[p];
 	time_t horizon = now_only ? t : t + (time_t)s->sp->bf_window * 60;
-	time_t found = FAR_FUTURE;
+	time_t found = FAR_FUTURE, S = t;
 	time_t lim = j->limit == FAR_FUTURE ? FAR_FUTURE / 2 : j->limit;
-	uint32_t fitting = 0, r = 0, ion = 0, ioff = 0;
+	time_t grow_by = s->sp->bf_window_linear;
+	uint32_t fitting = 0, r = 0, ion = 0, ioff = 0, npto = 0, pcur = 0;
 	/* what the job needs in all: the sum of what it could use on the
 	 * nodes where it fits must reach it before choose() is worth a
 	 * walk over the partition's nodes */
@@ -1548,14 +1684,19 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 		s->capc[k] = s->free_cpu[n];
 		s->capm[k] = s->free_mem[n];
 		s->capb[k] = s->busy[n];
-		s->blkn[k] = 0;
+		s->blkn[k] = s->blkl[k] = 0;
+		s->tflag[k] = s->dflag[k] = 0;
 		for (uint32_t g = 0; g < s->ngres; g++)
 			s->capg[k * FC_GRES + g] = s->free_gres[n * FC_GRES + g];
 	}
-	if (!now_only && lb > t)
-		fast_forward(s, lim, t, lb, npend, &r, &ion, &ioff);
-	else
-		lb = t;
+	s->ntouch = s->ndirty = 0;
+	if (!now_only)
+		for (uint32_t i = 0; i < s->nrv; i++) {
+			uint32_t x = s->by_to[i];
+
+			if (x < s->rv_cap && s->slot[s->rv[x].node])
+				s->pto[npto++] = x;
+		}
 	memset(s->uhist, 0, ((size_t)s->hist_max + 1) * sizeof(*s->uhist));
 	s->hist_over = 0;
 	s->moved = true;
@@ -1568,60 +1709,95 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 		usum += u;
 		hist_add(s, u, 1);
 	}
-	for (time_t at = lb; at <= horizon;) {
-		time_t next = FAR_FUTURE;
 
-		/* everything due by `at` */
-		for (; r < npend && s->pend[r].at <= at; r++) {
-			const struct ralloc *al = &s->pend[r].al;
-			uint32_t k = s->slot[al->node];
-
-			if (!k--)
-				continue;
-			SWEEP_NODE(s, j, al->node, k, fitting, usum,
-				   sweep_end(s, k, al));
-		}
-		for (; ion < s->nrv && s->rv[s->by_from[ion]].from - lim + 1 <= at;
-		     ion++) {
-			const struct resv *rv = &s->rv[s->by_from[ion]];
-			uint32_t k = s->slot[rv->node];
-
-			/* not in the partition, or over before it blocks */
-			if (!k-- || rv->to <= at || s->by_from[ion] >= s->rv_cap)
-				continue;
-			s->rv_on[s->by_from[ion]] = s->sweep_id;
-			SWEEP_NODE(s, j, rv->node, k, fitting, usum,
-				   sweep_block(s, k, 1));
-		}
-		for (; ioff < s->nrv && s->rv[s->by_to[ioff]].to <= at; ioff++) {
-			const struct resv *rv = &s->rv[s->by_to[ioff]];
-			uint32_t k = s->slot[rv->node];
-
-			/* not in the partition, or never blocked (it was
-			 * over when its start came due) */
-			if (!k-- || s->rv_on[s->by_to[ioff]] != s->sweep_id)
-				continue;
-			SWEEP_NODE(s, j, rv->node, k, fitting, usum,
-				   sweep_block(s, k, -1));
-		}
-		if (s->moved && fitting >= j->nodes && usum >= need &&
-		    (!j->flex || hist_reach(s, j->nodes, need, &maxv))) {
-			if (choose(s, j, p, maxv)) {
-				found = at;
-				break;
-			}
-			s->moved = false;
-		}
-		if (r < npend)
-			next = s->pend[r].at;
-		if (ion < s->nrv && s->rv[s->by_from[ion]].from - lim + 1 < next)
-			next = s->rv[s->by_from[ion]].from - lim + 1;
-		if (ioff < s->nrv && s->rv[s->by_to[ioff]].to < next)
-			next = s->rv[s->by_to[ioff]].to;
-		if (next == FAR_FUTURE)
-			break;
-		at = next;
+/* Whether j fits on what the sweep holds now; choose() is asked only when
+ * a slot's usable CPUs moved since it last said no. */
+#define FITS()                                                                 \
+	(sweep_flush(s, j, pt, &fitting, &usum),                               \
+	 s->moved && fitting >= j->nodes && usum >= need &&                    \
+	 (!j->flex || hist_reach(s, j->nodes, need, &maxv)) &&                 \
+	 (choose(s, j, p, maxv) || (s->moved = false)))
+	/* at t, what is due by then is free (a job past its limit ends) */
+	sweep_restart(s, lim, t, npend, t + 1, t, &r, &ion, &ioff);
+	if (now_only) {
+		if (FITS())
+			found = t;
+		goto out;
 	}
+	for (;;) {
+		/* one will-run test from S, on the nodes free of
+		 * reservations over [S, S + limit] (blkn) */
+		time_t later = resv_next_release(s, npto, S, &pcur);
+		time_t anchor = 0, window = WILL_RUN_WINDOW, last = 0;
+		bool group = false, fit = false;
+
+		if (FITS()) {
+			found = S;
+			break;
+		}
+		while (r < npend && s->pend[r].at <= later) {
+			time_t e = s->pend[r].at;
+			bool usable = false;
+
+			for (; r < npend && s->pend[r].at == e; r++) {
+				const struct ralloc *al = &s->pend[r].al;
+				uint32_t k = s->slot[al->node];
+
+				if (!k--)
+					continue;
+				usable |= s->ever[k] && !s->blkn[k];
+				sweep_end(s, k, al);
+				sweep_mark(s, k);
+			}
+			if (!usable)
+				continue;
+			if (!anchor)
+				anchor = e + WILL_RUN_WINDOW -
+					 e % WILL_RUN_WINDOW;
+			group = true;
+			last = e;
+			if (r < npend && s->pend[r].at <= anchor + window &&
+			    s->pend[r].at <= later)
+				continue;
+			group = false;
+			if ((fit = FITS()))
+				break;
+			/* grown until it takes the next end (Slurm's loop,
+			 * the linear steps counted at once) */
+			if (r < npend && s->pend[r].at > anchor + window) {
+				time_t gap = s->pend[r].at - anchor - window;
+
+				if (grow_by)
+					window += (gap + grow_by - 1) / grow_by *
+						  grow_by;
+				else
+					while (s->pend[r].at > anchor + window)
+						window *= 2;
+			}
+		}
+		if (!fit && group)
+			fit = FITS();
+		if (fit) {
+			/* Slurm checks the nodes it chose against the map
+			 * over the run, and tries again from there if a
+			 * reservation came to hold one after S */
+			resv_advance(s, lim, t, last, &ion, &ioff);
+			if (last > S && pick_held(s, j)) {
+				S = last;
+				sweep_restart(s, lim, t, npend, S, S, &r, &ion,
+					      &ioff);
+				continue;
+			}
+			found = last;
+			break;
+		}
+		if (later == FAR_FUTURE || later > horizon)
+			break;
+		S = later;
+		sweep_restart(s, lim, t, npend, S, S, &r, &ion, &ioff);
+	}
+#undef FITS
+out:
 	for (uint32_t k = 0; k < pt->node_count; k++)
 		s->slot[pt->nodes[k]] = 0;
 	return found;
@@ -1641,7 +1817,12 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
  * shortest limit that could not start now under the pass's reservations
  * (earliest() at t only): starts and reservations only take from what is
  * free now, and a longer limit meets every reservation a shorter one does,
- * so that failure holds for the rest of the pass.
+ * so that failure holds for the rest of the pass.  Slurm's will-run test
+ * (earliest()) keeps this: each of its tests from a start S fails when the
+ * last one up to the next release did, on nodes and ends that only shrink.
+ * One case is left out: a fit whose chosen nodes a reservation holds is
+ * tried again from its start, and with fewer nodes free the select plugin
+ * may choose others there, which nothing holds; the rule still says no.
  */
 struct nofit {
 	uint32_t stamp;   /* == sim's bf pass: valid */
@@ -1651,10 +1832,6 @@ struct nofit {
 	bool excl, flex;
 	time_t limit;     /* NOFIT_NONE: none failed */
 	time_t now_limit; /* NOFIT_NONE: none failed to start now */
-	/* the last start found in the window (lb_stamp == the pass): no
-	 * job of the shape with a limit of lb_limit or more starts sooner */
-	uint32_t lb_stamp;
-	time_t lb_limit, lb_at;
 	uint32_t now_stamp; /* == sim's now_stamp: now_fits valid */
 	bool now_fits;
 };
@@ -1822,16 +1999,8 @@ static int backfill_try(struct sim *s, const struct entry *en, time_t t,
 		s->nmemo++;
 		return 0; /* known not to fit in the window */
 	}
-	at = earliest(s, j, en->q.partition, t, *npend, false,
-		      f && f->lb_stamp == s->bf_stamp && j->limit >= f->lb_limit
-			  ? f->lb_at
-			  : t);
+	at = earliest(s, j, en->q.partition, t, *npend, false);
 	s->memo[s->nmemo++].at = at;
-	if (f && at != FAR_FUTURE) {
-		f->lb_stamp = s->bf_stamp;
-		f->lb_limit = j->limit;
-		f->lb_at = at;
-	}
 	if (at == FAR_FUTURE && f && j->limit < f->limit)
 		f->limit = j->limit;
 	if (at == t) {
@@ -1860,17 +2029,17 @@ static bool node_in_partition(const struct sim *s, uint32_t n, uint32_t p)
 
 /*
  * The pass before this one started nothing, and nothing has changed its
- * plan since (plan_version): the running jobs that ended since did so at
- * their planned ends, which its sweeps already counted.  Its tested jobs
- * come again in the same order while they keep their result, so each
- * keeps its reservation without a sweep:
- *  - a start found at T after now is still the earliest: the state at any
- *    instant from now on is what that pass saw then, and the starts it
- *    ruled out before T include every one from now on;
+ * plan since (plan_version).  Its tested jobs come again in the same
+ * order while they keep their result, so each keeps its reservation
+ * without a sweep, if nothing ended on its partition's nodes since, nor
+ * did a reservation before its place start or stop holding one there:
+ * its will-run test from now then meets the same ends in the same groups
+ * (earliest()), and the same nodes, as that pass's did.  Then:
+ *  - a start found at T after now is still the one found;
  *  - no start in that pass's window stays none in this one unless its
  *    state changes in the window's new part (an end in it, or a
  *    reservation made before the job's own starting or stopping to block
- *    it, on a node of its partition).
+ *    it, on a node of its partition); then the job is swept again.
  * A job whose start came due, or one that differs from the memo's (another
  * job, or the same in another partition), ends the reuse: the reservations
  * after its place are dropped (memo_cut) and the pass goes on as a new
@@ -1885,6 +2054,20 @@ static bool memo_holds(struct sim *s, const struct bf_memo *m,
 	time_t lim = j->limit == FAR_FUTURE ? FAR_FUTURE / 2 : j->limit;
 	uint32_t lo;
 
+	/* the test's start moves from the memo's pass to t: the ends after
+	 * it, and the nodes the reservations before this job hold from it,
+	 * must be the same for the groups to be */
+	if (s->part_ends[p] != s->memo_part_ends[p])
+		return false;
+	for (uint32_t i = 0; i < m->nrv; i++) {
+		const struct resv *rv = &s->rv[i];
+		time_t on = rv->from - lim + 1;
+
+		if (((rv->to > s->memo_t && rv->to <= t) ||
+		     (on > s->memo_t && on <= t)) &&
+		    node_in_partition(s, rv->node, p))
+			return false;
+	}
 	if (m->at != FAR_FUTURE)
 		return m->at > t;
 	if (h2 <= h1)
@@ -1903,10 +2086,10 @@ static bool memo_holds(struct sim *s, const struct bf_memo *m,
 	}
 	return true;
 sweep:
-	/* something changes there: the window's new part swept, under the
-	 * reservations made before this job's place */
+	/* something changes there: swept again, under the reservations
+	 * made before this job's place */
 	s->rv_cap = m->nrv;
-	at = earliest(s, j, p, t, npend, false, h1 + 1);
+	at = earliest(s, j, p, t, npend, false);
 	s->rv_cap = UINT32_MAX;
 	return at == FAR_FUTURE;
 }
@@ -2022,7 +2205,7 @@ static int backfill_pass(struct sim *s, time_t t)
 			if (now && f && j->limit >= f->now_limit) {
 				now = false;
 			} else if (now && earliest(s, j, en->q.partition, t,
-						   npend, true, t) != t) {
+						   npend, true) != t) {
 				now = false;
 				if (f && j->limit < f->now_limit)
 					f->now_limit = j->limit;
@@ -2054,6 +2237,8 @@ static int backfill_pass(struct sim *s, time_t t)
 	s->memo_ok = s->plan_version == version0;
 	s->memo_version = s->plan_version;
 	s->memo_t = t;
+	memcpy(s->memo_part_ends, s->part_ends,
+	       s->snap->partition_count * sizeof(*s->part_ends));
 	return 0;
 }
 
@@ -2302,6 +2487,11 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->node_gres = calloc((size_t)nn * FC_GRES, sizeof(*s->node_gres));
 	s->free_gres = calloc((size_t)nn * FC_GRES, sizeof(*s->free_gres));
 	s->blkn = malloc(maxnodes * sizeof(*s->blkn));
+	s->blkl = malloc(maxnodes * sizeof(*s->blkl));
+	s->touch = malloc(maxnodes * sizeof(*s->touch));
+	s->tflag = malloc(maxnodes * sizeof(*s->tflag));
+	s->dirty = malloc(maxnodes * sizeof(*s->dirty));
+	s->dflag = malloc(maxnodes * sizeof(*s->dflag));
 	s->pick = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pick));
 	s->pcpu = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pcpu));
 	s->pmem = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pmem));
@@ -2324,8 +2514,11 @@ static int setup(struct sim *s, const struct prio_engine *e,
 			      sizeof(*s->sj_of_job));
 	s->node_stamp = calloc(nn, sizeof(*s->node_stamp));
 	s->part_free = calloc(np, sizeof(*s->part_free));
+	s->part_ends = calloc(np, sizeof(*s->part_ends));
+	s->memo_part_ends = calloc(np, sizeof(*s->memo_part_ends));
 	s->node_pfirst = calloc((size_t)nn + 1, sizeof(*s->node_pfirst));
-	if (!s->node_stamp || !s->part_free || !s->node_pfirst)
+	if (!s->node_stamp || !s->part_free || !s->node_pfirst ||
+	    !s->part_ends || !s->memo_part_ends)
 		return nomem(err);
 	{
 		uint32_t total = 0, *fill;
@@ -2359,7 +2552,8 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->user_tested = calloc(s->user_slots, sizeof(*s->user_tested));
 	if (!s->free_cpu || !s->free_mem || !s->busy || !s->rel_time ||
 	    !s->rel_run || !s->rel_cnt || !s->capg || !s->node_gres ||
-	    !s->free_gres || !s->slot || !s->blkn ||
+	    !s->free_gres || !s->slot || !s->blkn || !s->blkl || !s->touch ||
+	    !s->tflag || !s->dirty || !s->dflag ||
 	    !s->capc || !s->capm || !s->capb || !s->pick || !s->pcpu ||
 	    !s->pmem || !s->avc || !s->ever || !s->run_cpus || !s->uhist ||
 	    !s->run_from || !s->kn_slot || !s->kn_val ||
@@ -2568,6 +2762,10 @@ int prio_forecast_run(const struct prio_engine *e,
 			for (uint32_t a = r->first; a < r->first + r->count; a++) {
 				uint32_t n = s.ra[a].node;
 
+				for (uint32_t i = s.node_pfirst[n];
+				     i < s.node_pfirst[n + 1]; i++)
+					s.part_ends[s.node_parts[i]]++;
+
 				if (s.rel_time[n] != t)
 					s.rel_cnt[n] = 0;
 				s.rel_time[n] = t;
@@ -2616,9 +2814,15 @@ out:
 	free(s.rel_run);
 	free(s.rel_cnt);
 	free(s.blkn);
+	free(s.blkl);
+	free(s.touch);
+	free(s.tflag);
+	free(s.dirty);
+	free(s.dflag);
 	free(s.by_from);
 	free(s.by_to);
 	free(s.rv_on);
+	free(s.pto);
 	free(s.slot);
 	free(s.capc);
 	free(s.capm);
@@ -2650,6 +2854,8 @@ out:
 	free(s.memo);
 	fc_limits_free(s.lim);
 	free(s.part_free);
+	free(s.part_ends);
+	free(s.memo_part_ends);
 	free(s.node_pfirst);
 	free(s.node_parts);
 	free(s.sj);

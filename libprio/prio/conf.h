@@ -119,6 +119,9 @@ struct prio_sched_params {
 	uint32_t bf_max_job_test; /* default 500, 1..1000000 */
 	uint32_t bf_max_job_user; /* default 0 (no limit) */
 	uint32_t bf_interval;     /* seconds, default 30 */
+	/* seconds the will-run test's window grows by after each group of
+	 * ends that does not fit; 0 (default): it doubles */
+	uint32_t bf_window_linear;
 	bool bf_continue;         /* bf_continue */
 	bool backfill;            /* SchedulerType is sched/backfill (default) */
 };

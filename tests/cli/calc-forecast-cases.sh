@@ -758,6 +758,31 @@ expect aa 3 nodes "n[1-2]"
 expect aa 4 start "$(ts 1800)"
 expect aa 4 by main
 
+# (bb) Slurm's will-run test frees the running jobs in groups, not one at
+# a time (cons_tres _future_run_test): the first group ends 30 s past the
+# first end's next multiple of 30 s, and a fit gives the group's last end.
+# Four 1-CPU nodes, n4 idle; n1 frees at 00:01:40, n3 at 00:02:05, n2 at
+# 00:02:10.  Job 4 needs two nodes: one end at a time it would start at
+# 00:01:40 on n1 and n4, and job 5 (2 min) could not take n4 now.  In
+# groups the ends by 00:02:30 go together: job 4 is planned for 00:02:10
+# on n[1-2] (the first free nodes then), n4 is left to job 5, which
+# backfills now; job 4 starts when job 5 ends, on n1 and n4.
+mkdir "$tmp/bb"
+conf 4 1 "PartitionName=p Nodes=n[1-4] Default=YES State=UP" >"$tmp/bb/slurm.conf"
+{
+	job 1 RUNNING p 1 1 60 -4000 -3500 n1
+	job 2 RUNNING p 1 1 60 -4000 -3470 n2
+	job 3 RUNNING p 1 1 60 -4000 -3475 n3
+	NTPN=1 job 4 PENDING p 2 2 60 -900
+	job 5 PENDING p 1 1 2 -800
+} >"$tmp/bb/jobs.txt"
+forecast bb
+expect bb 5 start "$(ts 0)"
+expect bb 5 nodes n4
+expect bb 5 by backfill
+expect bb 4 start "$(ts 120)"
+expect bb 4 nodes "n[1,4]"
+
 # A real capture (Slurm 24.11, every node drained): squeue --start gives no
 # start time (N/A) to any pending job; the forecast starts none either, and
 # says why.

@@ -2037,3 +2037,25 @@ Test(conf, node_version_is_a_lower_bound_hint)
 	cr_assert_eq(snap.slurm_release_source, PRIO_VERSION_DEFAULT);
 	prio_snapshot_free(&snap);
 }
+
+/* The backfill words of SchedulerParameters, among others Slurm reads
+ * elsewhere, and their defaults. */
+Test(conf, backfill_words)
+{
+	struct prio_snapshot snap;
+
+	conf_ok(&snap, "SchedulerParameters=bf_window=60,default_queue_depth=9,"
+		       "bf_window_linear=15,bf_continue\n"
+		       "NodeName=n1 CPUs=2\n"
+		       "PartitionName=p Nodes=n1\n");
+	cr_assert_eq(snap.conf.sched.bf_window, 60);
+	cr_assert_eq(snap.conf.sched.bf_window_linear, 15);
+	cr_assert(snap.conf.sched.bf_continue);
+	cr_assert_eq(snap.conf.sched.bf_resolution, 60);
+	cr_assert_eq(snap.conf.sched.bf_max_job_test, 500);
+	prio_snapshot_free(&snap);
+	conf_ok(&snap, "NodeName=n1 CPUs=2\nPartitionName=p Nodes=n1\n");
+	cr_assert_eq(snap.conf.sched.bf_window_linear, 0);
+	cr_assert_eq(snap.conf.sched.bf_window, 1440);
+	prio_snapshot_free(&snap);
+}
