@@ -172,6 +172,18 @@ void cmd_warn(const struct cmd_common *c, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void cmd_warn_sched_unmodelled(const struct cmd_common *c,
+			       const struct prio_snapshot *snap)
+{
+	char words[512];
+
+	if (prio_sched_params_unmodelled(&snap->conf, words, sizeof(words)))
+		cmd_warn(c,
+			 "warning: SchedulerParameters %s: not modelled; the "
+			 "forecast schedules as if unset",
+			 words);
+}
+
 void cmd_die(const struct cmd_common *c, const char *fmt, ...)
 {
 	va_list ap;

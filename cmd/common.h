@@ -149,6 +149,11 @@ void cmd_put_wrapped(const char *text, int width);
 /* Print "prog: message" (printf-style) to stderr. */
 void cmd_warn(const struct cmd_common *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Warn of the SchedulerParameters words snap sets that the forecast does
+ * not model (prio_sched_params_unmodelled), if any: for a command that
+ * forecasts, once. */
+void cmd_warn_sched_unmodelled(const struct cmd_common *c,
+			       const struct prio_snapshot *snap);
 /* Print an error and exit 2. */
 void cmd_die(const struct cmd_common *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));

@@ -430,6 +430,10 @@ void calc_forecast_opts(struct calc_opts *o, const struct prio_snapshot *snap,
 	struct prio_error err;
 
 	fo->first_calc = calc_first_calc(o, snap);
+	if (!o->sched_warned) {
+		o->sched_warned = true;
+		cmd_warn_sched_unmodelled(&o->c, snap);
+	}
 	if (o->forecast_until && o->forecast_until < snap->now)
 		cmd_die(&o->c, "--forecast-until is before the snapshot's NOW");
 	fo->until = o->forecast_until;

@@ -50,6 +50,7 @@ struct calc_opts {
 	/* ... the users' Elapsed / Timelimit, built by calc_forecast_opts */
 	struct prio_runtime_history runtime;
 	bool runtime_built;
+	bool sched_warned;   /* the unmodelled SchedulerParameters said */
 };
 
 #define CALC_USAGE                                                             \

@@ -1794,6 +1794,8 @@ int main(int argc, char **argv)
 			 prio_error_format(&snap->warnings[i].error, buf,
 					   sizeof(buf)));
 	}
+	if (!a->no_forecast)
+		cmd_warn_sched_unmodelled(&a->c, snap);
 	if (!snap->conf.priority_type ||
 	    strcmp(snap->conf.priority_type, "priority/multifactor") != 0)
 		cmd_die(&a->c,

@@ -1688,6 +1688,65 @@ static int sched_params_link(struct prio_snapshot *snap,
 	return PRIO_OK;
 }
 
+/* Sorted; each as Slurm spells it, matched as a whole word (with or without
+ * "=value"). */
+static const char *const sched_unmodelled[] = {
+    "bf_busy_nodes",          "bf_hetjob_prio",
+    "bf_ignore_newly_avail_nodes", "bf_job_part_count_reserve",
+    "bf_licenses",            "bf_max_job_array_resv",
+    "bf_max_job_assoc",       "bf_max_job_part",
+    "bf_max_job_start",       "bf_max_job_user_part",
+    "bf_min_age_reserve",     "bf_min_prio_reserve",
+    "bf_one_resv_per_job",    "bf_running_job_reserve",
+    "bf_topopt_enable",       "default_queue_depth",
+    "pack_serial_at_end",     "partition_job_depth",
+    "sched_max_job_start",
+};
+
+uint32_t prio_sched_params_unmodelled(const struct prio_config *conf,
+				      char *buf, size_t size)
+{
+	const char *v = conf->scheduler_parameters;
+	uint32_t count = 0;
+	size_t used = 0;
+
+	if (size)
+		buf[0] = '\0';
+	while (v && *v) {
+		const char *comma = strchr(v, ',');
+		size_t n = comma ? (size_t)(comma - v) : strlen(v);
+		const char *eq;
+		size_t wn;
+
+		while (n && (*v == ' ' || *v == '\t'))
+			v++, n--;
+		while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+			n--;
+		eq = memchr(v, '=', n);
+		wn = eq ? (size_t)(eq - v) : n;
+		for (size_t k = 0;
+		     k < sizeof(sched_unmodelled) / sizeof(*sched_unmodelled);
+		     k++) {
+			if (strlen(sched_unmodelled[k]) != wn ||
+			    strncasecmp(v, sched_unmodelled[k], wn))
+				continue;
+			if (size && used < size) {
+				int w = snprintf(buf + used, size - used,
+						 "%s%.*s", count ? ", " : "",
+						 (int)n, v);
+
+				used += w > 0 ? (size_t)w : 0;
+				if (used >= size && size > 4)
+					memcpy(buf + size - 4, "...", 4);
+			}
+			count++;
+			break;
+		}
+		v = comma ? comma + 1 : NULL;
+	}
+	return count;
+}
+
 /* Values that a release before 25.05 does not have: PriorityFlags
  * MAX_TRES_GRES and PreemptMode PRIORITY (cluster, partitions). */
 static int release_checks(struct prio_snapshot *snap, struct prio_error *err)

@@ -276,6 +276,17 @@ int prio_config_record(struct prio_snapshot *snap, const char *key,
 const struct prio_conf_kv *prio_config_find(const struct prio_config *conf,
 					    const char *key);
 
+/*
+ * The words of SchedulerParameters that change which jobs slurmctld's
+ * schedulers start, or when, and that the forecast (forecast.h) does not
+ * model (bf_max_job_part, bf_min_prio_reserve, default_queue_depth...), as
+ * written and separated by ", " into buf (truncated with "..." to size);
+ * returns how many.  A command that forecasts says so: its forecast
+ * schedules as if they were unset.
+ */
+uint32_t prio_sched_params_unmodelled(const struct prio_config *conf,
+				      char *buf, size_t size);
+
 /* A partition / node with Slurm's defaults (name unset). */
 void prio_partition_defaults(struct prio_partition *p);
 void prio_node_defaults(struct prio_node *n);

@@ -18,7 +18,9 @@
  *
  * What is not modelled is said on the rows of the jobs it affects (note):
  * limits (a pending reason naming one), GRES types, licenses, features, advance
- * reservations, dependencies other than after/afterany/afterok.  Usage
+ * reservations, dependencies other than after/afterany/afterok; the
+ * SchedulerParameters words it does not model, by the command for the
+ * whole run (prio_sched_params_unmodelled()).  Usage
  * moves with simulated time (prio_snapshot_advance, and the jobs the
  * simulation started charging), so fairshare does too.  The man page
  * prio-calc(1), FORECAST, is the user's account of the rules.
@@ -116,7 +118,9 @@ struct prio_forecast {
  * as soon as every partition with jobs left is blocked, O(P + started +
  * ineligible) entries, each trial O(nodes of its partition); a backfill
  * pass (at most one per bf_interval) tries bf_max_job_test jobs, each a
- * sweep over the ends in bf_window, O(ends + nodes of its partition).
+ * sweep over the ends in bf_window as slurmctld's will-run test groups
+ * them, taken again from each instant a reservation gives nodes back,
+ * O(ends + nodes of its partition + reservations on them).
  * Nothing is O(J) per event but the recomputations.
  */
 int prio_forecast_run(const struct prio_engine *e,

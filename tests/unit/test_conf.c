@@ -2059,3 +2059,26 @@ Test(conf, backfill_words)
 	cr_assert_eq(snap.conf.sched.bf_window, 1440);
 	prio_snapshot_free(&snap);
 }
+
+/* The scheduling words the forecast does not model, as written: whole
+ * words only, any case, blanks around them dropped, cut with "..." to the
+ * buffer. */
+Test(conf, sched_params_unmodelled)
+{
+	struct prio_config c = {0};
+	char buf[64], small[16];
+
+	c.scheduler_parameters = " bf_max_job_part=5 ,bf_max_job_test=9,"
+				 "Default_Queue_Depth=9,bf_max_job_partx=1,"
+				 "bf_one_resv_per_job";
+	cr_assert_eq(prio_sched_params_unmodelled(&c, buf, sizeof(buf)), 3);
+	cr_assert_str_eq(buf, "bf_max_job_part=5, Default_Queue_Depth=9, "
+			      "bf_one_resv_per_job");
+	cr_assert_eq(prio_sched_params_unmodelled(&c, small, sizeof(small)), 3);
+	cr_assert_str_eq(small, "bf_max_job_p...");
+	c.scheduler_parameters = "bf_interval=5,sched_interval=5,bf_continue";
+	cr_assert_eq(prio_sched_params_unmodelled(&c, buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf, "");
+	c.scheduler_parameters = NULL;
+	cr_assert_eq(prio_sched_params_unmodelled(&c, buf, sizeof(buf)), 0);
+}
