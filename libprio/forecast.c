@@ -255,6 +255,12 @@ struct sim {
 	 * counted (sweep_mark; dflag: listed) */
 	uint32_t *dirty, ndirty;
 	uint8_t *dflag;
+	/* earliest(): pmark[k] == pick_stamp: slot k was chosen */
+	uint32_t *pmark, pick_stamp;
+	/* the release's will-run test: ends at the start tried freed first,
+	 * the start the last end it needed (prio_slurm_release) */
+	bool wr_relevant;
+	bool wr_bounded;
 	uint32_t *pick;
 	uint32_t *pcpu;      /* CPUs on pick[k] */
 	uint64_t *pmem;      /* memory on pick[k] */
@@ -1322,11 +1328,12 @@ static int cmp_event(const void *a, const void *b)
 /* A reservation [from, to) blocks a node for a job of limit L at the start
  * times T whose run [T, T + L) overlaps it: from - L < T < to.  by_from and
  * by_to keep the pass's reservations sorted by from and by to, so that a
- * sweep reads both orders without sorting. */
-static uint32_t upper(const struct sim *s, const uint32_t *idx, bool by_to,
-		      time_t key)
+ * sweep reads both orders without sorting.  resv_after(): the first of
+ * idx[0 .. n) whose from (to) is after key. */
+static uint32_t resv_after(const struct sim *s, const uint32_t *idx,
+			   uint32_t n, bool by_to, time_t key)
 {
-	uint32_t lo = 0, hi = s->nrv - 1; /* the new entry is not in idx yet */
+	uint32_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -1375,12 +1382,14 @@ static int reserve(struct sim *s, const struct sjob *j, time_t from,
 		s->rv[s->nrv] = (struct resv){from, to, s->pick[k]};
 		s->nrv++;
 		/* sorted insertion: O(R) moves, no sort per job */
-		uint32_t i = s->nrv - 1, at = upper(s, s->by_from, false, from);
+		/* the new entry is not in the indices yet */
+		uint32_t i = s->nrv - 1,
+			 at = resv_after(s, s->by_from, i, false, from);
 
 		memmove(s->by_from + at + 1, s->by_from + at,
 			(size_t)(i - at) * sizeof(*s->by_from));
 		s->by_from[at] = i;
-		at = upper(s, s->by_to, true, to);
+		at = resv_after(s, s->by_to, i, true, to);
 		memmove(s->by_to + at + 1, s->by_to + at,
 			(size_t)(i - at) * sizeof(*s->by_to));
 		s->by_to[at] = i;
@@ -1573,6 +1582,45 @@ static time_t resv_next_release(const struct sim *s, uint32_t npto,
 	return FAR_FUTURE;
 }
 
+/*
+ * The third instant after x at which the pass's map changes (a
+ * reservation, on any node, starts or ends), FAR_FUTURE when there are
+ * fewer; the first in *first.  slurmctld's backfill map is a list of
+ * stretches split at those instants; when no reservation gives a node
+ * back before the run's end (x), later_start is the end of the stretch
+ * after the first that begins past it: that third change.
+ */
+static time_t map_third_after(const struct sim *s, time_t x, time_t *first)
+{
+	uint32_t i = resv_after(s, s->by_from, s->nrv, false, x);
+	uint32_t k = resv_after(s, s->by_to, s->nrv, true, x);
+	time_t seen[3];
+	uint32_t n = 0;
+
+	while (n < 3) {
+		time_t a = FAR_FUTURE, b = FAR_FUTURE, v;
+
+		while (i < s->nrv && s->by_from[i] >= s->rv_cap)
+			i++;
+		while (k < s->nrv && s->by_to[k] >= s->rv_cap)
+			k++;
+		if (i < s->nrv)
+			a = s->rv[s->by_from[i]].from;
+		if (k < s->nrv)
+			b = s->rv[s->by_to[k]].to;
+		if ((v = a < b ? a : b) == FAR_FUTURE)
+			break;
+		if (a == v)
+			i++;
+		if (b == v)
+			k++;
+		if (!n || seen[n - 1] != v)
+			seen[n++] = v;
+	}
+	*first = n ? seen[0] : FAR_FUTURE;
+	return n == 3 ? seen[2] : FAR_FUTURE;
+}
+
 /* Whether a node of s->pick[0 .. j->nodes) is held by a reservation at the
  * instant resv_advance() last read (blkl). */
 static bool pick_held(const struct sim *s, const struct sjob *j)
@@ -1623,6 +1671,29 @@ static void sweep_restart(struct sim *s, time_t lim, time_t t, uint32_t npend,
 	s->ntouch = 0;
 }
 
+/*
+ * The start a will-run test gives for a fit after the group that ended at
+ * `last`, freed from S (pend[.. r) the ends freed so far): from 25.05, the
+ * last end it freed on a node it chose (the jobs on the others were not
+ * needed); before, the group's last end.
+ */
+static time_t will_run_start(struct sim *s, const struct sjob *j, uint32_t r,
+			     time_t S, time_t last)
+{
+	if (!s->wr_relevant)
+		return last;
+	s->pick_stamp++;
+	for (uint32_t k = 0; k < j->nodes; k++)
+		s->pmark[s->slot[s->pick[k]] - 1] = s->pick_stamp;
+	for (uint32_t i = r; i-- > 0 && s->pend[i].at > S;) {
+		uint32_t k = s->slot[s->pend[i].al.node];
+
+		if (k && s->pmark[k - 1] == s->pick_stamp)
+			return s->pend[i].at;
+	}
+	return last; /* not expected: Slurm's fallback */
+}
+
 /* SchedulerParameters bf_window_linear (0: the window doubles). */
 #define WILL_RUN_WINDOW 30
 
@@ -1633,20 +1704,30 @@ static void sweep_restart(struct sim *s, time_t lim, time_t t, uint32_t npend,
  * starts at t.
  *
  * How Slurm finds it (backfill.c, cons_tres _will_run_test and
- * _future_run_test; the same in 22.05 and 24.11), and so the sweep:
+ * _future_run_test, as of 24.11), and so the sweep:
  *  - From a start S (first t), the nodes j may use are those no
  *    reservation holds over [S, S + limit]; they stay fixed for the test.
- *  - The test frees the running jobs that end before S and tries; then it
- *    frees the others in order of their ends, in groups: the first group
- *    ends 30 s after the first end's next multiple of 30 s, and the window
- *    doubles after each group that does not fit (bf_window_linear: grows
- *    by that many seconds) until it takes the next end.  The group is
- *    decided by the end that follows the last one freed on a usable node,
- *    wherever it is.  A fit gives the group's last end as the start.
+ *  - The test frees the running jobs that end before S (by S, from 25.05)
+ *    and tries; then it frees the others in order of their ends, in
+ *    groups: the first group ends 30 s after the first end's next multiple
+ *    of 30 s, and the window doubles after each group that does not fit
+ *    (bf_window_linear: grows by that many seconds) until it takes the
+ *    next end.  The group is decided by the end that follows the last one
+ *    freed on a usable node, wherever it is.  A fit gives the group's last
+ *    end as the start (from 25.05, the last end freed on a node it chose:
+ *    will_run_start()).
  *  - The test stops at the first end after the next instant a reservation
- *    gives back a node (later_start); the start is then tried again from
- *    there.  A start whose nodes a reservation holds over its run (one that
- *    came to hold them after S) is tried again from that start.
+ *    gives back a node (later_start), or, when none does by the map's
+ *    first change after the run, after its third (map_third_after()); the
+ *    start is then tried again from there.  A start whose nodes a
+ *    reservation holds over its run (one that came to hold them after S)
+ *    is tried again from that start.
+ * 22.05 to 24.05 group the same way but always from the running jobs at t,
+ * without the bound (later_start is only a node given back), and then try
+ * again from later_start when the start found is after it; those releases
+ * are forecast with 24.11's steps without the third change (the groups,
+ * and so most plans, agree; a start tried again from later_start may
+ * differ by a group).
  * So a job may wait for a group's last end, where an exact sweep would
  * start it at the first end that frees enough; the reservation Slurm makes
  * for it, and what it leaves to the jobs after it, follow from that.
@@ -1728,6 +1809,16 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 		/* one will-run test from S, on the nodes free of
 		 * reservations over [S, S + limit] (blkn) */
 		time_t later = resv_next_release(s, npto, S, &pcur);
+
+		/* 24.11 on: with no node given back by the first change of
+		 * the map past the run, the bound is its third change (before
+		 * the window's end) */
+		if (s->wr_bounded) {
+			time_t first, third = map_third_after(s, S + lim, &first);
+
+			if (later > first)
+				later = third < horizon ? third : FAR_FUTURE;
+		}
 		time_t anchor = 0, window = WILL_RUN_WINDOW, last = 0;
 		bool group = false, fit = false;
 
@@ -1781,20 +1872,24 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			/* Slurm checks the nodes it chose against the map
 			 * over the run, and tries again from there if a
 			 * reservation came to hold one after S */
-			resv_advance(s, lim, t, last, &ion, &ioff);
-			if (last > S && pick_held(s, j)) {
-				S = last;
-				sweep_restart(s, lim, t, npend, S, S, &r, &ion,
+			time_t at = will_run_start(s, j, r, S, last);
+
+			resv_advance(s, lim, t, at, &ion, &ioff);
+			if (at > S && pick_held(s, j)) {
+				S = at;
+				sweep_restart(s, lim, t, npend,
+					      S + s->wr_relevant, S, &r, &ion,
 					      &ioff);
 				continue;
 			}
-			found = last;
+			found = at;
 			break;
 		}
 		if (later == FAR_FUTURE || later > horizon)
 			break;
 		S = later;
-		sweep_restart(s, lim, t, npend, S, S, &r, &ion, &ioff);
+		sweep_restart(s, lim, t, npend, S + s->wr_relevant, S, &r,
+			      &ion, &ioff);
 	}
 #undef FITS
 out:
@@ -2045,6 +2140,9 @@ static bool node_in_partition(const struct sim *s, uint32_t n, uint32_t p)
  * after its place are dropped (memo_cut) and the pass goes on as a new
  * one.
  */
+/* x in (a, b] */
+#define IN(x, a, b) ((x) > (a) && (x) <= (b))
+
 static bool memo_holds(struct sim *s, const struct bf_memo *m,
 		       const struct sjob *j, uint32_t p, time_t t,
 		       uint32_t npend)
@@ -2056,16 +2154,20 @@ static bool memo_holds(struct sim *s, const struct bf_memo *m,
 
 	/* the test's start moves from the memo's pass to t: the ends after
 	 * it, and the nodes the reservations before this job hold from it,
-	 * must be the same for the groups to be */
+	 * must be the same for the groups to be; with the bound of 24.11
+	 * (earliest()), the map's changes after the run too, on any node */
 	if (s->part_ends[p] != s->memo_part_ends[p])
 		return false;
 	for (uint32_t i = 0; i < m->nrv; i++) {
 		const struct resv *rv = &s->rv[i];
 		time_t on = rv->from - lim + 1;
 
-		if (((rv->to > s->memo_t && rv->to <= t) ||
-		     (on > s->memo_t && on <= t)) &&
-		    node_in_partition(s, rv->node, p))
+		if (!s->wr_bounded && !node_in_partition(s, rv->node, p))
+			continue;
+		if (IN(rv->to, s->memo_t, t) || IN(on, s->memo_t, t) ||
+		    (s->wr_bounded &&
+		     (IN(rv->from, s->memo_t + lim, t + lim) ||
+		      IN(rv->to, s->memo_t + lim, t + lim))))
 			return false;
 	}
 	if (m->at != FAR_FUTURE)
@@ -2080,8 +2182,11 @@ static bool memo_holds(struct sim *s, const struct bf_memo *m,
 		const struct resv *rv = &s->rv[i];
 		time_t on = rv->from - lim + 1;
 
-		if (((rv->to > h1 && rv->to <= h2) || (on > h1 && on <= h2)) &&
-		    node_in_partition(s, rv->node, p))
+		if (s->wr_bounded
+			? IN(rv->to, h1, h2) || IN(on, h1, h2) ||
+			      IN(rv->from, h1, h2)
+			: (IN(rv->to, h1, h2) || IN(on, h1, h2)) &&
+			      node_in_partition(s, rv->node, p))
 			goto sweep;
 	}
 	return true;
@@ -2093,6 +2198,7 @@ sweep:
 	s->rv_cap = UINT32_MAX;
 	return at == FAR_FUTURE;
 }
+#undef IN
 
 /* Keep the reservations of the memo's first `keep` jobs, drop the rest. */
 static void memo_cut(struct sim *s, uint32_t keep)
@@ -2456,6 +2562,8 @@ static int setup(struct sim *s, const struct prio_engine *e,
 			s->usnap.usage_at = e->now;
 	}
 	s->sp = &snap->conf.sched;
+	s->wr_relevant = prio_snapshot_slurm(snap)->will_run_last_relevant;
+	s->wr_bounded = prio_snapshot_slurm(snap)->will_run_bounded;
 	s->t0 = snap->now;
 	s->calc0 = e->now;
 	s->calc_init = e->now;
@@ -2492,6 +2600,7 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->tflag = malloc(maxnodes * sizeof(*s->tflag));
 	s->dirty = malloc(maxnodes * sizeof(*s->dirty));
 	s->dflag = malloc(maxnodes * sizeof(*s->dflag));
+	s->pmark = calloc(maxnodes, sizeof(*s->pmark));
 	s->pick = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pick));
 	s->pcpu = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pcpu));
 	s->pmem = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pmem));
@@ -2553,7 +2662,7 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	if (!s->free_cpu || !s->free_mem || !s->busy || !s->rel_time ||
 	    !s->rel_run || !s->rel_cnt || !s->capg || !s->node_gres ||
 	    !s->free_gres || !s->slot || !s->blkn || !s->blkl || !s->touch ||
-	    !s->tflag || !s->dirty || !s->dflag ||
+	    !s->tflag || !s->dirty || !s->dflag || !s->pmark ||
 	    !s->capc || !s->capm || !s->capb || !s->pick || !s->pcpu ||
 	    !s->pmem || !s->avc || !s->ever || !s->run_cpus || !s->uhist ||
 	    !s->run_from || !s->kn_slot || !s->kn_val ||
@@ -2819,6 +2928,7 @@ out:
 	free(s.tflag);
 	free(s.dirty);
 	free(s.dflag);
+	free(s.pmark);
 	free(s.by_from);
 	free(s.by_to);
 	free(s.rv_on);

@@ -18,9 +18,13 @@
 #define ROW(r, n, p, a, b, c, d, e, f, g, h, i, j, k, l, pp, sg)               \
 	{ r, n, p, a, b, c, d, e, f, g, h, i, j, k, l, pp, sg, JOBSTATES(r) }
 /* clang-format on */
-/* --- job states (helper/multiqos): by release, so that the rows above
- * stay as they are --- JobState=EXPEDITING (25.11) */
-#define JOBSTATES(r) .job_state_expediting = (r) >= 2511
+/* --- job states (helper/multiqos) and the will-run test: by release, so
+ * that the rows above stay as they are --- JobState=EXPEDITING (25.11),
+ * the will-run test's bound (24.11) and its start at the last end it
+ * needed (25.05) */
+#define JOBSTATES(r) .job_state_expediting = (r) >= 2511,                     \
+			 .will_run_bounded = (r) >= 2411,                      \
+			 .will_run_last_relevant = (r) >= 2505
 static const struct prio_slurm_release releases[] = {
     ROW(2205, "22.05", "v0.0.38", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0),
     ROW(2302, "23.02", "v0.0.39", 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0),

@@ -85,6 +85,15 @@ struct prio_slurm_release {
 	/* JobState=EXPEDITING: a requeued job the scheduler runs before all
 	 * others (25.11) */
 	bool job_state_expediting;
+	/* --- the backfill scheduler's will-run test (cons_tres) --- */
+	/* backfill.c bounds it by the next instant the map gives nodes
+	 * back, else by the map's third change after the run (24.11) */
+	bool will_run_bounded;
+	/* it frees the running jobs that end by the start tried, not only
+	 * those that end before it, and gives as the start the end of the
+	 * last job it freed on a node it chose, not the group's last end
+	 * (25.05.1; the row models it from 25.05) */
+	bool will_run_last_relevant;
 };
 
 /* The row of a release: the newest row not after it (24.11.5 and 24.12

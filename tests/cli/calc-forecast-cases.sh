@@ -783,6 +783,71 @@ expect bb 5 by backfill
 expect bb 4 start "$(ts 120)"
 expect bb 4 nodes "n[1,4]"
 
+# (cc) From 25.05 the will-run test gives as the start the end of the last
+# job it freed on a node it chose, not the group's last end.  n1 idle; n2
+# frees at 00:02:40, n3 at 00:02:55, n4 at 00:03:05, one group.  Job 4
+# needs three nodes and is given n[1-3].  24.11 plans it at 00:03:05, the
+# group's last end (00:03:00 in the map), so job 5 (3 min) fits on n1
+# before it and backfills now; job 4 starts at 00:03:00 when job 5 ends.
+# 25.05 plans it at 00:02:55 (00:02:00 in the map: n4's job was not
+# needed), job 5 would overlap and waits; job 4 starts at 00:02:55 and
+# job 5 gets n4 at 00:03:05.
+mkdir "$tmp/cc"
+conf 4 1 "PartitionName=p Nodes=n[1-4] Default=YES State=UP" >"$tmp/cc/slurm.conf"
+{
+	job 1 RUNNING p 1 1 60 -4000 -3440 n2
+	job 2 RUNNING p 1 1 60 -4000 -3425 n3
+	job 3 RUNNING p 1 1 60 -4000 -3415 n4
+	NTPN=1 job 4 PENDING p 3 3 60 -900
+	job 5 PENDING p 1 1 3 -800
+} >"$tmp/cc/jobs.txt"
+forecast cc --slurm-version 24.11
+expect cc 5 start "$(ts 0)"
+expect cc 5 nodes n1
+expect cc 5 by backfill
+expect cc 4 start "$(ts 180)"
+expect cc 4 nodes "n[1-3]"
+forecast cc --slurm-version 25.05
+expect cc 4 start "$(ts 175)"
+expect cc 4 nodes "n[1-3]"
+expect cc 5 start "$(ts 185)"
+expect cc 5 nodes n4
+
+# (dd) From 24.11 the backfill scheduler bounds a job's will-run test: with
+# no node of its own given back by the map's first change after its run,
+# by the map's third change, on any node.  Partition q: n4 frees at
+# 00:02:00 and jobs 2 and 3 (1 min each) are planned there, 00:02-00:03
+# and 00:03-00:04: the map changes at 00:02, 00:03 and 00:04.  Partition p:
+# n1 idle, n2 frees at 00:03:55, n3 at 00:04:10, one group.  Job 6 (two
+# nodes, 1 min) ends its run at 00:01:00.  24.11 stops its test at 00:04:00
+# and plans it at 00:03:55 on n[1-2] (00:03:00 in the map): job 7 (4 min)
+# would overlap on n1 and waits; job 6 starts at 00:03:55.  24.05 plans it
+# at the group's last end, 00:04:10 (00:04:00): job 7 backfills on n1 now,
+# and job 6 starts when it ends, at 00:04:00.
+mkdir "$tmp/dd"
+conf 4 1 "PartitionName=p Nodes=n[1-3] Default=YES State=UP" \
+	"PartitionName=q Nodes=n4 State=UP" >"$tmp/dd/slurm.conf"
+{
+	job 1 RUNNING q 1 1 60 -4000 -3480 n4
+	job 2 PENDING q 1 1 1 -3000
+	job 3 PENDING q 1 1 1 -2900
+	job 4 RUNNING p 1 1 60 -4000 -3365 n2
+	job 5 RUNNING p 1 1 60 -4000 -3350 n3
+	NTPN=1 job 6 PENDING p 2 2 1 -900
+	job 7 PENDING p 1 1 4 -800
+} >"$tmp/dd/jobs.txt"
+forecast dd --slurm-version 24.11
+expect dd 2 start "$(ts 120)"
+expect dd 3 start "$(ts 180)"
+expect dd 7 start "$(ts 250)"
+expect dd 6 start "$(ts 235)"
+expect dd 6 nodes "n[1-2]"
+forecast dd --slurm-version 24.05
+expect dd 7 start "$(ts 0)"
+expect dd 7 nodes n1
+expect dd 7 by backfill
+expect dd 6 start "$(ts 240)"
+
 # A real capture (Slurm 24.11, every node drained): squeue --start gives no
 # start time (N/A) to any pending job; the forecast starts none either, and
 # says why.

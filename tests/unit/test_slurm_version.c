@@ -79,6 +79,26 @@ Test(slurm_version, job_state_expediting_from_2511)
 	cr_assert(prio_slurm_release_of(2605)->job_state_expediting);
 }
 
+/* The will-run test's start at the last end it needed, and the ends at
+ * the start tried freed first: cons_tres job_test.c from 25.05.1 (24.11.5
+ * gives the group's last end); 26.05 keeps it.  Its bound (later_start,
+ * with the map's third change when no node comes back) from 24.11. */
+Test(slurm_version, will_run_last_relevant_from_2505)
+{
+	size_t n;
+	const struct prio_slurm_release *rows = prio_slurm_releases(&n);
+
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(rows[i].will_run_last_relevant,
+			     rows[i].release >= 2505, "%s", rows[i].name);
+		/* the bound by the map's later change: backfill.c 24.11 */
+		cr_assert_eq(rows[i].will_run_bounded,
+			     rows[i].release >= 2411, "%s", rows[i].name);
+	}
+	cr_assert_not(prio_slurm_release_of(2411)->will_run_last_relevant);
+	cr_assert(prio_slurm_release_of(2605)->will_run_last_relevant);
+}
+
 Test(slurm_version, stronger_sources_win)
 {
 	struct prio_snapshot snap;
