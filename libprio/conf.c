@@ -1632,6 +1632,7 @@ static int sched_params_link(struct prio_snapshot *snap,
 	const char *v = snap->conf.scheduler_parameters;
 	const char *file;
 	unsigned long line;
+	bool have_test = false, old_test = false;
 	int rc;
 
 	sp->bf_window = 1440;
@@ -1652,6 +1653,10 @@ static int sched_params_link(struct prio_snapshot *snap,
 
 		if (wn == 11 && !strncasecmp(v, "bf_continue", 11))
 			sp->bf_continue = true;
+		if (wn == 15 && !strncasecmp(v, "bf_max_job_test", 15))
+			have_test = true;
+		if (wn == 10 && !strncasecmp(v, "max_job_bf", 10))
+			old_test = true;
 		for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++) {
 			char num[32];
 			char *end;
@@ -1685,22 +1690,34 @@ static int sched_params_link(struct prio_snapshot *snap,
 		}
 		v = comma ? comma + 1 : NULL;
 	}
+	/* slurmctld refuses to start with the old spelling of
+	 * bf_max_job_test, unless the new one is there too */
+	if (old_test && !have_test) {
+		prio_error_set(err, PRIO_ERR_PARSE, file, line,
+			       "SchedulerParameters",
+			       "max_job_bf: no longer supported (slurmctld "
+			       "refuses to start with it): bf_max_job_test is "
+			       "its name");
+		if ((rc = link_error(snap, err)) < 0)
+			return rc;
+	}
 	return PRIO_OK;
 }
 
 /* Sorted; each as Slurm spells it, matched as a whole word (with or without
  * "=value"). */
 static const char *const sched_unmodelled[] = {
-    "bf_busy_nodes",          "bf_hetjob_prio",
-    "bf_ignore_newly_avail_nodes", "bf_job_part_count_reserve",
-    "bf_licenses",            "bf_max_job_array_resv",
-    "bf_max_job_assoc",       "bf_max_job_part",
-    "bf_max_job_start",       "bf_max_job_user_part",
-    "bf_min_age_reserve",     "bf_min_prio_reserve",
-    "bf_one_resv_per_job",    "bf_running_job_reserve",
-    "bf_topopt_enable",       "default_queue_depth",
-    "pack_serial_at_end",     "partition_job_depth",
-    "sched_max_job_start",
+    "assoc_limit_stop",       "bf_busy_nodes",
+    "bf_hetjob_prio",         "bf_ignore_newly_avail_nodes",
+    "bf_job_part_count_reserve", "bf_licenses",
+    "bf_max_job_array_resv",  "bf_max_job_assoc",
+    "bf_max_job_part",        "bf_max_job_start",
+    "bf_max_job_user_part",   "bf_min_age_reserve",
+    "bf_min_prio_reserve",    "bf_one_resv_per_job",
+    "bf_running_job_reserve", "bf_topopt_enable",
+    "default_queue_depth",    "pack_serial_at_end",
+    "partition_job_depth",    "sched_max_job_start",
+    "time_min_as_soft_limit",
 };
 
 uint32_t prio_sched_params_unmodelled(const struct prio_config *conf,

@@ -2079,6 +2079,13 @@ Test(conf, sched_params_unmodelled)
 	c.scheduler_parameters = "bf_interval=5,sched_interval=5,bf_continue";
 	cr_assert_eq(prio_sched_params_unmodelled(&c, buf, sizeof(buf)), 0);
 	cr_assert_str_eq(buf, "");
+	/* a held job stops its partition; TimeMin as the end */
+	c.scheduler_parameters = "assoc_limit_stop,time_min_as_soft_limit";
+	cr_assert_eq(prio_sched_params_unmodelled(&c, buf, sizeof(buf)), 2);
+	cr_assert_str_eq(buf, "assoc_limit_stop, time_min_as_soft_limit");
+	c.scheduler_parameters = "bf_window=60";
+	cr_assert_eq(prio_sched_params_unmodelled(&c, buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf, "");
 	c.scheduler_parameters = NULL;
 	cr_assert_eq(prio_sched_params_unmodelled(&c, buf, sizeof(buf)), 0);
 }
