@@ -41,6 +41,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -122,21 +123,54 @@ static int cmp_id_asc(const void *pa, const void *pb, void *ctx)
 	return a < b ? -1 : a > b;
 }
 
+/* An association's last part of its lineage (slurmdbd, 23.11 on): "0-USER/"
+ * or "0-USER/PARTITION/" for a user, "ACCOUNT/" for an account. */
+static void lineage_tail(const struct prio_snapshot *snap,
+			 const struct prio_assoc *a, char *buf, size_t size)
+{
+	if (a->is_user)
+		snprintf(buf, size, "0-%s/%s%s",
+			 prio_snapshot_str(snap, a->user),
+			 a->partition != PRIO_NO_ID
+			     ? prio_snapshot_str(snap, a->partition)
+			     : "",
+			 a->partition != PRIO_NO_ID ? "/" : "");
+	else
+		snprintf(buf, size, "%s/", prio_snapshot_str(snap, a->account));
+}
+
+/* Siblings by lineage, descending (the stack pops the first one first);
+ * the database compares without case. */
+static int cmp_lineage_desc(const void *pa, const void *pb, void *ctx)
+{
+	const struct prio_snapshot *snap = ctx;
+	char a[512], b[512];
+
+	lineage_tail(snap, &snap->assocs[*(const uint32_t *)pa], a, sizeof(a));
+	lineage_tail(snap, &snap->assocs[*(const uint32_t *)pb], b, sizeof(b));
+	return -strcasecmp(a, b);
+}
+
 /*
  * Pre-order of the tree in the controller's list order, without recursion;
  * stack has room for n entries.  Slurm builds its children lists from the
- * association list as the database returns it, by lft, and the nested set
- * puts each new association first under its parent: siblings come newest
- * first, i.e. by association id descending.  Ties in Fair Tree and the
- * order DEPTH_OBLIVIOUS updates siblings in follow it.  Without ids (an
- * input without the ID column) the loaded order, sshare's, stands in.
+ * association list as the database returns it.  Up to 23.02 that is by lft,
+ * and the nested set puts each new association first under its parent:
+ * siblings come newest first, i.e. by association id descending.  From
+ * 23.11 it is by lineage ("/root/acct/0-user/"): siblings by name, users
+ * ("0-") before accounts; live run 24.11 seed 53002 shows it, where two
+ * accounts tie in Fair Tree.  Ties in Fair Tree and the order
+ * DEPTH_OBLIVIOUS updates siblings in follow it.  Without ids (an input
+ * without the ID column) before 23.11, the loaded order, sshare's, stands
+ * in.
  */
 static int preorder(const struct prio_snapshot *snap, struct fs_tree *t,
 		    uint32_t *stack, struct prio_error *err)
 {
 	const struct prio_assoc *as = snap->assocs;
 	uint32_t top = 0, k = 0;
-	bool by_id = true;
+	bool by_lineage = prio_snapshot_slurm(snap)->assoc_lineage_order;
+	bool by_id = !by_lineage;
 
 	for (uint32_t i = 1; i < t->n && by_id; i++)
 		by_id = as[i].id != 0;
@@ -162,6 +196,9 @@ static int preorder(const struct prio_snapshot *snap, struct fs_tree *t,
 		if (by_id && cnt > 1)
 			qsort_r(stack + top, cnt, sizeof(*stack), cmp_id_asc,
 				(void *)as);
+		else if (by_lineage && cnt > 1)
+			qsort_r(stack + top, cnt, sizeof(*stack),
+				cmp_lineage_desc, (void *)snap);
 		top += cnt;
 	}
 	if (k != t->n)

@@ -23,6 +23,7 @@
  * the will-run test's bound (24.11) and its start at the last end it
  * needed (25.05) */
 #define JOBSTATES(r) .job_state_expediting = (r) >= 2511,                     \
+			 .assoc_lineage_order = (r) >= 2311,                   \
 			 .will_run_bounded = (r) >= 2411,                      \
 			 .will_run_last_relevant = (r) >= 2505
 static const struct prio_slurm_release releases[] = {

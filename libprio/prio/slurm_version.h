@@ -85,6 +85,10 @@ struct prio_slurm_release {
 	/* JobState=EXPEDITING: a requeued job the scheduler runs before all
 	 * others (25.11) */
 	bool job_state_expediting;
+	/* slurmdbd gives the associations by lineage, so the controller's
+	 * children lists (Fair Tree's ties) are by name, users first; before,
+	 * by lft: newest first (23.11) */
+	bool assoc_lineage_order;
 	/* --- the backfill scheduler's will-run test (cons_tres) --- */
 	/* backfill.c bounds it by the next instant the map gives nodes
 	 * back, else by the map's third change after the run (24.11) */

@@ -94,6 +94,9 @@ Test(slurm_version, will_run_last_relevant_from_2505)
 		/* the bound by the map's later change: backfill.c 24.11 */
 		cr_assert_eq(rows[i].will_run_bounded,
 			     rows[i].release >= 2411, "%s", rows[i].name);
+		/* slurmdbd's "order by lineage": as_mysql_assoc.c 23.11 */
+		cr_assert_eq(rows[i].assoc_lineage_order,
+			     rows[i].release >= 2311, "%s", rows[i].name);
 	}
 	cr_assert_not(prio_slurm_release_of(2411)->will_run_last_relevant);
 	cr_assert(prio_slurm_release_of(2605)->will_run_last_relevant);
