@@ -40,6 +40,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -123,32 +124,85 @@ static int cmp_id_asc(const void *pa, const void *pb, void *ctx)
 	return a < b ? -1 : a > b;
 }
 
-/* An association's last part of its lineage (slurmdbd, 23.11 on): "0-USER/"
- * or "0-USER/PARTITION/" for a user, "ACCOUNT/" for an account. */
-static void lineage_tail(const struct prio_snapshot *snap,
-			 const struct prio_assoc *a, char *buf, size_t size)
+/* Each association's last part of its lineage (slurmdbd, 23.11 on):
+ * "0-USER/" or "0-USER/PARTITION/" for a user, "ACCOUNT/" for an account,
+ * folded to lower case (the database compares without case), built once
+ * so that the siblings' sort compares bytes. */
+struct lineage_keys {
+	char *buf;
+	size_t *at; /* key of association i: buf + at[i] */
+};
+
+static void lineage_keys_free(struct lineage_keys *k)
 {
-	if (a->is_user)
-		snprintf(buf, size, "0-%s/%s%s",
-			 prio_snapshot_str(snap, a->user),
-			 a->partition != PRIO_NO_ID
-			     ? prio_snapshot_str(snap, a->partition)
-			     : "",
-			 a->partition != PRIO_NO_ID ? "/" : "");
-	else
-		snprintf(buf, size, "%s/", prio_snapshot_str(snap, a->account));
+	free(k->buf);
+	free(k->at);
 }
 
-/* Siblings by lineage, descending (the stack pops the first one first);
- * the database compares without case. */
+/* Append s folded to lower case. */
+static char *lineage_put(char *p, const char *s)
+{
+	while (*s)
+		*p++ = (char)tolower((unsigned char)*s++);
+	return p;
+}
+
+static int lineage_keys_build(const struct prio_snapshot *snap, uint32_t n,
+			      struct lineage_keys *k)
+{
+	size_t size = 0;
+	char *p;
+
+	k->buf = NULL;
+	k->at = malloc((size_t)n * sizeof(*k->at));
+	if (!k->at)
+		return -1;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct prio_assoc *a = &snap->assocs[i];
+
+		if (!a->is_user)
+			size += strlen(prio_snapshot_str(snap, a->account)) + 2;
+		else if (a->partition == PRIO_NO_ID)
+			size += strlen(prio_snapshot_str(snap, a->user)) + 4;
+		else
+			size += strlen(prio_snapshot_str(snap, a->user)) +
+				strlen(prio_snapshot_str(snap, a->partition)) +
+				5;
+	}
+	if (!(k->buf = malloc(size ? size : 1))) {
+		free(k->at);
+		return -1;
+	}
+	p = k->buf;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct prio_assoc *a = &snap->assocs[i];
+
+		k->at[i] = (size_t)(p - k->buf);
+		if (a->is_user) {
+			p = lineage_put(p, "0-");
+			p = lineage_put(p, prio_snapshot_str(snap, a->user));
+			*p++ = '/';
+			if (a->partition != PRIO_NO_ID) {
+				p = lineage_put(
+				    p, prio_snapshot_str(snap, a->partition));
+				*p++ = '/';
+			}
+		} else {
+			p = lineage_put(p, prio_snapshot_str(snap, a->account));
+			*p++ = '/';
+		}
+		*p++ = '\0';
+	}
+	return 0;
+}
+
+/* Siblings by lineage, descending (the stack pops the first one first). */
 static int cmp_lineage_desc(const void *pa, const void *pb, void *ctx)
 {
-	const struct prio_snapshot *snap = ctx;
-	char a[512], b[512];
+	const struct lineage_keys *k = ctx;
 
-	lineage_tail(snap, &snap->assocs[*(const uint32_t *)pa], a, sizeof(a));
-	lineage_tail(snap, &snap->assocs[*(const uint32_t *)pb], b, sizeof(b));
-	return -strcasecmp(a, b);
+	return strcmp(k->buf + k->at[*(const uint32_t *)pb],
+		      k->buf + k->at[*(const uint32_t *)pa]);
 }
 
 /*
@@ -171,7 +225,12 @@ static int preorder(const struct prio_snapshot *snap, struct fs_tree *t,
 	uint32_t top = 0, k = 0;
 	bool by_lineage = prio_snapshot_slurm(snap)->assoc_lineage_order;
 	bool by_id = !by_lineage;
+	struct lineage_keys keys = {NULL, NULL};
+	int rc = PRIO_OK;
 
+	if (by_lineage && lineage_keys_build(snap, t->n, &keys) < 0)
+		return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
+				      "out of memory");
 	for (uint32_t i = 1; i < t->n && by_id; i++)
 		by_id = as[i].id != 0;
 	stack[top++] = 0;
@@ -184,10 +243,12 @@ static int preorder(const struct prio_snapshot *snap, struct fs_tree *t,
 		     c != PRIO_ASSOC_NONE && cnt <= t->n;
 		     c = as[c].next_sibling)
 			cnt++;
-		if (top + cnt > t->n)
-			return prio_error_set(err, PRIO_ERR_PARSE, as[i].file,
-					      as[i].line, "Account",
-					      "association tree is not a tree");
+		if (top + cnt > t->n) {
+			rc = prio_error_set(err, PRIO_ERR_PARSE, as[i].file,
+					    as[i].line, "Account",
+					    "association tree is not a tree");
+			goto out;
+		}
 		/* Push children so that the first one pops first. */
 		slot = top + cnt;
 		for (uint32_t c = as[i].first_child; c != PRIO_ASSOC_NONE;
@@ -198,14 +259,16 @@ static int preorder(const struct prio_snapshot *snap, struct fs_tree *t,
 				(void *)as);
 		else if (by_lineage && cnt > 1)
 			qsort_r(stack + top, cnt, sizeof(*stack),
-				cmp_lineage_desc, (void *)snap);
+				cmp_lineage_desc, &keys);
 		top += cnt;
 	}
 	if (k != t->n)
-		return prio_error_set(
+		rc = prio_error_set(
 		    err, PRIO_ERR_PARSE, "", 0, "Account",
 		    "%u associations are not reachable from root", t->n - k);
-	return PRIO_OK;
+out:
+	lineage_keys_free(&keys);
+	return rc;
 }
 
 int fs_tree_build(const struct prio_snapshot *snap, struct fs_tree *t,
