@@ -295,10 +295,16 @@ static bool fixed_disagree(const struct prio_calc_time *ct)
  * job's age term moves) or nothing at all (no age weight: PRIO_CALC_TIME_ANY,
  * or no pending job); the forecast's calculations then fall in the
  * controller's phase, not half a period off on average.  Where the
- * priorities pin other seconds, or none, they stand: the record may be a
- * stale file, or the configuration read is not the one that ran.
+ * priorities pin other seconds they stand: the record may be a stale file,
+ * or the configuration read is not the one that ran.  Where they pin none
+ * (no instant where most agree: our fairshare off for some users, as on
+ * live 22.05 and 24.11 seed 23573 after jobs were preempted and requeued),
+ * a record from the window before NOW is the best clock there is and is
+ * taken; one after NOW is of a cycle that ran while the snapshot was read,
+ * newer than the stored priorities, and is not.
  */
-static void take_record(struct prio_calc_time *ct, time_t recorded)
+static void take_record(struct prio_calc_time *ct, time_t recorded,
+			time_t now)
 {
 	ct->recorded = recorded;
 	if (!recorded) {
@@ -309,13 +315,14 @@ static void take_record(struct prio_calc_time *ct, time_t recorded)
 		ct->record = PRIO_CALC_RECORD_OUTSIDE;
 		return;
 	}
-	if (ct->status == PRIO_CALC_TIME_NO_MATCH ||
+	if ((ct->status == PRIO_CALC_TIME_NO_MATCH && recorded > now) ||
 	    (ct->status == PRIO_CALC_TIME_FOUND &&
 	     (recorded < ct->first || recorded > ct->last))) {
 		ct->record = PRIO_CALC_RECORD_DISAGREES;
 		return;
 	}
 	ct->record = PRIO_CALC_RECORD_USED;
+	ct->unfit = ct->status == PRIO_CALC_TIME_NO_MATCH;
 	ct->status = PRIO_CALC_TIME_FOUND;
 	ct->first = ct->last = ct->at = recorded;
 }
@@ -376,7 +383,7 @@ int prio_calc_time_find(const struct prio_engine *e, struct prio_calc_time *ct,
 	}
 	if (!ct->jobs) {
 		ct->status = PRIO_CALC_TIME_NO_JOBS;
-		take_record(ct, snap->last_decay_ran);
+		take_record(ct, snap->last_decay_ran, now);
 		goto out;
 	}
 	/* The seconds where the most agree; of several runs of them, the
@@ -407,7 +414,7 @@ int prio_calc_time_find(const struct prio_engine *e, struct prio_calc_time *ct,
 		ct->status = PRIO_CALC_TIME_FOUND;
 		ct->at = ct->last;
 	}
-	take_record(ct, snap->last_decay_ran);
+	take_record(ct, snap->last_decay_ran, now);
 	rc = list_disagreeing(&s, ct, err);
 out:
 	free(c.spans);
@@ -490,6 +497,13 @@ const char *prio_calc_time_describe(const struct prio_calc_time *ct,
 				 "(priority_last_decay_ran); no pending job's "
 				 "stored priority to check it against",
 				 a, (long long)ct->at);
+		else if (ct->record == PRIO_CALC_RECORD_USED && ct->unfit)
+			snprintf(buf, size,
+				 "%s (%lld), slurmctld's record of it "
+				 "(priority_last_decay_ran), where %u of %u "
+				 "pending jobs' stored priorities agree (at no "
+				 "instant do more than half agree with ours)",
+				 a, (long long)ct->at, ct->agree, ct->jobs);
 		else if (ct->record == PRIO_CALC_RECORD_USED)
 			snprintf(buf, size,
 				 "%s (%lld), slurmctld's record of it "

@@ -80,7 +80,9 @@ struct prio_calc_time {
 		PRIO_CALC_RECORD_NONE,    /* no record */
 		/* taken: the status is FOUND and first == last == at ==
 		 * recorded (the stored priorities agreed there too, or did
-		 * not pin any instant, or there was none to compare) */
+		 * not pin any instant, or there was none to compare; or,
+		 * `unfit`, they fit no instant and the record is from
+		 * before NOW) */
 		PRIO_CALC_RECORD_USED,
 		/* not taken: outside the window searched (before it, a
 		 * stale file: the cycle stopped, or another cluster's;
@@ -90,6 +92,9 @@ struct prio_calc_time {
 		 * none (the search's result stands) */
 		PRIO_CALC_RECORD_DISAGREES,
 	} record;
+	/* RECORD_USED where no instant of the window fit the stored
+	 * priorities (the search alone would say NO_MATCH) */
+	bool unfit;
 	struct prio_calc_time_job *disagree;
 };
 

@@ -314,3 +314,41 @@ Test(calc_time, the_record_pins_what_the_priorities_cannot)
 	cr_expect_eq(prio_calc_time_next(&ct, snap.now, 60), 1795319760);
 	prio_calc_time_free(&ct);
 }
+
+/* Stored priorities that fit no instant (our fairshare off: here a weight
+ * changed) refute nothing: a record from before NOW is the clock, said to
+ * be unfit; one after NOW, of a cycle that ran while the snapshot was
+ * read, is newer than the priorities and stays aside. */
+Test(calc_time, a_record_before_now_is_taken_where_no_instant_fits)
+{
+	struct prio_calc_time ct;
+	struct prio_error err;
+	char buf[512];
+
+	snap.conf.weight_fairshare = 20000;
+	snap.last_decay_ran = 1795319713;
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_expect_eq(ct.status, PRIO_CALC_TIME_FOUND);
+	cr_expect_eq(ct.record, PRIO_CALC_RECORD_USED);
+	cr_expect(ct.unfit);
+	cr_expect_eq(ct.at, 1795319713);
+	cr_expect_eq(ct.first, ct.last);
+	cr_expect_lt(ct.agree * 2, ct.jobs);
+	prio_calc_time_describe(&ct, buf, sizeof(buf));
+	cr_expect(strstr(buf, "2026-11-22T03:55:13 (1795319713), slurmctld's "
+			      "record of it (priority_last_decay_ran), where ") ==
+		      buf,
+		  "%s", buf);
+	cr_expect(strstr(buf, "(at no instant do more than half agree with "
+			      "ours)") != NULL,
+		  "%s", buf);
+	prio_calc_time_free(&ct);
+
+	snap.last_decay_ran = 1795319733; /* NOW + 3 */
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_expect_eq(ct.status, PRIO_CALC_TIME_NO_MATCH);
+	cr_expect_eq(ct.record, PRIO_CALC_RECORD_DISAGREES);
+	cr_expect_not(ct.unfit);
+	cr_expect_eq(ct.at, 1795319730);
+	prio_calc_time_free(&ct);
+}
