@@ -294,18 +294,24 @@ static bool fixed_disagree(const struct prio_calc_time *ct)
  * where the priorities give at best a range (the seconds over which no
  * job's age term moves) or nothing at all (no age weight: PRIO_CALC_TIME_ANY,
  * or no pending job); the forecast's calculations then fall in the
- * controller's phase, not half a period off on average.  Where the
- * priorities pin other seconds they stand: the record may be a stale file,
- * or the configuration read is not the one that ran.  Where they pin none
- * (no instant where most agree: our fairshare off for some users, as on
- * live 22.05 and 24.11 seed 23573 after jobs were preempted and requeued),
- * a record from the window before NOW is the best clock there is and is
- * taken; one after NOW is of a cycle that ran while the snapshot was read,
- * newer than the stored priorities, and is not.
+ * controller's phase, not half a period off on average.  From the window
+ * before NOW it is taken even where the stored priorities pin other
+ * seconds, or none: the decay thread writes it at every cycle, so a record
+ * that recent is the last cycle, and priorities that disagree say that our
+ * values are off for some jobs (DEPTH_OBLIVIOUS siblings whose sums
+ * slurmctld computed minutes before, live 22.05 and 24.11 seed 23573
+ * after jobs were preempted and requeued), not when it ran.  A record after
+ * NOW is of a cycle that ran while the snapshot was read, newer than the
+ * stored priorities: taken only where they agree with it.
  */
 static void take_record(struct prio_calc_time *ct, time_t recorded,
 			time_t now)
 {
+	bool fits = ct->status == PRIO_CALC_TIME_ANY ||
+		    ct->status == PRIO_CALC_TIME_NO_JOBS ||
+		    (ct->status == PRIO_CALC_TIME_FOUND &&
+		     recorded >= ct->first && recorded <= ct->last);
+
 	ct->recorded = recorded;
 	if (!recorded) {
 		ct->record = PRIO_CALC_RECORD_NONE;
@@ -315,14 +321,13 @@ static void take_record(struct prio_calc_time *ct, time_t recorded,
 		ct->record = PRIO_CALC_RECORD_OUTSIDE;
 		return;
 	}
-	if ((ct->status == PRIO_CALC_TIME_NO_MATCH && recorded > now) ||
-	    (ct->status == PRIO_CALC_TIME_FOUND &&
-	     (recorded < ct->first || recorded > ct->last))) {
+	if (!fits && recorded > now) {
 		ct->record = PRIO_CALC_RECORD_DISAGREES;
 		return;
 	}
 	ct->record = PRIO_CALC_RECORD_USED;
-	ct->unfit = ct->status == PRIO_CALC_TIME_NO_MATCH;
+	ct->unfit = !fits;
+	ct->fit_at = ct->status == PRIO_CALC_TIME_FOUND && !fits ? ct->at : 0;
 	ct->status = PRIO_CALC_TIME_FOUND;
 	ct->first = ct->last = ct->at = recorded;
 }
@@ -497,13 +502,19 @@ const char *prio_calc_time_describe(const struct prio_calc_time *ct,
 				 "(priority_last_decay_ran); no pending job's "
 				 "stored priority to check it against",
 				 a, (long long)ct->at);
-		else if (ct->record == PRIO_CALC_RECORD_USED && ct->unfit)
+		else if (ct->record == PRIO_CALC_RECORD_USED && ct->unfit) {
+			if (ct->fit_at)
+				prio_timestamp_format(ct->fit_at, b, sizeof(b));
 			snprintf(buf, size,
 				 "%s (%lld), slurmctld's record of it "
 				 "(priority_last_decay_ran), where %u of %u "
-				 "pending jobs' stored priorities agree (at no "
-				 "instant do more than half agree with ours)",
-				 a, (long long)ct->at, ct->agree, ct->jobs);
+				 "pending jobs' stored priorities agree (%s%s)",
+				 a, (long long)ct->at, ct->agree, ct->jobs,
+				 ct->fit_at ? "more agree with ours at "
+					    : "at no instant do more than "
+					      "half agree with ours",
+				 ct->fit_at ? b : "");
+		}
 		else if (ct->record == PRIO_CALC_RECORD_USED)
 			snprintf(buf, size,
 				 "%s (%lld), slurmctld's record of it "

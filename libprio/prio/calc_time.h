@@ -81,20 +81,23 @@ struct prio_calc_time {
 		/* taken: the status is FOUND and first == last == at ==
 		 * recorded (the stored priorities agreed there too, or did
 		 * not pin any instant, or there was none to compare; or,
-		 * `unfit`, they fit no instant and the record is from
-		 * before NOW) */
+		 * `unfit`, the record is from before NOW and they pin
+		 * other seconds, or none) */
 		PRIO_CALC_RECORD_USED,
 		/* not taken: outside the window searched (before it, a
 		 * stale file: the cycle stopped, or another cluster's;
 		 * after it, a cycle that ran while the snapshot was read) */
 		PRIO_CALC_RECORD_OUTSIDE,
-		/* not taken: the stored priorities fit other seconds, or
-		 * none (the search's result stands) */
+		/* not taken: a record after NOW where the stored
+		 * priorities fit other seconds, or none (the search's
+		 * result stands) */
 		PRIO_CALC_RECORD_DISAGREES,
 	} record;
-	/* RECORD_USED where no instant of the window fit the stored
-	 * priorities (the search alone would say NO_MATCH) */
+	/* RECORD_USED where the stored priorities do not fit it; fit_at,
+	 * the instant they pin instead (0: none, the search alone would
+	 * say NO_MATCH) */
 	bool unfit;
+	time_t fit_at;
 	struct prio_calc_time_job *disagree;
 };
 

@@ -238,10 +238,12 @@ Test(calc_time, the_record_agreeing_is_taken)
 	prio_calc_time_free(&ct);
 }
 
-/* A record the stored priorities do not fit (ten seconds off, ages of
- * 19 jobs moved) is not taken; the search's instant stands and the
- * record is named. */
-Test(calc_time, a_record_the_priorities_refute_stands_aside)
+/* A record from before NOW that the stored priorities do not fit (ten
+ * seconds off, ages of 19 jobs moved) is still the last cycle: taken, and
+ * the instant the priorities pin is named.  One after NOW (a cycle that
+ * ran while the snapshot was read) is newer than the priorities: it stands
+ * aside and the search's instant stays. */
+Test(calc_time, a_record_before_now_is_taken_where_the_priorities_pin_another)
 {
 	struct prio_calc_time ct;
 	struct prio_error err;
@@ -250,11 +252,28 @@ Test(calc_time, a_record_the_priorities_refute_stands_aside)
 	snap.last_decay_ran = 1795319703;
 	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
 	cr_expect_eq(ct.status, PRIO_CALC_TIME_FOUND);
+	cr_expect_eq(ct.record, PRIO_CALC_RECORD_USED);
+	cr_expect(ct.unfit);
+	cr_expect_eq(ct.fit_at, 1795319713);
+	cr_expect_eq(ct.at, 1795319703);
+	prio_calc_time_describe(&ct, buf, sizeof(buf));
+	cr_expect(strstr(buf, "2026-11-22T03:55:03 (1795319703), slurmctld's "
+			      "record of it (priority_last_decay_ran), where ") ==
+		      buf,
+		  "%s", buf);
+	cr_expect(strstr(buf, "(more agree with ours at 2026-11-22T03:55:13)") !=
+		      NULL,
+		  "%s", buf);
+	prio_calc_time_free(&ct);
+
+	snap.last_decay_ran = 1795319733; /* NOW + 3 */
+	cr_assert_eq(prio_calc_time_find_snapshot(&snap, &ct, &err), 0);
+	cr_expect_eq(ct.status, PRIO_CALC_TIME_FOUND);
 	cr_expect_eq(ct.record, PRIO_CALC_RECORD_DISAGREES);
 	cr_expect_eq(ct.at, 1795319713);
 	prio_calc_time_describe(&ct, buf, sizeof(buf));
 	cr_expect(strstr(buf, "; slurmctld's record (priority_last_decay_ran) "
-			      "says 2026-11-22T03:55:03, where the stored "
+			      "says 2026-11-22T03:55:33, where the stored "
 			      "priorities do not fit") != NULL, "%s", buf);
 	prio_calc_time_free(&ct);
 }
@@ -331,6 +350,7 @@ Test(calc_time, a_record_before_now_is_taken_where_no_instant_fits)
 	cr_expect_eq(ct.status, PRIO_CALC_TIME_FOUND);
 	cr_expect_eq(ct.record, PRIO_CALC_RECORD_USED);
 	cr_expect(ct.unfit);
+	cr_expect_eq(ct.fit_at, 0);
 	cr_expect_eq(ct.at, 1795319713);
 	cr_expect_eq(ct.first, ct.last);
 	cr_expect_lt(ct.agree * 2, ct.jobs);
