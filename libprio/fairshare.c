@@ -126,8 +126,13 @@ static int cmp_id_asc(const void *pa, const void *pb, void *ctx)
 
 /* Each association's last part of its lineage (slurmdbd, 23.11 on):
  * "0-USER/" or "0-USER/PARTITION/" for a user, "ACCOUNT/" for an account,
- * folded to lower case (the database compares without case), built once
- * so that the siblings' sort compares bytes. */
+ * folded to upper case and compared as bytes, as MariaDB 10's
+ * utf8mb4_general_ci (and latin1_swedish_ci) order them: '_' after the
+ * letters, '-', '.' and '/' before the digits.  MariaDB 11.5 and later
+ * (uca1400_ai_ci, Debian 13's) and MySQL 8 (0900_ai_ci) put every
+ * punctuation mark first, '_' before '-'; names that differ there first
+ * are ordered as MariaDB 10 would.  Built once per tree so that the
+ * siblings' sort compares bytes. */
 struct lineage_keys {
 	char *buf;
 	size_t *at; /* key of association i: buf + at[i] */
@@ -139,11 +144,11 @@ static void lineage_keys_free(struct lineage_keys *k)
 	free(k->at);
 }
 
-/* Append s folded to lower case. */
+/* Append s folded to upper case. */
 static char *lineage_put(char *p, const char *s)
 {
 	while (*s)
-		*p++ = (char)tolower((unsigned char)*s++);
+		*p++ = (char)toupper((unsigned char)*s++);
 	return p;
 }
 

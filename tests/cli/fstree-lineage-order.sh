@@ -26,4 +26,11 @@ want="root/root=1.000000 acca/pllive1=0.125000 acca/pllive2=0.250000 accb1/plliv
 got=$(fstree-show --snapshot "$d" --slurm-version 23.02 -P -a -n 2>/dev/null | ranks 'pllive[346]')
 want="accb1/pllive3=0.375000 accb2/pllive4=0.750000 accc/pllive6=0.750000 "
 [ "$got" = "$want" ] || { echo "23.02 ranks: $got"; fail=1; }
+# names compared as MariaDB 10's general_ci does (upper-cased bytes): "AB/"
+# before "A_B/", so ab's users rank first when the two accounts tie
+printf 'Account|User|RawShares|RawUsage\nroot|||100\n root|root|1|0\n a_b||1|50\n  a_b|u1|1|30\n  a_b|u2|1|20\n ab||1|50\n  ab|u3|1|30\n  ab|u4|1|20\n' >"${TMPDIR:-/tmp}/lineage.$$"
+got=$(fstree-show --assoc "${TMPDIR:-/tmp}/lineage.$$" --slurm-version 24.11 -P -a -n 2>/dev/null | ranks 'u[1-4]')
+rm -f "${TMPDIR:-/tmp}/lineage.$$"
+want="a_b/u1=0.200000 a_b/u2=0.600000 ab/u3=0.600000 ab/u4=0.800000 "
+[ "$got" = "$want" ] || { echo "a_b and ab tied: $got"; fail=1; }
 exit $fail
