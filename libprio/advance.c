@@ -190,27 +190,6 @@ void prio_snapshot_charge(struct prio_snapshot *snap, time_t at, uint32_t job,
 	       end ? (double)end : INFINITY);
 }
 
-void prio_snapshot_charge_end(struct prio_snapshot *snap, uint32_t job,
-			      prio_id partition, time_t start, time_t from,
-			      time_t end)
-{
-	struct prio_running r;
-	struct cycles c;
-	double lo = (double)(start > from ? start : from), len;
-
-	if (job >= snap->job_count || end <= from ||
-	    !charge_of(snap, job, partition, (double)start, (double)end, &r))
-		return;
-	cycles_of(snap, end, &c);
-	len = (double)end - lo;
-	if (len <= 0)
-		return;
-	r.billing *= len * decay(&c, len);
-	for (uint32_t a = r.assoc; a != PRIO_ASSOC_NONE;
-	     a = snap->assocs[a].parent)
-		snap->assocs[a].usage_raw += r.billing;
-}
-
 /* Whether prio_snapshot_advance charges job j. */
 static bool charges(const struct prio_snapshot *snap, uint32_t j)
 {

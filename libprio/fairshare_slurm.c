@@ -67,13 +67,6 @@ int prio_fairshare_slurm(const struct prio_snapshot *snap,
 	int rc;
 
 	memset(l, 0, sizeof(*l));
-	if (setup->lag && setup->algorithm != PRIO_FS_FAIR_TREE &&
-	    !(setup->flags & PRIO_FS_NO_LAG)) {
-		*l = *setup->lag;
-		l->owned = NULL;
-		return fs_compute(snap, setup->algorithm, l, setup->cache, out,
-				  err);
-	}
 	if (!prio_fs_lag_applies(snap, setup))
 		return fs_compute(snap, setup->algorithm, NULL, setup->cache,
 				  out, err);

@@ -27,7 +27,6 @@
 #include "prio/resources.h"
 #include "prio/snapshot.h"
 #include "prio/timestr.h"
-#include "prio/usage.h"
 
 #define NONE UINT32_MAX
 #define WAKE (UINT32_MAX - 1) /* event: the backfill timer */
@@ -35,9 +34,6 @@
 /* GRES kinds modelled (untyped gres/NAME that nodes have); a job asking
  * for another says so in its note. */
 #define FC_GRES 4
-/* cycles of usage kept for the fairshare lag: the calculation's own and
- * the two before it */
-#define FC_LAG_SLOTS 3
 #define REL_KEEP 4
 
 /* What a job's row says it is not modelled for (notes built at the end). */
@@ -170,12 +166,6 @@ struct sim {
 	bool usage_lag;
 	struct prio_snapshot usnap;
 	long double *usage0;
-	/* the usage of the last cycles (usage_lag): lag_use[k] at lag_at[k];
-	 * pre[0] and pre[1], the usage held before this calculation and the
-	 * one before it */
-	long double *lag_use[FC_LAG_SLOTS], *pre[2];
-	time_t lag_at[FC_LAG_SLOTS];
-	bool lag_have[FC_LAG_SLOTS];
 	struct prio_engine ue;
 	const struct prio_sched_params *sp;
 	/* association and QOS limits; NULL when none is enforced */
@@ -784,21 +774,20 @@ static bool partition_possible(struct sim *s, struct sjob *j, uint32_t p,
  * first calculation after NOW the engine's own lag applies, as for the
  * table (prio_fairshare_slurm).
  */
-/* The sim's association usage at `when` into usnap: the stored usage
- * moved through the cycles to it, and the jobs the forecast started
- * charged up to it.  Before NOW it stays the stored usage (of Slurm's
- * last calculation, or of NOW). */
-static int usage_to(struct sim *s, time_t when)
+static int accrue_to(struct sim *s, time_t calc)
 {
 	struct prio_snapshot *u = &s->usnap;
 	struct prio_error err;
+	time_t upto = calc;
 
+	bool lag = s->usage_lag && calc - s->period > s->t0;
+
+	if (lag)
+		upto = calc - s->period;
 	for (uint32_t a = 0; a < u->assoc_count; a++)
 		u->assocs[a].usage_raw = s->usage0[a];
-	if (when <= s->t0)
-		return 0;
 	prio_error_clear(&err);
-	if (prio_snapshot_advance(u, when, &err) < 0)
+	if (upto > s->t0 && prio_snapshot_advance(u, upto, &err) < 0)
 		return -1;
 	for (uint32_t i = 0; i < s->nsj; i++) {
 		const struct sjob *j = &s->sj[i];
@@ -808,136 +797,15 @@ static int usage_to(struct sim *s, time_t when)
 		if (!j->started)
 			continue;
 		part = s->snap->partitions[j->partition].name;
-		if (row->start < when)
-			prio_snapshot_charge(u, when, j->job, part, row->start,
+		if (row->start < upto)
+			prio_snapshot_charge(u, upto, j->job, part, row->start,
 					     row->end);
-	}
-	return 0;
-}
-
-/* The sim's usage at the cycle `when` (usage_to), kept in one of the lag
- * slots: the calculations come a period apart, so each cycle's usage
- * serves the two after it.  NULL when out of memory. */
-static const long double *cycle_usage(struct sim *s, time_t when,
-				      time_t keep1, time_t keep2)
-{
-	struct prio_snapshot *u = &s->usnap;
-	uint32_t slot = 0;
-
-	for (uint32_t k = 0; k < FC_LAG_SLOTS; k++)
-		if (s->lag_have[k] && s->lag_at[k] == when)
-			return s->lag_use[k];
-	while (slot + 1 < FC_LAG_SLOTS && s->lag_have[slot] &&
-	       (s->lag_at[slot] == keep1 || s->lag_at[slot] == keep2))
-		slot++;
-	s->lag_have[slot] = false;
-	if (usage_to(s, when) < 0)
-		return NULL;
-	for (uint32_t a = 0; a < u->assoc_count; a++)
-		s->lag_use[slot][a] = u->assocs[a].usage_raw;
-	s->lag_at[slot] = when;
-	s->lag_have[slot] = true;
-	return s->lag_use[slot];
-}
-
-/*
- * Into out, the usage slurmctld holds just before its calculation at c:
- * that of the calculation before, b = c - period, and what the jobs that
- * ended since added at their ends (their last part, not yet decayed by
- * c).  Before the stored usage's instant it is Slurm's own estimate of the
- * cycles before (prio_usage_previous_cycle), from the jobs running at NOW.
- */
-static int pre_cycle_usage(struct sim *s, time_t c, long double *out)
-{
-	struct prio_snapshot *u = &s->usnap;
-	time_t at = prio_snapshot_usage_time(s->snap), b = c - s->period;
-	const long double *base;
-	struct prio_error err;
-
-	prio_error_clear(&err);
-	if (b < at) {
-		unsigned cycles = (unsigned)((at - b + s->period - 1) /
-					     s->period);
-
-		for (uint32_t a = 0; a < u->assoc_count; a++)
-			u->assocs[a].usage_raw = s->usage0[a];
-		return prio_usage_previous_cycle(u, at, cycles, out, NULL,
-						 &err) < 0
-			   ? -1
-			   : 0;
-	}
-	if (!(base = cycle_usage(s, b, c - 2 * s->period, c)))
-		return -1;
-	for (uint32_t a = 0; a < u->assoc_count; a++)
-		u->assocs[a].usage_raw = base[a];
-	/* the jobs running at NOW (as prio_snapshot_advance ends them) */
-	for (uint32_t j = 0; j < s->snap->job_count; j++) {
-		const struct prio_job *job = &s->snap->jobs[j];
-
-		if (prio_job_state_allocated(job->state) &&
-		    job->partition_count && job->start_time &&
-		    job->end_time > b && job->end_time <= c &&
-		    job->end_time > s->t0)
-			prio_snapshot_charge_end(u, j, job->partitions[0],
-						 job->start_time, b,
-						 job->end_time);
-	}
-	/* and the ones the forecast started */
-	for (uint32_t i = 0; i < s->nsj; i++) {
-		const struct sjob *sj = &s->sj[i];
-		const struct prio_forecast_row *row = &s->fc->rows[i];
-
-		if (sj->started && row->end > b && row->end <= c)
-			prio_snapshot_charge_end(
-			    u, sj->job,
-			    s->snap->partitions[sj->partition].name,
-			    row->start, b, row->end);
-	}
-	for (uint32_t a = 0; a < u->assoc_count; a++)
-		out[a] = u->assocs[a].usage_raw;
-	return 0;
-}
-
-/*
- * The fairshare at the calculation `calc`.  Under Fair Tree from the usage
- * of that cycle.  Under the other algorithms Slurm computes the account
- * rows at the start of the cycle from the usage it holds then (that of the
- * cycle before and of the jobs that ended since; and, for
- * DEPTH_OBLIVIOUS's siblings after them, the same a cycle earlier), the
- * user rows from the cycle's own (struct prio_fs_lag): a user whose first
- * job started in the last period drops at once, its account a cycle later
- * (live 22.05 seed 23573: job 14's user fell from 5000 to 755 at the first
- * calculation after its first jobs started, and lower jobs took the nodes
- * first).
- */
-static int accrue_to(struct sim *s, time_t calc)
-{
-	struct prio_snapshot *u = &s->usnap;
-	struct prio_fs_lag lag;
-	struct prio_error err;
-
-	memset(&lag, 0, sizeof(lag));
-	if (s->usage_lag) {
-		const long double *cur;
-
-		if (pre_cycle_usage(s, calc - s->period, s->pre[1]) < 0 ||
-		    pre_cycle_usage(s, calc, s->pre[0]) < 0 ||
-		    !(cur = cycle_usage(s, calc, calc - s->period,
-					calc - 2 * s->period)))
-			return -1;
-		lag.prev_usage = s->pre[0];
-		lag.prev2_usage = s->pre[1];
-		for (uint32_t a = 0; a < u->assoc_count; a++)
-			u->assocs[a].usage_raw = cur[a];
-	} else if (usage_to(s, calc) < 0) {
-		return -1;
 	}
 	if (s->ue_live)
 		prio_engine_free(&s->ue);
 	s->ue_live = false;
-	prio_error_clear(&err);
-	if (prio_engine_init_lagged(&s->ue, u, calc,
-				    s->usage_lag ? &lag : NULL, &err) < 0)
+	if (prio_engine_init_fs(&s->ue, u, calc,
+				lag ? PRIO_FS_NO_LAG : 0, &err) < 0)
 		return -1;
 	s->ue_live = true;
 	s->ec = s->ue;
@@ -2678,12 +2546,6 @@ static int setup(struct sim *s, const struct prio_engine *e,
 		s->usage0 = malloc(n * sizeof(*s->usage0));
 		if (!s->usnap.assocs || !s->usage0)
 			return nomem(err);
-		for (uint32_t k = 0; k < FC_LAG_SLOTS; k++)
-			if (!(s->lag_use[k] = malloc(n * sizeof(**s->lag_use))))
-				return nomem(err);
-		for (uint32_t k = 0; k < 2; k++)
-			if (!(s->pre[k] = malloc(n * sizeof(**s->pre))))
-				return nomem(err);
 		memcpy(s->usnap.assocs, snap->assocs,
 		       n * sizeof(*s->usnap.assocs));
 		for (size_t a = 0; a < n; a++)
@@ -3080,10 +2942,6 @@ out:
 		prio_engine_free(&s.ue);
 	free(s.usnap.assocs);
 	free(s.usage0);
-	for (uint32_t k = 0; k < FC_LAG_SLOTS; k++)
-		free(s.lag_use[k]);
-	free(s.pre[0]);
-	free(s.pre[1]);
 	free(s.pcpu);
 	free(s.pmem);
 	free(s.avc);

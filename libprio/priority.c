@@ -159,9 +159,8 @@ int prio_engine_init(struct prio_engine *e, const struct prio_snapshot *snap,
 	return prio_engine_init_fs(e, snap, now, 0, err);
 }
 
-static int engine_init(struct prio_engine *e, const struct prio_snapshot *snap,
-		       time_t now, unsigned fs_flags,
-		       const struct prio_fs_lag *lag, struct prio_error *err)
+int prio_engine_init_fs(struct prio_engine *e, const struct prio_snapshot *snap,
+			time_t now, unsigned fs_flags, struct prio_error *err)
 {
 	const struct prio_config *conf = &snap->conf;
 	int rc;
@@ -213,7 +212,6 @@ static int engine_init(struct prio_engine *e, const struct prio_snapshot *snap,
 	e->fs_setup.algorithm = e->fs_algorithm;
 	e->fs_setup.cycle = now;
 	e->fs_setup.flags = fs_flags;
-	e->fs_setup.lag = lag;
 	if (e->weight[PRIO_FACTOR_FAIRSHARE] && snap->assoc_count) {
 		e->fs = calloc(snap->assoc_count, sizeof(*e->fs));
 		if (!e->fs) {
@@ -226,28 +224,12 @@ static int engine_init(struct prio_engine *e, const struct prio_snapshot *snap,
 		if (rc < 0)
 			goto fail;
 	}
-	/* lag is the caller's, for this call: prio_engine_move estimates */
-	e->fs_setup.lag = NULL;
 	if ((rc = setup_assocs(e, err)) < 0)
 		goto fail;
 	return PRIO_OK;
 fail:
 	prio_engine_free(e);
 	return rc;
-}
-
-int prio_engine_init_fs(struct prio_engine *e, const struct prio_snapshot *snap,
-			time_t now, unsigned fs_flags, struct prio_error *err)
-{
-	return engine_init(e, snap, now, fs_flags, NULL, err);
-}
-
-int prio_engine_init_lagged(struct prio_engine *e,
-			    const struct prio_snapshot *snap, time_t now,
-			    const struct prio_fs_lag *lag,
-			    struct prio_error *err)
-{
-	return engine_init(e, snap, now, 0, lag, err);
 }
 
 int prio_engine_move(struct prio_engine *e, time_t now,

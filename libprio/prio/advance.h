@@ -79,17 +79,5 @@ struct prio_decay_memo {
  */
 void prio_snapshot_charge(struct prio_snapshot *snap, time_t at, uint32_t job,
 			  prio_id partition, time_t start, time_t end);
-/*
- * Add what job `job`, run in `partition` from `start`, charges when it ends
- * at `end` for the part of its run after `from` (the last calculation): its
- * last part L = end - max(start, from), as L d^L billing, not decayed
- * further.  That is the usage slurmctld holds between the job's end and
- * the next calculation, and what that calculation's account rows are
- * computed from under classic and DEPTH_OBLIVIOUS.  Nothing when the job
- * ends at or before `from`.
- */
-void prio_snapshot_charge_end(struct prio_snapshot *snap, uint32_t job,
-			      prio_id partition, time_t start, time_t from,
-			      time_t end);
 
 #endif

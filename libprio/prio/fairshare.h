@@ -126,11 +126,6 @@ struct prio_fs_setup {
 	 * explanations' search over time) reuse the tree, and Fair Tree
 	 * sorts each level starting from the order it found last time. */
 	struct prio_fs_cache *cache;
-	/* NULL, or the usage of the cycles before, as the caller knows it:
-	 * used instead of prio_usage_previous_cycle()'s estimate from the
-	 * running jobs (the forecast, which ran those cycles itself, knows
-	 * the jobs it started too).  Under Fair Tree it changes nothing. */
-	const struct prio_fs_lag *lag;
 };
 struct prio_fs_cache;
 /* A cache for snap's association tree (its usage may change, its shape

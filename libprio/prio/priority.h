@@ -100,14 +100,6 @@ int prio_engine_init(struct prio_engine *e, const struct prio_snapshot *snap,
  * calculation instead of the ones Slurm shows). */
 int prio_engine_init_fs(struct prio_engine *e, const struct prio_snapshot *snap,
 			time_t now, unsigned fs_flags, struct prio_error *err);
-/* The same with the usage of the cycles before given (struct prio_fs_lag,
- * prio_fs_setup.lag): Slurm's lag of classic and DEPTH_OBLIVIOUS account
- * rows from those, user rows from snap's usage.  lag is read during the
- * call only. */
-int prio_engine_init_lagged(struct prio_engine *e,
-			    const struct prio_snapshot *snap, time_t now,
-			    const struct prio_fs_lag *lag,
-			    struct prio_error *err);
 void prio_engine_free(struct prio_engine *e);
 /* The same engine at another clock, for the same snapshot whose usage was
  * moved there (prio_snapshot_advance): the fairshare of the tree and the

@@ -8,10 +8,7 @@
 # rule the folder's `expect` names: `verdict` the whole verdict, `error`
 # our mean error no worse than Slurm's estimate (+5 s, as live), `mean N`
 # the whole verdict and our mean error at most N seconds (a run kept for a
-# rule of Slurm's that a worse forecast broke), `unordered N` our mean error
-# at most N seconds and no worse than Slurm's estimate, the order of starts
-# not judged (a run kept for a rule, with a start its README says we do not
-# explain yet).
+# rule of Slurm's that a worse forecast broke).
 # (the judge's file is bash: it holds the live step too)
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
@@ -44,12 +41,6 @@ for d in "$top_srcdir"/tests/oracle/forecast-*; do
 			awk -v most="${rule#mean }" '/^live: forecast error \(s\) ours:/ { mean = $7; seen = 1 }
 				END { exit !(seen && most ~ /^[0-9.]+$/ && mean + 0 <= most + 0) }' "$tmp/$name/judge" ||
 			{ echo "$name: our mean error is over ${rule#mean } s:"; cat "$tmp/$name/judge"; failed=$((failed + 1)); }
-		;;
-	"unordered "*)
-		awk -v most="${rule#unordered }" '/^live: forecast error \(s\) ours:/ { mean = $7; seen++ }
-			/^live: forecast error \(s\) slurm:/ { slurm = $7; ours = $NF; sub(/\)$/, "", ours); seen++ }
-			END { exit !(seen == 2 && most ~ /^[0-9.]+$/ && mean + 0 <= most + 0 && ours + 0 <= slurm + 5) }' "$tmp/$name/judge" ||
-			{ echo "$name: our mean error is over ${rule#unordered } s, or worse than Slurm's estimate:"; cat "$tmp/$name/judge"; failed=$((failed + 1)); }
 		;;
 	error)
 		awk '/^live: forecast error \(s\) slurm:/ {

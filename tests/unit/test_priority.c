@@ -647,42 +647,6 @@ Test(priority, advance_decays_and_charges_running_jobs)
 	cr_assert_eq(prio_snapshot_advance(&snap, NOW - 1, &err), PRIO_ERR_USAGE);
 }
 
-/* What a job adds at its end for its last part, as slurmctld holds it
- * until the next calculation: L d^L billing with L from the calculation
- * before (or its start), not decayed further; nothing when it ended
- * before that calculation. */
-Test(priority, a_job_end_charges_its_last_part)
-{
-	double d = 1.0 - 0.693 / 600, root0, u10;
-	uint32_t u1 = UINT32_MAX;
-
-	build(NULL, RUNNING_JOB_4, NULL, NOW);
-	for (uint32_t i = 0; i < snap.assoc_count; i++)
-		if (snap.assocs[i].is_user &&
-		    !strcmp(prio_snapshot_str(&snap, snap.assocs[i].user), "u1"))
-			u1 = i;
-	cr_assert_neq(u1, UINT32_MAX);
-	root0 = (double)snap.assocs[0].usage_raw;
-	u10 = (double)snap.assocs[u1].usage_raw;
-	/* ends 04:10:10, last calculation 04:10:00: 10 s on 2 CPUs */
-	prio_snapshot_charge_end(&snap, 0, snap.jobs[0].partitions[0],
-				 1795320000 - 1200, 1795320600, 1795320610);
-	cr_assert_float_eq((double)snap.assocs[u1].usage_raw - u10,
-			   10 * pow(d, 10) * 2, 1e-9);
-	cr_assert_float_eq((double)snap.assocs[0].usage_raw - root0,
-			   10 * pow(d, 10) * 2, 1e-9);
-	/* started after that calculation: from its start */
-	prio_snapshot_charge_end(&snap, 0, snap.jobs[0].partitions[0],
-				 1795320605, 1795320600, 1795320610);
-	cr_assert_float_eq((double)snap.assocs[u1].usage_raw - u10,
-			   10 * pow(d, 10) * 2 + 5 * pow(d, 5) * 2, 1e-9);
-	/* ended at or before it: nothing */
-	prio_snapshot_charge_end(&snap, 0, snap.jobs[0].partitions[0],
-				 1795320000, 1795320610, 1795320610);
-	cr_assert_float_eq((double)snap.assocs[u1].usage_raw - u10,
-			   10 * pow(d, 10) * 2 + 5 * pow(d, 5) * 2, 1e-9);
-}
-
 /* Every association's usage into orig (at most n), and user u1's
  * association. */
 static uint32_t keep_usage(long double *orig, uint32_t n)
