@@ -1528,18 +1528,20 @@ static inline void sweep_unend(struct sim *s, uint32_t k,
 /*
  * The pass's reservations as the map stands at instant upto, for a job of
  * limit lim swept from t: blkl[k] counts those that hold slot k over a run
- * starting then (a reservation [from, to) holds it from from - lim + 1 on,
- * unless over by then, until to).  The slots whose count moved are listed
+ * starting then (a reservation [from, to) holds it from from - lim on,
+ * unless over by then, until to: slurmctld's backfill takes a stretch of
+ * its map that begins at the run's last second, S + lim, as overlapping
+ * it).  The slots whose count moved are listed
  * in touch[] for resv_sync().
  */
 static void resv_advance(struct sim *s, time_t lim, time_t t, time_t upto,
 			 uint32_t *ion, uint32_t *ioff)
 {
-	for (; *ion < s->nrv && s->rv[s->by_from[*ion]].from - lim + 1 <= upto;
+	for (; *ion < s->nrv && s->rv[s->by_from[*ion]].from - lim <= upto;
 	     ++*ion) {
 		uint32_t i = s->by_from[*ion];
 		const struct resv *rv = &s->rv[i];
-		time_t on = rv->from - lim + 1 > t ? rv->from - lim + 1 : t;
+		time_t on = rv->from - lim > t ? rv->from - lim : t;
 		uint32_t k = s->slot[rv->node];
 
 		/* not in the partition, or over before it holds */
@@ -1621,13 +1623,33 @@ static time_t map_third_after(const struct sim *s, time_t x, time_t *first)
 	return n == 3 ? seen[2] : FAR_FUTURE;
 }
 
-/* Whether a node of s->pick[0 .. j->nodes) is held by a reservation at the
- * instant resv_advance() last read (blkl). */
-static bool pick_held(const struct sim *s, const struct sjob *j)
+/*
+ * Whether slurmctld's backfill, having planned j at `at` on s->pick[0 ..
+ * j->nodes), finds a reservation there over the run (_test_resv_overlap:
+ * then it tries again from `at`).  It compares the run as it would enter
+ * it in the map, both ends truncated to bf_resolution, against the
+ * stretches of the map: a reservation holds a chosen node when it begins
+ * before the run's truncated end and ends after its truncated start.
+ * Reservations start and end on multiples of bf_resolution, so that is
+ * from + res <= at + lim and to > at.
+ */
+static bool pick_held(struct sim *s, const struct sjob *j, time_t at,
+		      time_t lim)
 {
+	time_t res = s->sp->bf_resolution ? s->sp->bf_resolution : 1;
+	uint32_t n = s->nrv < s->rv_cap ? s->nrv : s->rv_cap;
+
+	s->pick_stamp++;
 	for (uint32_t k = 0; k < j->nodes; k++)
-		if (s->blkl[s->slot[s->pick[k]] - 1])
+		s->pmark[s->slot[s->pick[k]] - 1] = s->pick_stamp;
+	for (uint32_t i = 0; i < n; i++) {
+		const struct resv *rv = &s->rv[i];
+		uint32_t k = s->slot[rv->node];
+
+		if (k && s->pmark[k - 1] == s->pick_stamp &&
+		    rv->from + res <= at + lim && rv->to > at)
 			return true;
+	}
 	return false;
 }
 
@@ -1720,8 +1742,9 @@ static time_t will_run_start(struct sim *s, const struct sjob *j, uint32_t r,
  *    gives back a node (later_start), or, when none does by the map's
  *    first change after the run, after its third (map_third_after()); the
  *    start is then tried again from there.  A start whose nodes a
- *    reservation holds over its run (one that came to hold them after S)
- *    is tried again from that start.
+ *    reservation holds over its run, both truncated to bf_resolution
+ *    (pick_held()), is tried again from that start.  A reservation holds
+ *    a node for a run that ends at its first second (resv_advance()).
  * 22.05 to 24.05 group the same way but always from the running jobs at t,
  * without the bound (later_start is only a node given back), and then try
  * again from later_start when the start found is after it; those releases
@@ -1875,7 +1898,7 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			time_t at = will_run_start(s, j, r, S, last);
 
 			resv_advance(s, lim, t, at, &ion, &ioff);
-			if (at > S && pick_held(s, j)) {
+			if (at > S && pick_held(s, j, at, lim)) {
 				S = at;
 				sweep_restart(s, lim, t, npend,
 					      S + s->wr_relevant, S, &r, &ion,
@@ -2104,12 +2127,16 @@ static int backfill_try(struct sim *s, const struct entry *en, time_t t,
 		s->now_stamp++;
 		if (pend_insert(s, npend, j->run, horizon) < 0)
 			return -1;
-	} else if (at != FAR_FUTURE &&
-		   reserve(s, j, at / res * res,
-			   j->limit == FAR_FUTURE
-			       ? FAR_FUTURE
-			       : (at + j->limit) / res * res) < 0) {
-		return -1;
+	} else if (at != FAR_FUTURE) {
+		/* at least one bf_resolution long, as slurmctld enters it
+		 * (a job shorter than that would otherwise hold nothing) */
+		time_t from = at / res * res, to = FAR_FUTURE;
+
+		if (j->limit != FAR_FUTURE &&
+		    (to = (at + j->limit) / res * res) < from + res)
+			to = from + res;
+		if (reserve(s, j, from, to) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -2160,7 +2187,7 @@ static bool memo_holds(struct sim *s, const struct bf_memo *m,
 		return false;
 	for (uint32_t i = 0; i < m->nrv; i++) {
 		const struct resv *rv = &s->rv[i];
-		time_t on = rv->from - lim + 1;
+		time_t on = rv->from - lim;
 
 		if (!s->wr_bounded && !node_in_partition(s, rv->node, p))
 			continue;
@@ -2180,7 +2207,7 @@ static bool memo_holds(struct sim *s, const struct bf_memo *m,
 			goto sweep;
 	for (uint32_t i = 0; i < m->nrv; i++) {
 		const struct resv *rv = &s->rv[i];
-		time_t on = rv->from - lim + 1;
+		time_t on = rv->from - lim;
 
 		if (s->wr_bounded
 			? IN(rv->to, h1, h2) || IN(on, h1, h2) ||

@@ -204,8 +204,13 @@ expect f 5 nodes n3
 
 # (j) GRES: n1 has 8 CPUs and 2 GPUs, job 1 holds both GPUs (and one CPU)
 # until 00:30.  Job 2 (highest) needs a GPU: it waits until 00:30 although
-# CPUs are free; job 3 (no GPU, 30 min) starts now, by backfill, since the
-# main scheduler stops at job 2 (it ends when job 2's reservation begins).
+# CPUs are free; the main scheduler stops there.  Backfill plans job 2 at
+# 00:30 and takes a lower job beside it only if its run ends before then:
+# slurmctld's backfill takes a stretch of its map that begins at the
+# run's last second as overlapping it (backfill.c: begin_time <= end_time,
+# 22.05 to 26.05).  Job 4 (29 min) starts now, by backfill; job 3 (30 min)
+# would end at 00:30:00 and waits, then starts beside job 2 by the main
+# scheduler.
 mkdir "$tmp/j"
 conf 1 8 "PartitionName=p Nodes=n1 Default=YES State=UP" >"$tmp/j/slurm.conf"
 sed -i 's/^NodeName=n\[1-1\] CPUs=8/& Gres=gpu:2/' "$tmp/j/slurm.conf"
@@ -214,13 +219,16 @@ printf 'GresTypes=gpu\nAccountingStorageTRES=gres/gpu\n' >>"$tmp/j/slurm.conf"
 	GRES=gres/gpu=2 job 1 RUNNING p 1 1 60 -3600 -1800 n1
 	GRES=gres/gpu=1 job 2 PENDING p 1 1 60 -900
 	job 3 PENDING p 1 1 30 -300
+	job 4 PENDING p 1 1 29 -200
 } >"$tmp/j/jobs.txt"
 forecast j
 expect j 2 start "$(ts 1800)"
-# job 1's GPUs and job 3's CPU are freed at 00:30
-expect j 2 freed_by 1,3
-expect j 3 start "$(ts 0)"
-expect j 3 by backfill
+# job 1's GPUs are freed at 00:30 (job 4's CPU a minute before)
+expect j 2 freed_by 1
+expect j 4 start "$(ts 0)"
+expect j 4 by backfill
+expect j 3 start "$(ts 1800)"
+expect j 3 by main
 
 # (k) node choice (cons_tres, no topology): a one-node job takes the node
 # with the fewest free CPUs that hold it (best fit); a job of several nodes
@@ -787,11 +795,12 @@ expect bb 4 nodes "n[1,4]"
 # job it freed on a node it chose, not the group's last end.  n1 idle; n2
 # frees at 00:02:40, n3 at 00:02:55, n4 at 00:03:05, one group.  Job 4
 # needs three nodes and is given n[1-3].  24.11 plans it at 00:03:05, the
-# group's last end (00:03:00 in the map), so job 5 (3 min) fits on n1
-# before it and backfills now; job 4 starts at 00:03:00 when job 5 ends.
-# 25.05 plans it at 00:02:55 (00:02:00 in the map: n4's job was not
-# needed), job 5 would overlap and waits; job 4 starts at 00:02:55 and
-# job 5 gets n4 at 00:03:05.
+# group's last end (00:03:00 in the map), so job 5 (2 min, ending at
+# 00:02:00) fits on n1 before it and backfills now; job 4 starts at
+# 00:02:55 when n3 frees.  25.05 plans it at 00:02:55 (00:02:00 in the
+# map: n4's job was not needed); job 5's run would end at 00:02:00, the
+# map counts that as an overlap (see (j)), so it waits; job 4 starts at
+# 00:02:55 and job 5 gets n4 at 00:03:05.
 mkdir "$tmp/cc"
 conf 4 1 "PartitionName=p Nodes=n[1-4] Default=YES State=UP" >"$tmp/cc/slurm.conf"
 {
@@ -799,13 +808,13 @@ conf 4 1 "PartitionName=p Nodes=n[1-4] Default=YES State=UP" >"$tmp/cc/slurm.con
 	job 2 RUNNING p 1 1 60 -4000 -3425 n3
 	job 3 RUNNING p 1 1 60 -4000 -3415 n4
 	NTPN=1 job 4 PENDING p 3 3 60 -900
-	job 5 PENDING p 1 1 3 -800
+	job 5 PENDING p 1 1 2 -800
 } >"$tmp/cc/jobs.txt"
 forecast cc --slurm-version 24.11
 expect cc 5 start "$(ts 0)"
 expect cc 5 nodes n1
 expect cc 5 by backfill
-expect cc 4 start "$(ts 180)"
+expect cc 4 start "$(ts 175)"
 expect cc 4 nodes "n[1-3]"
 forecast cc --slurm-version 25.05
 expect cc 4 start "$(ts 175)"
@@ -820,10 +829,11 @@ expect cc 5 nodes n4
 # and 00:03-00:04: the map changes at 00:02, 00:03 and 00:04.  Partition p:
 # n1 idle, n2 frees at 00:03:55, n3 at 00:04:10, one group.  Job 6 (two
 # nodes, 1 min) ends its run at 00:01:00.  24.11 stops its test at 00:04:00
-# and plans it at 00:03:55 on n[1-2] (00:03:00 in the map): job 7 (4 min)
-# would overlap on n1 and waits; job 6 starts at 00:03:55.  24.05 plans it
-# at the group's last end, 00:04:10 (00:04:00): job 7 backfills on n1 now,
-# and job 6 starts when it ends, at 00:04:00.
+# and plans it at 00:03:55 on n[1-2] (00:03:00 in the map): job 7 (3 min)
+# would end at 00:03:00, an overlap (see (j)), and waits for n3 at 00:04:10;
+# job 6 starts at 00:03:55.  24.05 plans it at the group's last end,
+# 00:04:10 (00:04:00): job 7 backfills on n1 now, and job 6 starts at
+# 00:03:55, job 7 having ended at 00:03:00.
 mkdir "$tmp/dd"
 conf 4 1 "PartitionName=p Nodes=n[1-3] Default=YES State=UP" \
 	"PartitionName=q Nodes=n4 State=UP" >"$tmp/dd/slurm.conf"
@@ -834,7 +844,7 @@ conf 4 1 "PartitionName=p Nodes=n[1-3] Default=YES State=UP" \
 	job 4 RUNNING p 1 1 60 -4000 -3365 n2
 	job 5 RUNNING p 1 1 60 -4000 -3350 n3
 	NTPN=1 job 6 PENDING p 2 2 1 -900
-	job 7 PENDING p 1 1 4 -800
+	job 7 PENDING p 1 1 3 -800
 } >"$tmp/dd/jobs.txt"
 forecast dd --slurm-version 24.11
 expect dd 2 start "$(ts 120)"
@@ -846,7 +856,63 @@ forecast dd --slurm-version 24.05
 expect dd 7 start "$(ts 0)"
 expect dd 7 nodes n1
 expect dd 7 by backfill
-expect dd 6 start "$(ts 240)"
+expect dd 6 start "$(ts 235)"
+expect dd 6 nodes "n[1-2]"
+
+# (ff) Having planned a job, slurmctld checks its nodes against the map over
+# the run truncated to bf_resolution both ends (_test_resv_overlap), and
+# tries again only where a reservation begins before the truncated end.
+# Nodes of 2 CPUs, each with a 1-CPU job ending at 00:03:10 (n1), 00:04:00
+# (n2) and 00:04:10 (n3).  Job 4 (highest, 2 CPUs on each of the three) is
+# planned at 00:04:10, 00:04:00 to 00:09:00 in the map.  Job 5 (2 CPUs,
+# 1 min) fits on n1 once n1 and n2 are free; 25.05 plans it at n1's end,
+# 00:03:10 (the last end on a node it chose), a run to 00:04:10 that the
+# map sees as 00:03:00 to 00:04:00: no overlap, so it is held there.  Job 6
+# (1 CPU, 3 min, ending at 00:03:00) would overlap job 5 on n1 and backfills
+# now on n2.  Counting the run's last ten seconds as an overlap would
+# retry job 5 from 00:03:10, where job 4 holds every node, and leave n1 to
+# job 6.  24.11 plans job 5 at the group's last end, 00:04:00, which does
+# overlap: job 6 takes n1.
+mkdir "$tmp/ff"
+conf 3 2 "PartitionName=p Nodes=n[1-3] Default=YES State=UP" >"$tmp/ff/slurm.conf"
+{
+	job 1 RUNNING p 1 1 60 -4000 -3410 n1
+	job 2 RUNNING p 1 1 60 -4000 -3360 n2
+	job 3 RUNNING p 1 1 60 -4000 -3350 n3
+	NTPN=2 job 4 PENDING p 3 6 5 -900
+	job 5 PENDING p 1 2 1 -800
+	job 6 PENDING p 1 1 3 -700
+} >"$tmp/ff/jobs.txt"
+forecast ff --slurm-version 25.05
+expect ff 6 start "$(ts 0)"
+expect ff 6 nodes n2
+expect ff 6 by backfill
+forecast ff --slurm-version 24.11
+expect ff 6 start "$(ts 0)"
+expect ff 6 nodes n1
+expect ff 6 by backfill
+
+# (gg) A backfill reservation is at least bf_resolution long: slurmctld
+# truncates both ends and, where that leaves nothing, holds one step from
+# the start (_add_reservation).  bf_resolution=300, nodes of 2 CPUs.  Job
+# 1 (1 CPU) ends on n1 at 00:01:40; job 3 (highest, 2 CPUs, 1 min) is
+# planned there then, 00:00-00:05 in the map (00:00-00:00 truncated).
+# Job 4 (1 CPU, 5 min) would use n1's free CPU until 00:05:00 and waits:
+# job 3 starts at 00:01:40, job 4 when it ends, 00:02:40.  Without the
+# step job 4 would start now and hold job 3 back to 00:05:00.
+mkdir "$tmp/gg"
+conf 2 2 "PartitionName=p Nodes=n[1-2] Default=YES State=UP" \
+	"SchedulerParameters=bf_resolution=300" >"$tmp/gg/slurm.conf"
+{
+	job 1 RUNNING p 1 1 60 -4000 -3500 n1
+	job 2 RUNNING p 1 2 60 -4000 -2600 n2
+	job 3 PENDING p 1 2 1 -900
+	job 4 PENDING p 1 1 5 -800
+} >"$tmp/gg/jobs.txt"
+forecast gg
+expect gg 3 start "$(ts 100)"
+expect gg 4 start "$(ts 160)"
+expect gg 4 nodes n1
 
 # A real capture (Slurm 24.11, every node drained): squeue --start gives no
 # start time (N/A) to any pending job; the forecast starts none either, and
