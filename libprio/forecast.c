@@ -276,9 +276,12 @@ struct sim {
 	 * would fail again */
 	bool moved;
 	uint32_t *run_from, *run_to;
-	/* choose(): the slots a retry left out, and their avc */
+	/* choose(): the slots a retry left out, and their avc; the slots by
+	 * usable CPUs (korder) and its counting sort's counts (vcnt, up to
+	 * hist_max + 2) */
 	uint32_t *kn_slot;
 	int64_t *kn_val;
+	uint32_t *korder, *vcnt;
 	uint32_t *user_tested;
 	uint32_t user_slots;
 	struct event *rel;   /* scratch: ends in the window */
@@ -918,6 +921,29 @@ static void top_push(int64_t *h, uint32_t *nh, uint32_t k, int64_t v,
 }
 
 /*
+ * Spread tasks need nodes whose largest free CPUs add up to the job's:
+ * whether the j->nodes largest of s->avc do (a min-heap of them, in
+ * run_cpus); the largest in *maxv.
+ */
+static bool largest_hold(struct sim *s, const struct sjob *j,
+			 const struct prio_partition *pt, int64_t *maxv)
+{
+	int64_t *h = s->run_cpus, sum = 0;
+	uint32_t nh = 0;
+
+	for (uint32_t k = 0; k < pt->node_count; k++) {
+		int64_t v = s->avc[k];
+
+		if (v <= 0)
+			continue;
+		if (v > *maxv)
+			*maxv = v;
+		top_push(h, &nh, j->nodes, v, &sum);
+	}
+	return nh >= j->nodes && sum >= (int64_t)j->cpus;
+}
+
+/*
  * The nodes the select plugin (cons_tres's default, no topology) gives j
  * from partition p's slots, s->avc[k] the CPUs it could use on the k-th
  * (0: none): the nodes it may use form runs of consecutive nodes; it takes
@@ -938,25 +964,8 @@ static bool choose_set(struct sim *s, const struct sjob *j, uint32_t p,
 	int64_t unit = j->flex ? j->cpn : 1;
 	uint32_t rem_nodes = j->nodes, got = 0, nr = 0;
 
-	/* spread tasks need nodes whose largest free CPUs add up to the
-	 * job's: when even the j->nodes largest do not, nothing below would
-	 * find them (a min-heap of the largest, in run_cpus) */
-	if (j->flex && !maxv) {
-		int64_t *h = s->run_cpus, sum = 0;
-		uint32_t nh = 0;
-
-		for (uint32_t k = 0; k < pt->node_count; k++) {
-			int64_t v = s->avc[k];
-
-			if (v <= 0)
-				continue;
-			if (v > maxv)
-				maxv = v;
-			top_push(h, &nh, j->nodes, v, &sum);
-		}
-		if (nh < j->nodes || sum < rem_cpus)
-			return false;
-	}
+	if (j->flex && !maxv && !largest_hold(s, j, pt, &maxv))
+		return false;
 	/* the runs of usable slots, once: [run_from, run_to), their CPUs
 	 * and node counts */
 	for (uint32_t k = 0; k < pt->node_count;) {
@@ -1051,6 +1060,11 @@ static bool choose(struct sim *s, const struct sjob *j, uint32_t p,
 	int64_t most = 0, count;
 	bool ok = false;
 
+	/* spread tasks: when the j->nodes largest slots cannot hold the
+	 * job, no choice can, with fewer slots neither (choose_set()'s own
+	 * first test, made once here) */
+	if (j->flex && !maxv && !largest_hold(s, j, pt, &maxv))
+		return false;
 	if (choose_set(s, j, p, maxv))
 		return true;
 	for (uint32_t k = 0; k < pt->node_count; k++)
@@ -1060,7 +1074,44 @@ static bool choose(struct sim *s, const struct sjob *j, uint32_t p,
 				most = s->avc[k];
 		}
 	/* count by count as Slurm goes, skipping the counts no node has
-	 * (nothing left out: the same nodes, the same failure) */
+	 * (nothing left out: the same nodes, the same failure): the slots
+	 * by usable CPUs, in slot order within a count (a counting sort) */
+	if (most <= (int64_t)s->hist_max) {
+		uint32_t nu = 0, at = 0;
+
+		memset(s->vcnt, 0, ((size_t)most + 2) * sizeof(*s->vcnt));
+		for (uint32_t k = 0; k < pt->node_count; k++)
+			if (s->avc[k] > 0)
+				s->vcnt[s->avc[k] + 1]++;
+		for (int64_t v = 1; v <= most; v++)
+			s->vcnt[v + 1] += s->vcnt[v];
+		for (uint32_t k = 0; k < pt->node_count; k++)
+			if (s->avc[k] > 0) {
+				s->korder[s->vcnt[s->avc[k]]++] = k;
+				nu++;
+			}
+		while (usable > j->nodes && at < nu) {
+			uint32_t k0 = s->korder[at];
+			int64_t v0 = s->avc[k0];
+
+			if (v0 >= most)
+				break;
+			while (at < nu && s->avc[s->korder[at]] == v0) {
+				uint32_t k = s->korder[at++];
+
+				s->kn_slot[nsaved] = k;
+				s->kn_val[nsaved++] = v0;
+				s->avc[k] = 0;
+				if (--usable <= j->nodes)
+					break;
+			}
+			/* the largest slot stays: its CPUs bound what is
+			 * left */
+			if ((ok = choose_set(s, j, p, most)))
+				break;
+		}
+		goto restore;
+	}
 	for (count = 1; count < most && usable > j->nodes;) {
 		int64_t next = most;
 		bool gone = false;
@@ -1082,10 +1133,11 @@ static bool choose(struct sim *s, const struct sjob *j, uint32_t p,
 			if (--usable <= j->nodes)
 				break;
 		}
-		if (gone && (ok = choose_set(s, j, p, 0)))
+		if (gone && (ok = choose_set(s, j, p, most)))
 			break;
 		count = next;
 	}
+restore:
 	while (nsaved-- > 0)
 		s->avc[s->kn_slot[nsaved]] = s->kn_val[nsaved];
 	return ok;
@@ -2638,10 +2690,12 @@ static int setup(struct sim *s, const struct prio_engine *e,
 		if (s->res.node_cpus[n] > s->hist_max)
 			s->hist_max = s->res.node_cpus[n];
 	s->uhist = calloc((size_t)s->hist_max + 1, sizeof(*s->uhist));
+	s->vcnt = calloc((size_t)s->hist_max + 2, sizeof(*s->vcnt));
 	s->run_from = malloc(maxnodes * sizeof(*s->run_from));
 	s->run_to = malloc(maxnodes * sizeof(*s->run_to));
 	s->kn_slot = malloc(maxnodes * sizeof(*s->kn_slot));
 	s->kn_val = malloc(maxnodes * sizeof(*s->kn_val));
+	s->korder = malloc(maxnodes * sizeof(*s->korder));
 	s->remaining = calloc(np, sizeof(*s->remaining));
 	s->blocked = calloc(np, sizeof(*s->blocked));
 	s->parts = malloc(((size_t)e->max_job_partitions + 1) *
@@ -2692,7 +2746,8 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	    !s->tflag || !s->dirty || !s->dflag || !s->pmark ||
 	    !s->capc || !s->capm || !s->capb || !s->pick || !s->pcpu ||
 	    !s->pmem || !s->avc || !s->ever || !s->run_cpus || !s->uhist ||
-	    !s->run_from || !s->kn_slot || !s->kn_val ||
+	    !s->run_from || !s->kn_slot || !s->kn_val || !s->korder ||
+	    !s->vcnt ||
 	    !s->run_to || !s->remaining ||
 	    !s->blocked || !s->parts || !s->sj_of_job ||
 	    !s->user_tested)
@@ -2979,6 +3034,8 @@ out:
 	free(s.run_to);
 	free(s.kn_slot);
 	free(s.kn_val);
+	free(s.korder);
+	free(s.vcnt);
 	free(s.remaining);
 	free(s.blocked);
 	free(s.parts);
