@@ -265,6 +265,7 @@ struct sim {
 	uint32_t *pcpu;      /* CPUs on pick[k] */
 	uint64_t *pmem;      /* memory on pick[k] */
 	int64_t *avc;        /* choose(): usable CPUs per partition slot */
+	int64_t *avc_keep;   /* fits_at_t(): the sweep's avc meanwhile */
 	bool *ever;          /* earliest(): node_ever() per slot */
 	int64_t *run_cpus;   /* choose(): its runs of slots; -1 once taken */
 	/* earliest(): how many slots could give a spread job v CPUs, for v
@@ -1771,6 +1772,180 @@ static time_t will_run_start(struct sim *s, const struct sjob *j, uint32_t r,
 /* SchedulerParameters bf_window_linear (0: the window doubles). */
 #define WILL_RUN_WINDOW 30
 
+/* The will-run test's window after a group that did not fit, grown until
+ * it takes the next end, `past` after the anchor (Slurm's loop, the linear
+ * steps counted at once). */
+static time_t wr_grow(time_t window, time_t grow_by, time_t past)
+{
+	if (past <= window)
+		return window;
+	if (grow_by)
+		return window + (past - window + grow_by - 1) / grow_by * grow_by;
+	while (past > window)
+		window *= 2;
+	return window;
+}
+
+/*
+ * Where a will-run test from S begins (sweep_restart()'s `before`): from
+ * 24.11 it frees the running jobs that end before S first (by S, from
+ * 25.05) and groups the others; 22.05 to 24.05 know nothing of S and
+ * group every running job from t on, so a test from a later S meets the
+ * groups a test from t does.
+ */
+static time_t restart_from(const struct sim *s, time_t S)
+{
+	return s->wr_bounded ? S + s->wr_relevant : S + 1;
+}
+
+static uint32_t pend_after(const struct sim *s, uint32_t npend, time_t at);
+
+/*
+ * Whether j fits on the usage at t, on the nodes it may use from S (blkn):
+ * the first try of a 22.05 to 24.05 will-run test from S > t, which knows
+ * only the usage now.  Its nodes in s->pick; the sweep's avc is kept.
+ * Only where no end in the window is due by t (the sweep then starts from
+ * the usage as it is).
+ */
+static bool fits_at_t(struct sim *s, const struct sjob *j, uint32_t p,
+		      int64_t need)
+{
+	const struct prio_partition *pt = &s->snap->partitions[p];
+	uint32_t fitting = 0;
+	int64_t usum = 0;
+	bool ok;
+
+	memcpy(s->avc_keep, s->avc, pt->node_count * sizeof(*s->avc));
+	for (uint32_t k = 0; k < pt->node_count; k++) {
+		uint32_t n = pt->nodes[k];
+		int64_t u = 0;
+
+		if (!s->ever[k] || s->blkn[k])
+			u = 0;
+		else if (j->excl)
+			u = s->busy[n] == 0 &&
+				    s->free_cpu[n] >= (int64_t)s->res.node_cpus[n]
+				? s->free_cpu[n]
+				: 0;
+		else if (gres_fit(s, j, &s->free_gres[n * FC_GRES]))
+			u = usable(j, s->free_cpu[n], s->free_mem[n]);
+		s->avc[k] = u;
+		fitting += u > 0;
+		usum += u;
+	}
+	ok = fitting >= j->nodes && usum >= need && choose(s, j, p, 0);
+	memcpy(s->avc, s->avc_keep, pt->node_count * sizeof(*s->avc));
+	return ok;
+}
+
+/*
+ * The groups of a 22.05 to 24.05 will-run test tried again from S > t
+ * (restart_from()), as they stand at S when the job does not fit with
+ * every end by S freed: then no group that ended by S fits either (the
+ * resources only grow from group to group), each failed, and only their
+ * bounds are needed: the window after them, and whether a group is still
+ * open at S.
+ *
+ * The test takes the ends in order; after one on a node the job may use
+ * it closes the group when the next end is past anchor + window.  So a
+ * group that begins with such an end at v closes at the first usable
+ * instant from the last one within anchor + window on (or at v, when the
+ * next end is already past).  With the window doubling, a few binary
+ * searches per group instead of a walk over every end since t.
+ */
+#define WR_CLOSED_MAX 64
+struct wr_groups {
+	time_t anchor, window, last;
+	/* the ends of the groups closed by S, in order (nclosed > the array:
+	 * too many to keep) */
+	time_t closed[WR_CLOSED_MAX];
+	uint32_t nclosed;
+	bool open;
+};
+
+/* Whether an end at pend[i]'s instant is on a node j may use; *next, the
+ * index after that instant's ends. */
+static bool instant_usable(const struct sim *s, uint32_t i, uint32_t npend,
+			   uint32_t *next)
+{
+	time_t e = s->pend[i].at;
+	bool usable = false;
+
+	for (; i < npend && s->pend[i].at == e; i++) {
+		uint32_t k = s->slot[s->pend[i].al.node];
+
+		if (k-- && s->ever[k] && !s->blkn[k])
+			usable = true;
+	}
+	*next = i;
+	return usable;
+}
+
+/* The first index from i (an instant's first) whose instant is usable;
+ * npend when none. */
+static uint32_t next_usable(const struct sim *s, uint32_t i, uint32_t npend)
+{
+	uint32_t next;
+
+	while (i < npend && !instant_usable(s, i, npend, &next))
+		i = next;
+	return i;
+}
+
+/* The first index of pend[i]'s instant. */
+static uint32_t instant_first(const struct sim *s, uint32_t i)
+{
+	while (i > 0 && s->pend[i - 1].at == s->pend[i].at)
+		i--;
+	return i;
+}
+
+static void legacy_groups_at(const struct sim *s, time_t t, time_t S,
+			     uint32_t npend, time_t grow_by,
+			     struct wr_groups *g)
+{
+	uint32_t i = pend_after(s, npend, t);
+
+	while ((i = next_usable(s, i, npend)) < npend && s->pend[i].at <= S) {
+		time_t v = s->pend[i].at, edge, c;
+		uint32_t after = pend_after(s, npend, v), z, p;
+
+		if (!g->anchor)
+			g->anchor = v + WILL_RUN_WINDOW - v % WILL_RUN_WINDOW;
+		g->open = true;
+		g->last = v;
+		edge = g->anchor + g->window;
+		if (after >= npend)
+			return; /* the last end: open to the end */
+		if (s->pend[after].at > edge) {
+			c = v;
+		} else {
+			z = pend_after(s, npend, edge);
+			p = instant_first(s, z - 1);
+			if (instant_usable(s, p, npend, &after)) {
+				c = s->pend[p].at;
+			} else if ((p = next_usable(s, z, npend)) < npend) {
+				c = s->pend[p].at;
+				after = pend_after(s, npend, c);
+			} else {
+				return; /* never closes */
+			}
+		}
+		if (c > S)
+			return; /* open at S */
+		g->last = c;
+		if (g->nclosed < WR_CLOSED_MAX)
+			g->closed[g->nclosed] = c;
+		g->nclosed++;
+		g->open = false;
+		if (after < npend)
+			g->window = wr_grow(g->window, grow_by,
+					    s->pend[after].at - g->anchor);
+		i = after;
+	}
+}
+
+
 /*
  * The earliest start in [t, t + bf_window] that slurmctld's backfill would
  * find for j in p, without taking what the pass's reservations hold; its
@@ -1795,14 +1970,16 @@ static time_t will_run_start(struct sim *s, const struct sjob *j, uint32_t r,
  *    first change after the run, after its third (map_third_after()); the
  *    start is then tried again from there.  A start whose nodes a
  *    reservation holds over its run, both truncated to bf_resolution
- *    (pick_held()), is tried again from that start.  A reservation holds
- *    a node for a run that ends at its first second (resv_advance()).
- * 22.05 to 24.05 group the same way but always from the running jobs at t,
- * without the bound (later_start is only a node given back), and then try
- * again from later_start when the start found is after it; those releases
- * are forecast with 24.11's steps without the third change (the groups,
- * and so most plans, agree; a start tried again from later_start may
- * differ by a group).
+ *    (pick_held()), is tried again from that start.
+ * 22.05 to 24.05 (no bound; later_start is only a node given back) know
+ * nothing of S in the test: from any S it tries the usage at t, then
+ * groups every running job's end from the first on, and a group that
+ * ended by S gives S; a start found past later_start, which here is a
+ * group that takes an end past it, is tried again from there.  The groups
+ * by S are read, not swept (legacy_groups_at()), and tried only when the
+ * job fits with every end by S freed, the last first (fits_at_t() for the
+ * usage at t).  A reservation holds a node for a run that ends at its
+ * first second (resv_advance()).
  * So a job may wait for a group's last end, where an exact sweep would
  * start it at the first end that frees enough; the reservation Slurm makes
  * for it, and what it leaves to the jobs after it, follow from that.
@@ -1894,14 +2071,76 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			if (later > first)
 				later = third < horizon ? third : FAR_FUTURE;
 		}
-		time_t anchor = 0, window = WILL_RUN_WINDOW, last = 0;
-		bool group = false, fit = false;
+		struct wr_groups g = {.window = WILL_RUN_WINDOW};
+		/* 24.11 on the test stops at later; before, it goes on, and a
+		 * group that takes an end past later gives a start past it */
+		time_t bound = s->wr_bounded ? later : FAR_FUTURE;
+		bool fit = false, past = false;
 
-		if (FITS()) {
-			found = S;
-			break;
+		if (s->wr_bounded || S == t) {
+			if (FITS()) {
+				found = S;
+				break;
+			}
+		} else if (!FITS()) {
+			/* 22.05 to 24.05 from S > t, no fit with every end by
+			 * S freed: none of the groups that ended by S fits;
+			 * the group open at S goes on */
+			legacy_groups_at(s, t, S, npend, grow_by, &g);
+		} else if ((npend && s->pend[0].at <= t) ||
+			   (legacy_groups_at(s, t, S, npend, grow_by, &g),
+			    g.nclosed > WR_CLOSED_MAX)) {
+			/* the test from t swept in full (an end due by t, or
+			 * too many groups to keep) */
+			g = (struct wr_groups){.window = WILL_RUN_WINDOW};
+			sweep_restart(s, lim, t, npend, t + 1, S, &r, &ion,
+				      &ioff);
+			if (FITS()) {
+				found = S;
+				break;
+			}
+		} else if (!g.nclosed) {
+			/* no group ended by S: the first try, on the usage
+			 * now, then the group open at S */
+			if (fits_at_t(s, j, p, need)) {
+				found = S;
+				break;
+			}
+		} else {
+			/* a group that ended by S and fits gives S, on the
+			 * nodes of the first such: each fits if an earlier one
+			 * does, so the last is tried first, then back; none:
+			 * the group open at S goes on */
+			uint32_t i = g.nclosed, at = i;
+
+			sweep_restart(s, lim, t, npend, g.closed[i - 1] + 1, S,
+				      &r, &ion, &ioff);
+			if (FITS()) {
+				while (i > 1) {
+					sweep_restart(s, lim, t, npend,
+						      g.closed[i - 2] + 1, S,
+						      &r, &ion, &ioff);
+					at = i - 1;
+					if (!FITS())
+						break;
+					i--;
+				}
+				if (i == 1 && fits_at_t(s, j, p, need)) {
+					found = S; /* the first try */
+					break;
+				}
+				if (at != i)
+					sweep_restart(s, lim, t, npend,
+						      g.closed[i - 1] + 1, S,
+						      &r, &ion, &ioff);
+				(void)FITS(); /* its nodes */
+				found = S;
+				break;
+			}
+			sweep_restart(s, lim, t, npend, S + 1, S, &r, &ion,
+				      &ioff);
 		}
-		while (r < npend && s->pend[r].at <= later) {
+		while (r < npend && s->pend[r].at <= bound) {
 			time_t e = s->pend[r].at;
 			bool usable = false;
 
@@ -1917,43 +2156,40 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			}
 			if (!usable)
 				continue;
-			if (!anchor)
-				anchor = e + WILL_RUN_WINDOW -
-					 e % WILL_RUN_WINDOW;
-			group = true;
-			last = e;
-			if (r < npend && s->pend[r].at <= anchor + window &&
-			    s->pend[r].at <= later)
+			if (e > later) {
+				past = true; /* tried again from later */
+				break;
+			}
+			if (!g.anchor)
+				g.anchor = e + WILL_RUN_WINDOW -
+					   e % WILL_RUN_WINDOW;
+			g.open = true;
+			g.last = e;
+			if (r < npend && s->pend[r].at <= g.anchor + g.window &&
+			    s->pend[r].at <= bound)
 				continue;
-			group = false;
+			g.open = false;
 			if ((fit = FITS()))
 				break;
-			/* grown until it takes the next end (Slurm's loop,
-			 * the linear steps counted at once) */
-			if (r < npend && s->pend[r].at > anchor + window) {
-				time_t gap = s->pend[r].at - anchor - window;
-
-				if (grow_by)
-					window += (gap + grow_by - 1) / grow_by *
-						  grow_by;
-				else
-					while (s->pend[r].at > anchor + window)
-						window *= 2;
-			}
+			if (r < npend)
+				g.window = wr_grow(g.window, grow_by,
+						   s->pend[r].at - g.anchor);
 		}
-		if (!fit && group)
+		if (!fit && g.open && !past)
 			fit = FITS();
 		if (fit) {
 			/* Slurm checks the nodes it chose against the map
 			 * over the run, and tries again from there if a
 			 * reservation came to hold one after S */
-			time_t at = will_run_start(s, j, r, S, last);
+			time_t at = will_run_start(s, j, r, S, g.last);
 
+			if (at < S)
+				at = S; /* before 24.11: a group ended by S */
 			resv_advance(s, lim, t, at, &ion, &ioff);
 			if (at > S && pick_held(s, j, at, lim)) {
 				S = at;
 				sweep_restart(s, lim, t, npend,
-					      S + s->wr_relevant, S, &r, &ion,
+					      restart_from(s, S), S, &r, &ion,
 					      &ioff);
 				continue;
 			}
@@ -1963,7 +2199,7 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 		if (later == FAR_FUTURE || later > horizon)
 			break;
 		S = later;
-		sweep_restart(s, lim, t, npend, S + s->wr_relevant, S, &r,
+		sweep_restart(s, lim, t, npend, restart_from(s, S), S, &r,
 			      &ion, &ioff);
 	}
 #undef FITS
@@ -2684,6 +2920,7 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->pcpu = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pcpu));
 	s->pmem = malloc((maxnodes > nn ? maxnodes : nn) * sizeof(*s->pmem));
 	s->avc = malloc(maxnodes * sizeof(*s->avc));
+	s->avc_keep = malloc(maxnodes * sizeof(*s->avc_keep));
 	s->ever = malloc(maxnodes * sizeof(*s->ever));
 	s->run_cpus = malloc(maxnodes * sizeof(*s->run_cpus));
 	for (uint32_t n = 0; n < snap->node_count; n++)
@@ -2745,7 +2982,7 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	    !s->free_gres || !s->slot || !s->blkn || !s->blkl || !s->touch ||
 	    !s->tflag || !s->dirty || !s->dflag || !s->pmark ||
 	    !s->capc || !s->capm || !s->capb || !s->pick || !s->pcpu ||
-	    !s->pmem || !s->avc || !s->ever || !s->run_cpus || !s->uhist ||
+	    !s->pmem || !s->avc || !s->avc_keep || !s->ever || !s->run_cpus || !s->uhist ||
 	    !s->run_from || !s->kn_slot || !s->kn_val || !s->korder ||
 	    !s->vcnt ||
 	    !s->run_to || !s->remaining ||
@@ -3027,6 +3264,7 @@ out:
 	free(s.pcpu);
 	free(s.pmem);
 	free(s.avc);
+	free(s.avc_keep);
 	free(s.ever);
 	free(s.run_cpus);
 	free(s.uhist);

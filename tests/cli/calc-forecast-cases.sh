@@ -859,6 +859,47 @@ expect dd 7 by backfill
 expect dd 6 start "$(ts 235)"
 expect dd 6 nodes "n[1-2]"
 
+# (ee) 22.05 to 24.05: a job's will-run test knows nothing of the start
+# backfill asks about; tried again from later_start it groups the running
+# jobs from the first end on, the window doubling, as the first try did
+# (24.11 frees the ends before the start first: (dd)).  Nodes of 2 CPUs.
+# Job 5 (highest, 2 CPUs) is planned on n1 at 00:00:40, 00:00-00:02 in the
+# map.  Job 6 (two nodes, 2 CPUs each, 5 min) cannot use n1 until 00:02:00
+# and is tried again from there.  24.11: n1 is free by then, the first
+# group after it (anchored at 00:03:30) holds job 2's end at 00:03:20 but
+# not job 3's at 00:04:30: planned at 00:03:20 on n[1-2], 00:03:00 in the
+# map.  24.05: the groups run from job 1's end (00:00:40, anchored at
+# 00:01:00); the window doubles to 4 min and the group that fits holds
+# jobs 2 and 3: planned at 00:04:30, 00:04:00 in the map.  Job 7 (1 CPU,
+# 3 min) finds a CPU on n2 at 00:00:30 (job 4 ends) and its run would end
+# at 00:03:30: 24.05 starts it then, beside job 2; 24.11 does not (job 6
+# holds n2 from 00:03:00), and it waits for n3.  Job 6 then starts when
+# n1 and n2 are free: 00:03:20 (24.11), 00:03:30 after job 7 (24.05).
+mkdir "$tmp/ee"
+conf 3 2 "PartitionName=p Nodes=n[1-3] Default=YES State=UP" >"$tmp/ee/slurm.conf"
+{
+	job 1 RUNNING p 1 2 60 -4000 -3560 n1
+	job 2 RUNNING p 1 1 60 -4000 -3400 n2
+	job 3 RUNNING p 1 2 60 -4000 -3330 n3
+	job 4 RUNNING p 1 1 60 -4000 -3570 n2
+	job 5 PENDING p 1 2 2 -900
+	NTPN=2 job 6 PENDING p 2 4 5 -800
+	job 7 PENDING p 1 1 3 -700
+} >"$tmp/ee/jobs.txt"
+forecast ee --slurm-version 24.11
+expect ee 5 start "$(ts 40)"
+expect ee 6 start "$(ts 200)"
+expect ee 6 nodes "n[1-2]"
+expect ee 7 start "$(ts 270)"
+expect ee 7 nodes n3
+forecast ee --slurm-version 24.05
+expect ee 5 start "$(ts 40)"
+expect ee 7 start "$(ts 30)"
+expect ee 7 nodes n2
+expect ee 7 by backfill
+expect ee 6 start "$(ts 210)"
+expect ee 6 nodes "n[1-2]"
+
 # (ff) Having planned a job, slurmctld checks its nodes against the map over
 # the run truncated to bf_resolution both ends (_test_resv_overlap), and
 # tries again only where a reservation begins before the truncated end.
