@@ -1780,7 +1780,8 @@ static time_t wr_grow(time_t window, time_t grow_by, time_t past)
 	if (past <= window)
 		return window;
 	if (grow_by)
-		return window + (past - window + grow_by - 1) / grow_by * grow_by;
+		return window +
+		       (past - window + grow_by - 1) / grow_by * grow_by;
 	while (past > window)
 		window *= 2;
 	return window;
@@ -1823,8 +1824,8 @@ static bool fits_at_t(struct sim *s, const struct sjob *j, uint32_t p,
 		if (!s->ever[k] || s->blkn[k])
 			u = 0;
 		else if (j->excl)
-			u = s->busy[n] == 0 &&
-				    s->free_cpu[n] >= (int64_t)s->res.node_cpus[n]
+			u = s->busy[n] == 0 && s->free_cpu[n] >=
+						   (int64_t)s->res.node_cpus[n]
 				? s->free_cpu[n]
 				: 0;
 		else if (gres_fit(s, j, &s->free_gres[n * FC_GRES]))
@@ -2982,7 +2983,8 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	    !s->free_gres || !s->slot || !s->blkn || !s->blkl || !s->touch ||
 	    !s->tflag || !s->dirty || !s->dflag || !s->pmark ||
 	    !s->capc || !s->capm || !s->capb || !s->pick || !s->pcpu ||
-	    !s->pmem || !s->avc || !s->avc_keep || !s->ever || !s->run_cpus || !s->uhist ||
+	    !s->pmem || !s->avc || !s->avc_keep || !s->ever ||
+	    !s->run_cpus || !s->uhist ||
 	    !s->run_from || !s->kn_slot || !s->kn_val || !s->korder ||
 	    !s->vcnt ||
 	    !s->run_to || !s->remaining ||
