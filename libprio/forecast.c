@@ -1818,18 +1818,10 @@ static bool fits_at_t(struct sim *s, const struct sjob *j, uint32_t p,
 
 	memcpy(s->avc_keep, s->avc, pt->node_count * sizeof(*s->avc));
 	for (uint32_t k = 0; k < pt->node_count; k++) {
-		uint32_t n = pt->nodes[k];
-		int64_t u = 0;
+		int64_t u = !s->ever[k] || s->blkn[k]
+				? 0
+				: room_now(s, j, pt->nodes[k]);
 
-		if (!s->ever[k] || s->blkn[k])
-			u = 0;
-		else if (j->excl)
-			u = s->busy[n] == 0 && s->free_cpu[n] >=
-						   (int64_t)s->res.node_cpus[n]
-				? s->free_cpu[n]
-				: 0;
-		else if (gres_fit(s, j, &s->free_gres[n * FC_GRES]))
-			u = usable(j, s->free_cpu[n], s->free_mem[n]);
 		s->avc[k] = u;
 		fitting += u > 0;
 		usum += u;
