@@ -2036,13 +2036,16 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 		hist_add(s, u, 1);
 	}
 
-/* Whether j fits on what the sweep holds now; choose() is asked only when
- * a slot's usable CPUs moved since it last said no. */
-#define FITS()                                                                 \
+/* Whether j could fit on what the sweep holds now, by its counts alone:
+ * enough slots and CPUs, and for spread tasks enough on its count of the
+ * largest slots; false too when choose() said no and no slot moved since. */
+#define MAY_FIT()                                                              \
 	(sweep_flush(s, j, pt, &fitting, &usum),                               \
 	 s->moved && fitting >= j->nodes && usum >= need &&                    \
-	 (!j->flex || hist_reach(s, j->nodes, need, &maxv)) &&                 \
-	 (choose(s, j, p, maxv) || (s->moved = false)))
+	 (!j->flex || hist_reach(s, j->nodes, need, &maxv)))
+/* Whether j fits on what the sweep holds now; choose() is asked only when
+ * a slot's usable CPUs moved since it last said no. */
+#define FITS() (MAY_FIT() && (choose(s, j, p, maxv) || (s->moved = false)))
 	/* at t, what is due by then is free (a job past its limit ends) */
 	sweep_restart(s, lim, t, npend, t + 1, t, &r, &ion, &ioff);
 	if (now_only) {
@@ -2075,10 +2078,17 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 				found = S;
 				break;
 			}
-		} else if (!FITS()) {
+		} else if (!MAY_FIT()) {
 			/* 22.05 to 24.05 from S > t, no fit with every end by
 			 * S freed: none of the groups that ended by S fits;
-			 * the group open at S goes on */
+			 * the group open at S goes on.  The counts decide
+			 * this; where they pass, the groups below are tried
+			 * without asking choose() here: if the job could not
+			 * have its nodes with every end by S freed, no group
+			 * by S gives them (fewer freed) and the same group
+			 * goes on, and choose() is the costly part (a spread
+			 * job on a fragmented cluster leaves out the smallest
+			 * nodes count by count, a walk of the partition each) */
 			legacy_groups_at(s, t, S, npend, grow_by, &g);
 		} else if ((npend && s->pend[0].at <= t) ||
 			   (legacy_groups_at(s, t, S, npend, grow_by, &g),
@@ -2196,6 +2206,7 @@ static time_t earliest(struct sim *s, const struct sjob *j, uint32_t p,
 			      &ion, &ioff);
 	}
 #undef FITS
+#undef MAY_FIT
 out:
 	for (uint32_t k = 0; k < pt->node_count; k++)
 		s->slot[pt->nodes[k]] = 0;
