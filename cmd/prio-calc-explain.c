@@ -217,15 +217,16 @@ int calc_explain(struct calc_opts *o)
 	fo.watch = watch;
 	fo.watch_count = o->explain_count;
 	calc_forecast_opts(o, &snap, &fo);
-	if (prio_forecast_run(&e, &fo, &fc, &err) < 0)
-		cmd_die_error(c, &err);
 	/* what a shorter limit would do, for each job that waits in the
-	 * forecast: the forecast again, also before the snapshot moves */
+	 * forecast: the forecast again, also before the snapshot moves (the
+	 * first job's tries beside the forecast itself) */
 	shorter = calloc(o->explain_count ? o->explain_count : 1,
 			 sizeof(*shorter));
 	if (!shorter)
 		cmd_die(c, "out of memory");
-	for (uint32_t k = 0; k < o->explain_count; k++) {
+	if (prio_forecast_when(&e, &fo, watch[0], &fc, &shorter[0], &err) < 0)
+		cmd_die_error(c, &err);
+	for (uint32_t k = 1; k < o->explain_count; k++) {
 		const struct prio_forecast_row *r =
 		    prio_forecast_row_of(&fc, watch[k]);
 

@@ -3162,6 +3162,15 @@ int prio_forecast_run(const struct prio_engine *e,
 		if (t > s.until || (opts && opts->stop &&
 				    atomic_load_explicit(opts->stop, memory_order_relaxed)))
 			break;
+		if (opts && opts->bound) {
+			long long b = atomic_load_explicit(opts->bound,
+							   memory_order_relaxed);
+
+			if (b && t > (time_t)b) {
+				stopped = true; /* as at until: not started */
+				break;
+			}
+		}
 		/* the records keep whole seconds: jobs one scheduling pass
 		 * started a few milliseconds apart may show start times a
 		 * second apart, and then end that close.  What comes due in

@@ -1072,7 +1072,6 @@ char *prio_top_when(const struct prio_top *t, uint32_t job_id,
 	struct prio_forecast_opts fo = opts ? *opts : (struct prio_forecast_opts){0};
 	struct prio_forecast_shorter sh = {0};
 	struct prio_forecast fc;
-	const struct prio_forecast_row *r;
 	struct prio_explain_text_buf b = {0};
 	uint32_t idx;
 
@@ -1092,15 +1091,8 @@ char *prio_top_when(const struct prio_top *t, uint32_t job_id,
 	fo.watch = &idx;
 	fo.watch_count = 1;
 	memset(&fc, 0, sizeof(fc));
-	if (opts && prio_forecast_run(t->engine, &fo, &fc, err) < 0)
+	if (opts && prio_forecast_when(t->engine, &fo, idx, &fc, &sh, err) < 0)
 		return NULL;
-	r = prio_forecast_row_of(&fc, idx);
-	if (r && r->status == PRIO_FC_STARTS && r->start > fc.from &&
-	    prio_forecast_shorter(t->engine, &fo, idx, r->start, &sh, err) <
-		0) {
-		prio_forecast_free(&fc);
-		return NULL;
-	}
 	prio_forecast_when_render(t->snap, &fc, idx, &sh, prio_explain_text_line,
 				  &b);
 	if (opts)

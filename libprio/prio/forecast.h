@@ -59,6 +59,10 @@ struct prio_forecast_opts {
 	 * its next event as at `until`; NULL: never.  Atomic: written by one
 	 * thread while the run reads it (volatile alone is a data race) */
 	const atomic_int *stop;
+	/* non-zero (set by another thread once known): the run stops at its
+	 * first event past that instant, as at `until`; NULL: none.  A try
+	 * of prio_forecast_when() made before the start it is to beat */
+	const atomic_llong *bound;
 };
 
 /* In the order rows are listed. */
@@ -160,6 +164,20 @@ int prio_forecast_shorter(const struct prio_engine *e,
 			  const struct prio_forecast_opts *opts, uint32_t job,
 			  time_t start, struct prio_forecast_shorter *out,
 			  struct prio_error *err);
+
+/*
+ * prio_forecast_run() (opts, which should watch `job`), and for the job,
+ * pending in the snapshot, prio_forecast_shorter()'s answer when the
+ * forecast starts it after its beginning (else *out stays zero).  The
+ * first limits tried run beside the forecast on a machine of several CPUs,
+ * each until the forecast's start is known: the same answer, sooner.
+ * Returns 0 with *fc and *out filled, or a negative status with err
+ * filled (and *fc freed).
+ */
+int prio_forecast_when(const struct prio_engine *e,
+		       const struct prio_forecast_opts *opts, uint32_t job,
+		       struct prio_forecast *fc,
+		       struct prio_forecast_shorter *out, struct prio_error *err);
 
 /* The row of snapshot job `job`, or NULL when the forecast has none. */
 const struct prio_forecast_row *
