@@ -120,7 +120,17 @@ static uint32_t tries_at_once(void)
 	return cpus > 1 ? (cpus < NTRY ? (uint32_t)cpus : NTRY) : 1;
 }
 
-/* Tries t[b .. end) set up (their copy of the jobs); -1 out of memory. */
+/* The copies of the jobs of tries t[b .. end) freed. */
+static void tries_free(struct shorter_try *t, uint32_t b, uint32_t end)
+{
+	for (uint32_t i = b; i < end; i++) {
+		free(t[i].jobs);
+		t[i].jobs = NULL;
+	}
+}
+
+/* Tries t[b .. end) set up (their copy of the jobs); -1 out of memory,
+ * with every copy freed. */
 static int tries_init(struct shorter_try *t, uint32_t b, uint32_t end,
 		      const struct prio_engine *e,
 		      const struct prio_forecast_opts *opts, uint32_t job,
@@ -134,9 +144,11 @@ static int tries_init(struct shorter_try *t, uint32_t b, uint32_t end,
 					    .minutes = m[i], .start = start,
 					    .bound = bound};
 		t[i].jobs = malloc((size_t)snap->job_count * sizeof(*t[i].jobs));
-		if (!t[i].jobs)
+		if (!t[i].jobs) {
+			tries_free(t, b, i);
 			return prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "",
 					      "out of memory");
+		}
 		memcpy(t[i].jobs, snap->jobs,
 		       (size_t)snap->job_count * sizeof(*t[i].jobs));
 	}
@@ -154,10 +166,7 @@ static int tries_judge(struct shorter_try *t, uint32_t b, uint32_t end,
 {
 	int rc = 0;
 
-	for (uint32_t i = b; i < end; i++) {
-		free(t[i].jobs);
-		t[i].jobs = NULL;
-	}
+	tries_free(t, b, end);
 	for (uint32_t i = b; i < end && rc == 0; i++) {
 		out->tried[out->tried_count++] = t[i].minutes;
 		if (t[i].rc < 0) {
@@ -182,14 +191,15 @@ static void tries_spawn(struct shorter_try *t, pthread_t *th, bool *started,
 		started[i] = pthread_create(&th[i], NULL, shorter_run, &t[i]) == 0;
 }
 
-/* Each try t[b .. end) finished: its thread joined, or run here. */
+/* Each try t[b .. end) finished: its thread joined, or (run_here) run in
+ * this thread when none could be made. */
 static void tries_join(struct shorter_try *t, pthread_t *th, bool *started,
-		       uint32_t b, uint32_t end)
+		       uint32_t b, uint32_t end, bool run_here)
 {
 	for (uint32_t i = b; i < end; i++) {
 		if (started[i])
 			pthread_join(th[i], NULL);
-		else
+		else if (run_here)
 			shorter_run(&t[i]);
 		started[i] = false;
 	}
@@ -213,15 +223,12 @@ static int tries_batches(const struct prio_engine *e,
 		pthread_t th[NTRY];
 		bool started[NTRY] = {false};
 
-		if (tries_init(t, b, end, e, opts, job, m, start, NULL, err) < 0) {
-			for (uint32_t i = b; i < end; i++)
-				free(t[i].jobs);
+		if (tries_init(t, b, end, e, opts, job, m, start, NULL, err) < 0)
 			return -1;
-		}
 		/* the first of the batch in this thread */
 		tries_spawn(t, th, started, b + 1, end);
 		shorter_run(&t[b]);
-		tries_join(t, th, started, b + 1, end);
+		tries_join(t, th, started, b + 1, end, true);
 		rc = tries_judge(t, b, end, start, out, err);
 	}
 	return rc < 0 ? -1 : 0;
@@ -264,11 +271,8 @@ int prio_forecast_when(const struct prio_engine *e,
 	if (first > nm)
 		first = nm;
 	if (first && tries_init(t, 0, first, e, opts, job, m, 0, &bound,
-				err) < 0) {
-		for (uint32_t i = 0; i < first; i++)
-			free(t[i].jobs);
+				err) < 0)
 		return -1;
-	}
 	tries_spawn(t, th, started, 0, first);
 	rc = prio_forecast_run(e, opts, fc, err);
 	r = rc < 0 ? NULL : prio_forecast_row_of(fc, job);
@@ -277,17 +281,14 @@ int prio_forecast_when(const struct prio_engine *e,
 	/* nothing to beat (or an error): the tries stop at their next
 	 * event, their answers unread */
 	atomic_store(&bound, start ? (long long)start - 1 : 1);
-	for (uint32_t i = 0; i < first; i++) {
-		if (started[i])
-			pthread_join(th[i], NULL);
-		else if (start) {
-			t[i].start = start; /* no thread: run here, bounded */
-			shorter_run(&t[i]);
-		}
-	}
+	/* a try no thread could be made for runs here, bounded by the start
+	 * (set only on those: the others read theirs) */
+	for (uint32_t i = 0; i < first; i++)
+		if (!started[i])
+			t[i].start = start;
+	tries_join(t, th, started, 0, first, start != 0);
 	if (rc < 0 || !start) {
-		for (uint32_t i = 0; i < first; i++)
-			free(t[i].jobs);
+		tries_free(t, 0, first);
 		return rc;
 	}
 	rc = tries_judge(t, 0, first, start, out, err);
