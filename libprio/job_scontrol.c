@@ -116,6 +116,8 @@ struct sc_loader {
 	struct lc_time_cache times;
 	struct lc_table tres, parts, t_user, t_account, t_qos, t_reason;
 	struct lc_last l_nodes, l_over, l_dep, l_host, l_misc, l_alloc;
+	const struct prio_source *src;
+	const char *kept; /* the input's bytes from here on are still held */
 
 	/* the record being read */
 	bool open; /* a record has started */
@@ -1401,6 +1403,9 @@ static int load(struct sc_loader *ld, const struct prio_source *src)
 					return rc;
 				continue;
 			}
+			/* the records before this line are whole: nothing
+			 * reads their text again */
+			lc_give_back(ld->src, &ld->kept, p);
 			begin_record(ld, no);
 		} else if (!ld->open) {
 			size_t q = 0;
@@ -1440,6 +1445,8 @@ int prio_load_jobs_scontrol(struct prio_snapshot *snap,
 	ld->name = src->name;
 	ld->err = err;
 	ld->split.limit = src->data + src->size;
+	ld->src = src;
+	ld->kept = src->data;
 	ld->file = prio_arena_strdup(&snap->arena, src->name);
 	lc_time_cache_init(&ld->times);
 	lc_table_init(&ld->tres);

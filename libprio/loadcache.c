@@ -8,8 +8,11 @@
 #include "config.h"
 
 #include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "loadcache.h"
 #include "prio/timestr.h"
@@ -413,6 +416,35 @@ void lc_reader_init(struct lc_reader *r, const struct prio_source *src)
 	r->end = src->data + src->size;
 	r->name = src->name;
 	r->number = 0;
+}
+
+void lc_give_back_pages(const struct prio_source *src, const char **kept,
+			const char *upto)
+{
+	static uintptr_t page;
+	uintptr_t a, e;
+
+	/* only a buffer the source owns from its first byte: memory of the
+	 * caller's (prio_source_from_memory) is not ours to clear; *kept
+	 * moves on all the same, so that the next calls stay cheap */
+	if (!src->once || !src->owned || src->data != src->owned) {
+		*kept = upto;
+		return;
+	}
+	if (!page) {
+		long ps = sysconf(_SC_PAGESIZE);
+
+		page = ps > 0 ? (uintptr_t)ps : 4096;
+	}
+	/* whole pages only: the ends of the buffer share theirs with the
+	 * allocator's own words */
+	a = ((uintptr_t)*kept + page - 1) & ~(page - 1);
+	e = (uintptr_t)upto & ~(page - 1);
+	/* private anonymous memory reads as zeros afterwards; a failure only
+	 * keeps the pages */
+	if (e > a)
+		(void)madvise((void *)a, e - a, MADV_DONTNEED);
+	*kept = (const char *)e;
 }
 
 int lc_line_next(struct lc_reader *r, struct prio_line *line,

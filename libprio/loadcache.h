@@ -10,7 +10,11 @@
  *    maps to what it parsed to, so identical strings share one arena copy;
  *  - last-value interning: a field equal to the previous record's value
  *    reuses its id without hashing.
- * Keys point into the source buffer, which outlives one load.
+ * Keys point into the source buffer, which outlives one load.  A last
+ * value (lc_last, lc_table's last hit) may point into bytes a loader gave
+ * back (lc_give_back): they read as NUL bytes then, which no input text
+ * holds (the splitters refuse them), so the comparison misses and the
+ * lookup goes on as for a new value.
  */
 #ifndef PRIO_LOADCACHE_H
 #define PRIO_LOADCACHE_H
@@ -241,6 +245,22 @@ struct lc_reader {
 };
 
 void lc_reader_init(struct lc_reader *r, const struct prio_source *src);
+
+/* Give back the memory of src's bytes from *kept up to upto, which the
+ * loader has read and will not read again: a large input then does not sit
+ * whole in memory beside what is made of it.  Only a source read once
+ * (src->once) into its own buffer, some megabytes at a time: a call with
+ * less does nothing, cheaply, and *kept moves on only when a step is
+ * done. */
+#define LC_GIVE_BACK_STEP ((size_t)4 << 20)
+void lc_give_back_pages(const struct prio_source *src, const char **kept,
+			const char *upto);
+static inline void lc_give_back(const struct prio_source *src,
+				const char **kept, const char *upto)
+{
+	if (upto > *kept && (size_t)(upto - *kept) >= LC_GIVE_BACK_STEP)
+		lc_give_back_pages(src, kept, upto);
+}
 int lc_line_next(struct lc_reader *r, struct prio_line *line,
 		 struct prio_error *err);
 

@@ -422,12 +422,14 @@ int prio_load_role(struct prio_snapshot *snap, enum prio_role role,
 		rc = prio_load_qos(snap, &src, err);
 		break;
 	case PRIO_INPUT_JOBS_SCONTROL:
+		src.once = true; /* nothing reads it after the loader */
 		rc = prio_load_jobs_scontrol(snap, &src, err);
 		break;
 	case PRIO_INPUT_JOBS_JSON:
 		rc = prio_load_jobs_squeue_json(snap, &src, err);
 		break;
 	case PRIO_INPUT_SACCT:
+		src.once = true;
 		rc = prio_load_sacct(snap, &src, err);
 		break;
 	default:

@@ -762,10 +762,13 @@ static int load(struct sa_loader *ld, const struct prio_source *src)
 	struct lc_reader r;
 	struct prio_line l;
 	bool have_header = false;
+	const char *kept = src->data;
 	int rc;
 
 	lc_reader_init(&r, src);
 	for (;;) {
+		/* the rows before are read: nothing reads their text again */
+		lc_give_back(src, &kept, r.pos);
 		rc = lc_line_next(&r, &l, ld->err);
 		if (rc == 0)
 			break;

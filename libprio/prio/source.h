@@ -3,7 +3,8 @@
  * One input artefact in memory.  Files, pipes and stdin ("-") are read
  * whole into memory the source owns (never mapped: a file cut while mapped
  * would kill the process); either way a loader sees one contiguous buffer and
- * walks it line by line without copying.  Safety limits (NUL bytes, line
+ * walks it line by line without copying (the big loaders give back the
+ * pages they have read when the source is read once).  Safety limits (NUL bytes, line
  * length) are checked here once so that every loader reports them alike.
  * Compressed inputs (gzip, zstd: told by their magic bytes, not their name)
  * are decompressed on open; a cut or corrupt one is refused, never read in
@@ -27,6 +28,10 @@ struct prio_source {
 	/* private */
 	char *owned;
 	char *name_owned;
+	/* read once: its loader may give back the memory of what it has
+	 * read (prio_load_role sets it; nothing reads a source it opened
+	 * after the loader) */
+	bool once;
 };
 
 /* Open path ("-" = stdin) and read it whole, decompressed when it is gzip

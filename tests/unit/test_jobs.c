@@ -1796,3 +1796,100 @@ Test(jobs, two_threads_are_one)
 	prio_snapshot_free(&a);
 	prio_snapshot_free(&b);
 }
+
+/* A large input read through prio_load_role is given back as it is read
+ * (lc_give_back): the jobs are those of the same text read from memory,
+ * where nothing is given back, although the fields every record repeats
+ * (user, account, QOS, TRES, partition) were last seen in bytes given back
+ * long before. */
+Test(jobs, given_back_input_reads_as_before)
+{
+	const unsigned n = 60000;
+	size_t cap = (size_t)n * 400, len = 0;
+	char *text = malloc(cap), path[] = "/tmp/prio-give-back.XXXXXX", msg[1024];
+	struct prio_snapshot a, b;
+	struct prio_error err;
+
+	cr_assert_not_null(text);
+	for (unsigned i = 0; i < n; i++) {
+		/* one record in the middle differs, then the first values
+		 * come back */
+		bool odd = i == n / 2;
+
+		len += (size_t)snprintf(
+		    text + len, cap - len,
+		    "JobId=%u JobName=job%u UserId=%s Priority=%u Nice=0 "
+		    "Account=%s QOS=normal JobState=PENDING Reason=Priority "
+		    "SubmitTime=2026-01-02T03:04:05 Partition=batch "
+		    "TimeLimit=60 NumNodes=1 NumCPUs=4 ReqNodeList=(null) "
+		    "TRES=cpu=4,mem=%s,node=1 Comment=padding-to-three-hundred-"
+		    "bytes-a-record-as-scontrol-prints-them\n",
+		    i + 1, i, odd ? "v(8)" : "u(7)", 1000 + i % 97,
+		    odd ? "other" : "acc", odd ? "2G" : "8G");
+	}
+	cr_assert_gt(len, (size_t)3 * LC_GIVE_BACK_STEP);
+	cr_assert_eq(test_temp_file(path, text, len), 0);
+
+	cr_assert_eq(prio_snapshot_init(&a), 0);
+	cr_assert_eq(prio_load_role(&a, PRIO_ROLE_JOBS, path, &err), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+	cr_assert_eq(load_text(&b, text, &err, false), 0);
+	unlink(path);
+	cr_assert_eq(a.job_count, n);
+	cr_assert_eq(b.job_count, n);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct prio_job *x = &a.jobs[i];
+
+		assert_common_fields(&a, x, &b, &b.jobs[i]);
+		cr_assert_str_eq(S(&a, x->user), i == n / 2 ? "v" : "u");
+		cr_assert_str_eq(S(&a, x->account), i == n / 2 ? "other" : "acc");
+		cr_assert_eq(tres(&a, &x->tres_req, "mem"),
+			     i == n / 2 ? 2048 : 8192, "job %u", x->job_id);
+	}
+	cr_assert_eq(a.strings.count, b.strings.count, "the same ids");
+	prio_snapshot_free(&a);
+	prio_snapshot_free(&b);
+	free(text);
+}
+
+/* What is given back: whole pages of a source read once into its own
+ * buffer, from where the last step ended; nothing of any other source. */
+Test(jobs, give_back_takes_whole_pages_of_sources_read_once)
+{
+	size_t size = 3 * LC_GIVE_BACK_STEP, page = (size_t)sysconf(_SC_PAGESIZE);
+	char path[] = "/tmp/prio-give-back.XXXXXX", *fill = malloc(size);
+	struct prio_source src;
+	struct prio_error err;
+	const char *kept, *upto;
+
+	cr_assert_not_null(fill);
+	memset(fill, 'x', size);
+	cr_assert_eq(test_temp_file(path, fill, size), 0);
+
+	/* not read once: the bytes stay */
+	cr_assert_eq(prio_source_open(&src, path, &err), 0);
+	kept = src.data;
+	lc_give_back(&src, &kept, src.data + 2 * LC_GIVE_BACK_STEP);
+	cr_assert_eq(memcmp(src.data, fill, size), 0);
+	prio_source_close(&src);
+
+	cr_assert_eq(prio_source_open(&src, path, &err), 0);
+	unlink(path);
+	src.once = true;
+	kept = src.data;
+	/* less than a step: nothing yet */
+	lc_give_back(&src, &kept, src.data + LC_GIVE_BACK_STEP - 1);
+	cr_assert_eq(kept, src.data);
+	upto = src.data + 2 * LC_GIVE_BACK_STEP + 100;
+	lc_give_back(&src, &kept, upto);
+	cr_assert_eq((uintptr_t)kept % page, 0);
+	cr_assert_leq(kept, upto);
+	cr_assert_gt(kept + page, upto);
+	/* the first whole page on is given back: it reads as zeros */
+	for (const char *p = src.data + page; p < kept; p += page)
+		cr_assert_eq(*p, 0, "offset %td", p - src.data);
+	/* from kept on, the bytes are those read */
+	cr_assert_eq(memcmp(kept, fill, (size_t)(src.data + size - kept)), 0);
+	prio_source_close(&src);
+	free(fill);
+}

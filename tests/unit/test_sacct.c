@@ -2,6 +2,7 @@
 /* sacct -P / -p: real captures, JobID forms, and malformed input. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -456,4 +457,60 @@ Test(sacct, free_text_last_column_may_hold_bars)
 		     0);
 	cr_assert_eq(snap.sacct_count, 1);
 	prio_snapshot_free(&snap);
+}
+
+/* A large sacct output read through prio_load_role is given back as it is
+ * read: its records are those of the same text read from memory, although
+ * the values every row repeats were last seen in bytes given back. */
+Test(sacct, given_back_input_reads_as_before)
+{
+	const unsigned n = 120000;
+	size_t cap = (size_t)n * 200 + 256, len = 0;
+	char *text = malloc(cap), path[] = "/tmp/prio-give-back.XXXXXX", msg[1024];
+	struct prio_snapshot a, b;
+	struct prio_error err;
+
+	cr_assert_not_null(text);
+	len += (size_t)snprintf(text, cap,
+				"JobID|JobIDRaw|User|Account|Partition|QOS|"
+				"Start|End|Elapsed|State|AllocTRES|NNodes|"
+				"NCPUS|NodeList|Timelimit\n");
+	for (unsigned i = 0; i < n; i++) {
+		bool odd = i == n / 2;
+
+		len += (size_t)snprintf(
+		    text + len, cap - len,
+		    "%u|%u|%s|%s|batch|normal|2026-11-22T03:37:17|"
+		    "2026-11-22T03:46:18|00:09:01|COMPLETED|"
+		    "billing=10,cpu=8,mem=%s,node=1|1|8|node%03u|00:30:00\n",
+		    i + 1, i + 1, odd ? "bob" : "alice", odd ? "phys" : "astro",
+		    odd ? "2G" : "8G", i % 7);
+	}
+	cr_assert_gt(len, (size_t)12 << 20);
+	cr_assert_eq(test_temp_file(path, text, len), 0);
+
+	utc();
+	cr_assert_eq(prio_snapshot_init(&a), 0);
+	cr_assert_eq(prio_load_role(&a, PRIO_ROLE_SACCT, path, &err), 0, "%s",
+		     prio_error_format(&err, msg, sizeof(msg)));
+	unlink(path);
+	cr_assert_eq(load_text(&b, text, &err, false), 0);
+	cr_assert_eq(a.sacct_count, n);
+	cr_assert_eq(b.sacct_count, n);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct prio_sacct_rec *x = &a.sacct[i], *y = &b.sacct[i];
+
+		cr_assert_eq(x->job_id, i + 1);
+		cr_assert_str_eq(S(&a, x->user), i == n / 2 ? "bob" : "alice");
+		cr_assert_str_eq(S(&a, x->account), S(&b, y->account));
+		cr_assert_str_eq(S(&a, x->node_list), S(&b, y->node_list));
+		cr_assert_eq(x->elapsed, 541);
+		cr_assert_eq(x->start, y->start);
+		cr_assert_eq(tres(&a, &x->alloc_tres, "mem"),
+			     i == n / 2 ? 2048 : 8192, "job %u", x->job_id);
+	}
+	cr_assert_eq(a.strings.count, b.strings.count, "the same ids");
+	prio_snapshot_free(&a);
+	prio_snapshot_free(&b);
+	free(text);
 }
