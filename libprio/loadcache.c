@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include "loadcache.h"
 #include "prio/timestr.h"
@@ -421,7 +420,7 @@ void lc_reader_init(struct lc_reader *r, const struct prio_source *src)
 void lc_give_back_pages(const struct prio_source *src, const char **kept,
 			const char *upto)
 {
-	static uintptr_t page;
+	const uintptr_t unit = LC_GIVE_BACK_UNIT;
 	uintptr_t a, e;
 
 	/* only a buffer the source owns from its first byte: memory of the
@@ -431,15 +430,11 @@ void lc_give_back_pages(const struct prio_source *src, const char **kept,
 		*kept = upto;
 		return;
 	}
-	if (!page) {
-		long ps = sysconf(_SC_PAGESIZE);
-
-		page = ps > 0 ? (uintptr_t)ps : 4096;
-	}
-	/* whole pages only: the ends of the buffer share theirs with the
+	/* whole 2 MiB pages (source.c asks for them; none is split), and
+	 * never the buffer's ends, which share their pages with the
 	 * allocator's own words */
-	a = ((uintptr_t)*kept + page - 1) & ~(page - 1);
-	e = (uintptr_t)upto & ~(page - 1);
+	a = ((uintptr_t)*kept + unit - 1) & ~(unit - 1);
+	e = (uintptr_t)upto & ~(unit - 1);
 	/* private anonymous memory reads as zeros afterwards; a failure only
 	 * keeps the pages */
 	if (e > a)

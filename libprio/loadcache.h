@@ -253,6 +253,8 @@ void lc_reader_init(struct lc_reader *r, const struct prio_source *src);
  * less does nothing, cheaply, and *kept moves on only when a step is
  * done. */
 #define LC_GIVE_BACK_STEP ((size_t)4 << 20)
+#define LC_GIVE_BACK_UNIT ((size_t)2 << 20) /* what is given back is whole
+					      units of this, aligned */
 void lc_give_back_pages(const struct prio_source *src, const char **kept,
 			const char *upto);
 static inline void lc_give_back(const struct prio_source *src,

@@ -1852,11 +1852,11 @@ Test(jobs, given_back_input_reads_as_before)
 	free(text);
 }
 
-/* What is given back: whole pages of a source read once into its own
+/* What is given back: whole 2 MiB units of a source read once into its own
  * buffer, from where the last step ended; nothing of any other source. */
 Test(jobs, give_back_takes_whole_pages_of_sources_read_once)
 {
-	size_t size = 3 * LC_GIVE_BACK_STEP, page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t size = 3 * LC_GIVE_BACK_STEP, unit = LC_GIVE_BACK_UNIT;
 	char path[] = "/tmp/prio-give-back.XXXXXX", *fill = malloc(size);
 	struct prio_source src;
 	struct prio_error err;
@@ -1882,11 +1882,11 @@ Test(jobs, give_back_takes_whole_pages_of_sources_read_once)
 	cr_assert_eq(kept, src.data);
 	upto = src.data + 2 * LC_GIVE_BACK_STEP + 100;
 	lc_give_back(&src, &kept, upto);
-	cr_assert_eq((uintptr_t)kept % page, 0);
+	cr_assert_eq((uintptr_t)kept % unit, 0);
 	cr_assert_leq(kept, upto);
-	cr_assert_gt(kept + page, upto);
-	/* the first whole page on is given back: it reads as zeros */
-	for (const char *p = src.data + page; p < kept; p += page)
+	cr_assert_gt(kept + unit, upto);
+	/* from the first whole unit on, what is given back reads as zeros */
+	for (const char *p = src.data + unit; p < kept; p += 4096)
 		cr_assert_eq(*p, 0, "offset %td", p - src.data);
 	/* from kept on, the bytes are those read */
 	cr_assert_eq(memcmp(kept, fill, (size_t)(src.data + size - kept)), 0);
