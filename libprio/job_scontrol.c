@@ -40,7 +40,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -1120,7 +1119,6 @@ static int parse_pairs(struct sc_loader *ld, const char *p,
 #define PIPE_MIN_SIZE ((size_t)4 << 20)
 #endif
 #define PIPE_LINES 256u /* lines per chunk */
-#define HUGE_PAGE ((uintptr_t)2 << 20)
 #define PIPE_RING 4u	/* chunks in flight */
 
 struct pipe_line {
@@ -1222,15 +1220,7 @@ static void reserve_jobs(struct prio_snapshot *snap, size_t input)
 		return; /* the array grows as it would have */
 	snap->jobs = jobs;
 	snap->job_capacity = (uint32_t)want;
-#ifdef MADV_HUGEPAGE
-	{
-		uintptr_t a = ((uintptr_t)jobs + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
-		uintptr_t e = ((uintptr_t)jobs + bytes) & ~(HUGE_PAGE - 1);
-
-		if (e > a)
-			(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
-	}
-#endif
+	lc_huge_pages(jobs, bytes);
 }
 
 static void *pipe_main(void *arg)

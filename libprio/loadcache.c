@@ -417,6 +417,21 @@ void lc_reader_init(struct lc_reader *r, const struct prio_source *src)
 	r->number = 0;
 }
 
+void lc_huge_pages(void *buf, size_t size)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t unit = LC_GIVE_BACK_UNIT;
+	uintptr_t a = ((uintptr_t)buf + unit - 1) & ~(unit - 1);
+	uintptr_t e = ((uintptr_t)buf + size) & ~(unit - 1);
+
+	if (e > a)
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+	(void)buf;
+	(void)size;
+#endif
+}
+
 void lc_give_back_pages(const struct prio_source *src, const char **kept,
 			const char *upto)
 {

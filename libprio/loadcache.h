@@ -246,6 +246,11 @@ struct lc_reader {
 
 void lc_reader_init(struct lc_reader *r, const struct prio_source *src);
 
+/* Ask for 2 MiB pages (LC_GIVE_BACK_UNIT) where the kernel has them, over
+ * the whole ones inside a large buffer about to be written: one fault each
+ * instead of 512, a tenth of the time a large queue takes to read. */
+void lc_huge_pages(void *buf, size_t size);
+
 /* Give back the memory of src's bytes from *kept up to upto, which the
  * loader has read and will not read again: a large input then does not sit
  * whole in memory beside what is made of it.  Only a source read once
