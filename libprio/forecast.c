@@ -30,6 +30,7 @@
 
 #define NONE UINT32_MAX
 #define WAKE (UINT32_MAX - 1) /* event: the backfill timer */
+#define CALC_WAKE (UINT32_MAX - 2) /* event: its tick after a calculation */
 #define FAR_FUTURE ((time_t)1 << 40)
 /* GRES kinds modelled (untyped gres/NAME that nodes have); a job asking
  * for another says so in its note. */
@@ -232,7 +233,7 @@ struct sim {
 	uint32_t cdefer;
 	struct pend *pend;   /* backfill_pass(): the ends in the window */
 	uint32_t cpend;
-	bool wake_queued;
+	bool wake_queued, calc_wake_queued;
 	struct resv *rv;
 	uint32_t nrv, crv;
 	uint32_t *by_from, *by_to; /* rv sorted by from, by to */
@@ -2626,7 +2627,7 @@ static int backfill_pass(struct sim *s, time_t t)
 	/* the running jobs' ends as Slurm plans them: at their limits,
 	 * whenever they really end (--forecast-ends history) */
 	for (uint32_t i = 0; i < s->nheap; i++)
-		if (s->heap[i].run < WAKE &&
+		if (s->heap[i].run < CALC_WAKE &&
 		    s->runs[s->heap[i].run].plan <= horizon) {
 			s->rel[nrel] = s->heap[i];
 			s->rel[nrel++].at = s->runs[s->heap[i].run].plan;
@@ -2768,7 +2769,56 @@ bool prio_forecast_backfill_timer(const struct prio_snapshot *snap,
 	return true;
 }
 
+static int pass_here(struct sim *s, time_t t);
+
+/* Whether a job is left to start: a pending one in some partition. */
+static bool jobs_left(const struct sim *s)
+{
+	for (uint32_t p = 0; p < s->snap->partition_count; p++)
+		if (s->remaining[p] > 0)
+			return true;
+	return false;
+}
+
+/*
+ * A pass at t, then the backfill timer's wake for the next priority
+ * calculation.  slurmctld's decay thread stores each pending job's new
+ * priority at every PriorityCalcPeriod and marks the jobs changed when it
+ * does (without INCR_ONLY always; with it when a priority grew, taken
+ * here as always, as the age factor makes it): the backfill thread then
+ * runs at its first tick after the calculation, even when nothing else
+ * moved (a live log shows a cycle every bf_interval while jobs wait).
+ * Its own wake (CALC_WAKE), beside the timer's: a tick queued for the
+ * calculation must not stand for an earlier one the timer needs.  A queue reordered
+ * there may let a job backfill that the last pass held behind a higher
+ * one's reservation (live run 34: job 42, started at 12:59:44, a second
+ * after the calculation, beside job 39).  The wake is queued only while
+ * another event is due: with none, nothing ends, and a reordered queue
+ * starts nothing that the last pass, which tried every job, did not.
+ */
 static int pass(struct sim *s, time_t t)
+{
+	time_t next_calc, at;
+
+	if (pass_here(s, t) < 0)
+		return -1;
+	if (!s->sp->backfill || s->period <= 0 || s->calc_wake_queued ||
+	    !s->nheap || !jobs_left(s))
+		return 0;
+	next_calc = t < s->calc0 ? s->calc0
+				 : s->calc0 + ((t - s->calc0) / s->period + 1) *
+						  s->period;
+	at = next_calc;
+	if (at < s->next_bf)
+		at = s->next_bf;
+	else if (s->bf_period)
+		at = s->next_bf + (at - s->next_bf + s->bf_period - 1) /
+					  s->bf_period * s->bf_period;
+	s->calc_wake_queued = true;
+	return heap_push(s, at, CALC_WAKE);
+}
+
+static int pass_here(struct sim *s, time_t t)
 {
 	time_t calc = t;
 
@@ -3249,6 +3299,10 @@ int prio_forecast_run(const struct prio_engine *e,
 			fc->events++;
 			if (ev.run == WAKE) {
 				s.wake_queued = false;
+				continue;
+			}
+			if (ev.run == CALC_WAKE) {
+				s.calc_wake_queued = false;
 				continue;
 			}
 			s.version++; /* a begin time or an end */
