@@ -234,6 +234,10 @@ struct sim {
 	struct pend *pend;   /* backfill_pass(): the ends in the window */
 	uint32_t cpend;
 	bool wake_queued, calc_wake_queued;
+	/* another thread's bound on the run (prio_forecast_opts.bound), and
+	 * whether a pass was cut short by it */
+	const atomic_llong *bound;
+	bool cut;
 	struct resv *rv;
 	uint32_t nrv, crv;
 	uint32_t *by_from, *by_to; /* rv sorted by from, by to */
@@ -2610,6 +2614,18 @@ static void memo_cut(struct sim *s, uint32_t keep)
  * pass's thousand jobs are, and the now-only check costs a sweep of the
  * nodes only, not of the window's ends.
  */
+/* Whether the bound another thread set (a try's start to beat, minus
+ * one) is already behind t: nothing found from t on can be an answer. */
+static bool past_bound(const struct sim *s, time_t t)
+{
+	long long b;
+
+	if (!s->bound)
+		return false;
+	b = atomic_load_explicit(s->bound, memory_order_relaxed);
+	return b && t > (time_t)b;
+}
+
 static int backfill_pass(struct sim *s, time_t t)
 {
 	const struct prio_sched_params *sp = s->sp;
@@ -2656,6 +2672,14 @@ static int backfill_pass(struct sim *s, time_t t)
 
 		if (j->started || !eligible(s, j, t))
 			continue;
+		/* a try whose start to beat came to be known at or before t
+		 * (its first pass, on a large queue the costliest, runs while
+		 * the forecast it is to beat may end in a moment): the run
+		 * ends here, as at its next event */
+		if (past_bound(s, t)) {
+			s->cut = true;
+			break;
+		}
 		/* held by a limit: neither tested nor given a reservation */
 		if (s->lim && limit_holds(s, en))
 			continue;
@@ -3249,6 +3273,7 @@ int prio_forecast_run(const struct prio_engine *e,
 	memset(&s, 0, sizeof(s));
 	s.fc = fc;
 	s.rv_cap = UINT32_MAX;
+	s.bound = opts ? opts->bound : NULL;
 	fc->from = e->snap->now;
 	fc->until = opts ? opts->until : 0;
 	if ((rc = setup(&s, e, opts, err)) < 0 ||
@@ -3267,6 +3292,10 @@ int prio_forecast_run(const struct prio_engine *e,
 	for (;;) {
 		if (pass(&s, t) < 0)
 			goto oom;
+		if (s.cut) {
+			stopped = true; /* as at until: not started */
+			break;
+		}
 		if (!s.nheap || watched_done(&s, opts)) {
 			stopped = s.nheap > 0;
 			break;
@@ -3275,14 +3304,9 @@ int prio_forecast_run(const struct prio_engine *e,
 		if (t > s.until || (opts && opts->stop &&
 				    atomic_load_explicit(opts->stop, memory_order_relaxed)))
 			break;
-		if (opts && opts->bound) {
-			long long b = atomic_load_explicit(opts->bound,
-							   memory_order_relaxed);
-
-			if (b && t > (time_t)b) {
-				stopped = true; /* as at until: not started */
-				break;
-			}
+		if (past_bound(&s, t)) {
+			stopped = true; /* as at until: not started */
+			break;
 		}
 		/* the records keep whole seconds: jobs one scheduling pass
 		 * started a few milliseconds apart may show start times a

@@ -60,8 +60,9 @@ struct prio_forecast_opts {
 	 * thread while the run reads it (volatile alone is a data race) */
 	const atomic_int *stop;
 	/* non-zero (set by another thread once known): the run stops at its
-	 * first event past that instant, as at `until`; NULL: none.  A try
-	 * of prio_forecast_when() made before the start it is to beat */
+	 * first event past that instant, as at `until`, or within a backfill
+	 * pass already past it (before its next job); NULL: none.  A try of
+	 * prio_forecast_when() made before the start it is to beat */
 	const atomic_llong *bound;
 };
 
