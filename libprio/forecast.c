@@ -2602,18 +2602,6 @@ static void memo_cut(struct sim *s, uint32_t keep)
 	s->nmemo = keep;
 }
 
-/*
- * One backfill pass.  A job that cannot start now (may_fit_now() says no,
- * or earliest() finds no room at t under the reservations made so far)
- * only matters through its reservation, and that only to a job after it
- * that might start now: its sweep is put off (s->defer) until such a job
- * comes, and made then, in order, before that job's; the jobs put off
- * after the last such job are never swept.  The reservations, starts and
- * shortest failed limits are those of sweeping every job in turn, as
- * nothing changes while jobs are put off; on a full cluster most of a
- * pass's thousand jobs are, and the now-only check costs a sweep of the
- * nodes only, not of the window's ends.
- */
 /* Whether the bound another thread set (a try's start to beat, minus
  * one) is already behind t: nothing found from t on can be an answer. */
 static bool past_bound(const struct sim *s, time_t t)
@@ -2626,6 +2614,18 @@ static bool past_bound(const struct sim *s, time_t t)
 	return b && t > (time_t)b;
 }
 
+/*
+ * One backfill pass.  A job that cannot start now (may_fit_now() says no,
+ * or earliest() finds no room at t under the reservations made so far)
+ * only matters through its reservation, and that only to a job after it
+ * that might start now: its sweep is put off (s->defer) until such a job
+ * comes, and made then, in order, before that job's; the jobs put off
+ * after the last such job are never swept.  The reservations, starts and
+ * shortest failed limits are those of sweeping every job in turn, as
+ * nothing changes while jobs are put off; on a full cluster most of a
+ * pass's thousand jobs are, and the now-only check costs a sweep of the
+ * nodes only, not of the window's ends.
+ */
 static int backfill_pass(struct sim *s, time_t t)
 {
 	const struct prio_sched_params *sp = s->sp;
@@ -2811,14 +2811,15 @@ static bool jobs_left(const struct sim *s)
  * does (without INCR_ONLY always; with it when a priority grew, taken
  * here as always, as the age factor makes it): the backfill thread then
  * runs at its first tick after the calculation, even when nothing else
- * moved (a live log shows a cycle every bf_interval while jobs wait).
- * Its own wake (CALC_WAKE), beside the timer's: a tick queued for the
- * calculation must not stand for an earlier one the timer needs.  A queue reordered
- * there may let a job backfill that the last pass held behind a higher
- * one's reservation (live run 34: job 42, started at 12:59:44, a second
- * after the calculation, beside job 39).  The wake is queued only while
- * another event is due: with none, nothing ends, and a reordered queue
- * starts nothing that the last pass, which tried every job, did not.
+ * moved (a live log shows a cycle every bf_interval while jobs wait).  A
+ * queue reordered there may let a job backfill that the last pass held
+ * behind a higher one's reservation (live run 34: job 42, started at
+ * 12:59:44, a second after the calculation, beside job 39).  The wake is
+ * its own (CALC_WAKE), beside the timer's: a tick queued for the
+ * calculation must not stand for an earlier one the timer needs.  It is
+ * queued only while another event is due: with none, nothing ends, and a
+ * reordered queue starts nothing that the last pass, which tried every
+ * job, did not.
  */
 static int pass(struct sim *s, time_t t)
 {

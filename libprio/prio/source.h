@@ -4,8 +4,9 @@
  * whole into memory the source owns (never mapped: a file cut while mapped
  * would kill the process); either way a loader sees one contiguous buffer and
  * walks it line by line without copying (the big loaders give back the
- * pages they have read when the source is read once).  Safety limits (NUL bytes, line
- * length) are checked here once so that every loader reports them alike.
+ * pages they have read when the source is read once).  Safety limits (NUL
+ * bytes, line length) are checked here once so that every loader reports
+ * them alike.
  * Compressed inputs (gzip, zstd: told by their magic bytes, not their name)
  * are decompressed on open; a cut or corrupt one is refused, never read in
  * part.
