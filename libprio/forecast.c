@@ -204,6 +204,7 @@ struct sim {
 	struct entry *q;
 	uint32_t nq, cq;
 	time_t q_calc;
+	uint32_t least_cpn; /* the least CPUs per node of a job queued */
 	uint32_t *remaining; /* per partition: unstarted entries */
 	bool *blocked;
 	/* the main pass takes a failed partition's nodes away from every
@@ -830,6 +831,7 @@ static int build_queue(struct sim *s, time_t calc)
 	s->ec.now = calc;
 	s->q_calc = calc;
 	s->nq = 0;
+	s->least_cpn = UINT32_MAX;
 	memset(s->remaining, 0, snap->partition_count * sizeof(*s->remaining));
 	for (uint32_t i = 0; i < s->nsj; i++) {
 		struct sjob *j = &s->sj[i];
@@ -839,6 +841,8 @@ static int build_queue(struct sim *s, time_t calc)
 
 		if (j->held || j->never || j->started)
 			continue;
+		if (j->cpn < s->least_cpn)
+			s->least_cpn = j->cpn;
 		np = prio_job_partitions(&s->ec, job, s->parts);
 		nq = prio_job_qos_count(job);
 		prio_job_factors(&s->ec, job, &jf);
@@ -2795,13 +2799,22 @@ bool prio_forecast_backfill_timer(const struct prio_snapshot *snap,
 
 static int pass_here(struct sim *s, time_t t);
 
-/* Whether a job is left to start: a pending one in some partition. */
-static bool jobs_left(const struct sim *s)
+/* Whether a job left to start could have its CPUs on one node as the
+ * nodes are now: some node has as many free as the least a job of the
+ * queue needs on one (its CPUs per node; one task's when they spread).
+ * A lower bound of the need (memory, GRES and whole nodes left out, and
+ * the queue as built at the last calculation, jobs started since
+ * included): when it says no, no job can start before something ends. */
+static bool room_for_a_job(const struct sim *s)
 {
-	for (uint32_t p = 0; p < s->snap->partition_count; p++)
-		if (s->remaining[p] > 0)
-			return true;
-	return false;
+	int64_t most = 0;
+
+	if (!s->nq)
+		return false;
+	for (uint32_t n = 0; n < s->snap->node_count; n++)
+		if (s->free_cpu[n] > most)
+			most = s->free_cpu[n];
+	return most >= (int64_t)(s->least_cpn ? s->least_cpn : 1);
 }
 
 /*
@@ -2817,9 +2830,11 @@ static bool jobs_left(const struct sim *s)
  * 12:59:44, a second after the calculation, beside job 39).  The wake is
  * its own (CALC_WAKE), beside the timer's: a tick queued for the
  * calculation must not stand for an earlier one the timer needs.  It is
- * queued only while another event is due: with none, nothing ends, and a
+ * queued only while another event is due (with none, nothing ends, and a
  * reordered queue starts nothing that the last pass, which tried every
- * job, did not.
+ * job, did not) and while some node has the CPUs a job left needs on one
+ * (on a full cluster no order starts a job: a queue behind long jobs
+ * would pay a pass every period, for nothing, until they end).
  */
 static int pass(struct sim *s, time_t t)
 {
@@ -2828,7 +2843,7 @@ static int pass(struct sim *s, time_t t)
 	if (pass_here(s, t) < 0)
 		return -1;
 	if (!s->sp->backfill || s->period <= 0 || s->calc_wake_queued ||
-	    !s->nheap || !jobs_left(s))
+	    !s->nheap || !room_for_a_job(s))
 		return 0;
 	next_calc = t < s->calc0 ? s->calc0
 				 : s->calc0 + ((t - s->calc0) / s->period + 1) *

@@ -7,12 +7,9 @@
 # drain.  Fill job 3 ends at 21:50:29 by its limit; slurmctld started jobs
 # 7, 5 and 13 at its tick, 21:50:31, and so job 7 still held lvn3 when the
 # other fill jobs ended at 21:51:29.  With the timer ours does the same and
-# the whole live verdict passes.  Without sdiag.txt a pass comes at the
-# first event bf_interval after the last; that once started the jobs at
-# 21:50:29 and job 6 a minute early (mean error 14 s).  Since a priority
-# calculation wakes the backfill (forecast-calc-wake), the pass after
-# 21:50:26's calculation puts the next at 21:50:31 there too: the verdict
-# must pass either way.
+# the whole live verdict passes; without sdiag.txt (a pass at the first
+# event after bf_interval) the jobs start at 21:50:29 and job 6 a minute
+# early, and our mean error grows from about 1 s to about 14 s.
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
@@ -52,7 +49,7 @@ awk -v m="$mean" 'BEGIN { exit !(m <= 2) }' || { echo "mean error $mean s with t
 cp -r "$d" "$tmp/without"
 rm "$tmp/without/snap/sdiag.txt"
 mean0=$(judge "$tmp/without")
-grep -q '^live: ok forecast: no worse than Slurm' "$tmp/judge" ||
-	{ echo "the live verdict fails without sdiag.txt:"; cat "$tmp/judge"; exit 1; }
+awk -v m="$mean0" 'BEGIN { exit !(m >= 10) }' ||
+	{ echo "mean error $mean0 s without sdiag.txt: the timer no longer matters here?"; exit 1; }
 echo "forecast-sdiag-timer: mean error ${mean} s with sdiag's timer, ${mean0} s without"
 exit 0
