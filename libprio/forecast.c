@@ -2797,8 +2797,6 @@ bool prio_forecast_backfill_timer(const struct prio_snapshot *snap,
 	return true;
 }
 
-static int pass_here(struct sim *s, time_t t);
-
 /* Whether a job left to start could have its CPUs on one node as the
  * nodes are now: some node has as many free as the least a job of the
  * queue needs on one (its CPUs per node; one task's when they spread).
@@ -2817,55 +2815,32 @@ static bool room_for_a_job(const struct sim *s)
 	return most >= (int64_t)(s->least_cpn ? s->least_cpn : 1);
 }
 
-/*
- * A pass at t, then the backfill timer's wake for the next priority
- * calculation.  slurmctld's decay thread stores each pending job's new
- * priority at every PriorityCalcPeriod and marks the jobs changed when it
- * does (without INCR_ONLY always; with it when a priority grew, taken
- * here as always, as the age factor makes it): the backfill thread then
- * runs at its first tick after the calculation, even when nothing else
- * moved (a live log shows a cycle every bf_interval while jobs wait).  A
- * queue reordered there may let a job backfill that the last pass held
- * behind a higher one's reservation (live run 34: job 42, started at
- * 12:59:44, a second after the calculation, beside job 39).  The wake is
- * its own (CALC_WAKE), beside the timer's: a tick queued for the
- * calculation must not stand for an earlier one the timer needs.  It is
- * queued only while another event is due (with none, nothing ends, and a
- * reordered queue starts nothing that the last pass, which tried every
- * job, did not) and while some node has the CPUs a job left needs on one
- * (on a full cluster no order starts a job: a queue behind long jobs
- * would pay a pass every period, for nothing, until they end).
- */
-static int pass(struct sim *s, time_t t)
+/* The priority calculation in force at t: the last at or before it,
+ * calc_init before calc0. */
+static time_t calc_at(const struct sim *s, time_t t)
 {
-	time_t next_calc, at;
-
-	if (pass_here(s, t) < 0)
-		return -1;
-	if (!s->sp->backfill || s->period <= 0 || s->calc_wake_queued ||
-	    !s->nheap || !room_for_a_job(s))
-		return 0;
-	next_calc = t < s->calc0 ? s->calc0
-				 : s->calc0 + ((t - s->calc0) / s->period + 1) *
-						  s->period;
-	at = next_calc;
-	if (at < s->next_bf)
-		at = s->next_bf;
-	else if (s->bf_period)
-		at = s->next_bf + (at - s->next_bf + s->bf_period - 1) /
-					  s->bf_period * s->bf_period;
-	s->calc_wake_queued = true;
-	return heap_push(s, at, CALC_WAKE);
+	if (t < s->calc0)
+		return s->calc_init;
+	return s->period > 0 ? s->calc0 + (t - s->calc0) / s->period * s->period
+			     : t;
 }
 
-static int pass_here(struct sim *s, time_t t)
+/* The first backfill tick at or after x: next_bf, or on a known timer
+ * its tick; without one, x itself once next_bf is behind it. */
+static time_t tick_from(const struct sim *s, time_t x)
 {
-	time_t calc = t;
+	if (x <= s->next_bf)
+		return s->next_bf;
+	if (!s->bf_period)
+		return x;
+	return s->next_bf + (x - s->next_bf + s->bf_period - 1) /
+				    s->bf_period * s->bf_period;
+}
 
-	if (s->period > 0 && t >= s->calc0)
-		calc = s->calc0 + (t - s->calc0) / s->period * s->period;
-	else if (t < s->calc0)
-		calc = s->calc_init;
+static int pass(struct sim *s, time_t t)
+{
+	time_t calc = calc_at(s, t);
+
 	if (calc != s->q_calc && build_queue(s, calc) < 0)
 		return -1;
 	s->fc->passes++;
@@ -2876,9 +2851,8 @@ static int pass_here(struct sim *s, time_t t)
 	/* on a known timer the ticks go on while nothing is to be done (a
 	 * pass that would find what the last one found is not run): the
 	 * next pass is at the first tick at or after t */
-	if (s->bf_period && t > s->next_bf)
-		s->next_bf += (t - s->next_bf + s->bf_period - 1) /
-			      s->bf_period * s->bf_period;
+	if (s->bf_period)
+		s->next_bf = tick_from(s, t);
 	if (t >= s->next_bf) {
 		/* nothing ended, started or came due since the last pass:
 		 * it would find what it found then */
@@ -2909,6 +2883,37 @@ static int pass_here(struct sim *s, time_t t)
 		return heap_push(s, s->next_bf, WAKE);
 	}
 	return 0;
+}
+
+/*
+ * The backfill timer's wake for the priority calculation after t.
+ * slurmctld's decay thread stores each pending job's new
+ * priority at every PriorityCalcPeriod and marks the jobs changed when it
+ * does (without INCR_ONLY always; with it when a priority grew, taken
+ * here as always, as the age factor makes it): the backfill thread then
+ * runs at its first tick after the calculation, even when nothing else
+ * moved (a live log shows a cycle every bf_interval while jobs wait).  A
+ * queue reordered there may let a job backfill that the last pass held
+ * behind a higher one's reservation (live run 34: job 42, started at
+ * 12:59:44, a second after the calculation, beside job 39).  The wake is
+ * its own (CALC_WAKE), beside the timer's: a tick queued for the
+ * calculation must not stand for an earlier one the timer needs.  It is
+ * queued only while another event is due (with none, nothing ends, and a
+ * reordered queue starts nothing that the last pass, which tried every
+ * job, did not) and while some node has the CPUs a job left needs on one
+ * (on a full cluster no order starts a job: a queue behind long jobs
+ * would pay a pass every period, for nothing, until they end).
+ */
+static int calc_wake(struct sim *s, time_t t)
+{
+	if (!s->sp->backfill || s->period <= 0 || s->calc_wake_queued ||
+	    !s->nheap || !room_for_a_job(s))
+		return 0;
+	s->calc_wake_queued = true;
+	return heap_push(s,
+			 tick_from(s, t < s->calc0 ? s->calc0
+						   : calc_at(s, t) + s->period),
+			 CALC_WAKE);
 }
 
 static const char *note_text(struct sim *s, const struct sjob *j)
@@ -3306,7 +3311,7 @@ int prio_forecast_run(const struct prio_engine *e,
 		s.sj[s.q[k].sj].rank0 = k;
 	t = s.t0;
 	for (;;) {
-		if (pass(&s, t) < 0)
+		if (pass(&s, t) < 0 || calc_wake(&s, t) < 0)
 			goto oom;
 		if (s.cut) {
 			stopped = true; /* as at until: not started */

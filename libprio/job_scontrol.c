@@ -115,8 +115,6 @@ struct sc_loader {
 	struct lc_time_cache times;
 	struct lc_table tres, parts, t_user, t_account, t_qos, t_reason;
 	struct lc_last l_nodes, l_over, l_dep, l_host, l_misc, l_alloc;
-	const struct prio_source *src;
-	const char *kept; /* the input's bytes from here on are still held */
 
 	/* the record being read */
 	bool open; /* a record has started */
@@ -1355,6 +1353,7 @@ static int load(struct sc_loader *ld, const struct prio_source *src)
 {
 	struct lc_reader r;
 	struct prio_line line;
+	const char *kept = src->data; /* the input held from here on */
 	int rc;
 
 	lc_reader_init(&r, src);
@@ -1395,7 +1394,7 @@ static int load(struct sc_loader *ld, const struct prio_source *src)
 			}
 			/* the records before this line are whole: nothing
 			 * reads their text again */
-			lc_give_back(ld->src, &ld->kept, p);
+			lc_give_back(src, &kept, p);
 			begin_record(ld, no);
 		} else if (!ld->open) {
 			size_t q = 0;
@@ -1435,8 +1434,6 @@ int prio_load_jobs_scontrol(struct prio_snapshot *snap,
 	ld->name = src->name;
 	ld->err = err;
 	ld->split.limit = src->data + src->size;
-	ld->src = src;
-	ld->kept = src->data;
 	ld->file = prio_arena_strdup(&snap->arena, src->name);
 	lc_time_cache_init(&ld->times);
 	lc_table_init(&ld->tres);
