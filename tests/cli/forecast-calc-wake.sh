@@ -23,16 +23,12 @@ prio-calc --snapshot "$d/snap" --forecast -P >"$tmp/ours.txt" 2>/dev/null || exi
 grep -q '^42|short|pllive4|2026-12-07T12:59:44|2026-12-07T13:00:44|lvn4|backfill|' "$tmp/ours.txt" ||
 	{ echo "job 42 not backfilled at the tick after the calculation:"; cat "$tmp/ours.txt"; exit 1; }
 
-ok() { echo "live: ok $*"; }
-bad() { echo "live: FAIL $*"; }
-known=0
 # shellcheck source=../live/forecast.sh
 . "$top_srcdir/tests/live/forecast.sh"
 cp "$d/NOW" "$d/slurm_estimates.txt" "$d/sacct.txt" "$tmp/"
-forecast_judge "$tmp" >"$tmp/judge" 2>&1
-grep -q '^live: ok forecast: no worse than Slurm' "$tmp/judge" ||
+forecast_replay_judge "$tmp" ||
 	{ echo "run 34's live verdict fails:"; cat "$tmp/judge"; exit 1; }
-mean=$(sed -n 's/^live: forecast error (s) ours: mean \([0-9.]*\) .*/\1/p' "$tmp/judge")
+mean=$(forecast_replay_mean "$tmp")
 awk -v m="$mean" 'BEGIN { exit !(m <= 13) }' || { echo "run 34: mean error $mean s, expected at most 13"; cat "$tmp/judge"; exit 1; }
 echo "forecast-calc-wake: run 34's mean error ${mean} s"
 exit 0

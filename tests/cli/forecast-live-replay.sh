@@ -13,10 +13,6 @@
 [ -n "${BASH_VERSION:-}" ] || exec bash "$0" "$@"
 set -u
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
-# the judge's helpers, as run.sh defines them
-ok() { echo "live: ok $*"; }
-bad() { echo "live: FAIL $*"; }
-known=0
 # shellcheck source=../live/forecast.sh
 . "$top_srcdir/tests/live/forecast.sh"
 n=0 failed=0
@@ -31,7 +27,7 @@ for d in "$top_srcdir"/tests/oracle/forecast-*; do
 		failed=$((failed + 1))
 		continue
 	fi
-	forecast_judge "$tmp/$name" >"$tmp/$name/judge" 2>&1
+	forecast_replay_judge "$tmp/$name"
 	rule=$(cat "$d/expect")
 	case $rule in
 	verdict | "mean "*)

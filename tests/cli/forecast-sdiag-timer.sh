@@ -28,20 +28,17 @@ prio-calc --snapshot "$d/snap" --check -P 2>&1 |
 	grep -qxF "clock|backfill timer||passes at 2026-12-06T21:49:36 (1796593776) and every 5 s: sdiag's last cycle 2026-12-06T21:49:31 (1796593771), 593 us" ||
 	{ echo "--check does not name the timer:"; prio-calc --snapshot "$d/snap" --check -P 2>&1 | grep '^clock'; exit 1; }
 
-ok() { echo "live: ok $*"; }
-bad() { echo "live: FAIL $*"; }
-known=0
 # shellcheck source=../live/forecast.sh
 . "$top_srcdir/tests/live/forecast.sh"
-judge() { # DIR -> mean error of ours, verdict in $tmp/judge
+judge() { # DIR -> mean error of ours, verdict in DIR/judge
 	prio-calc --snapshot "$1/snap" --forecast -P >"$1/ours.txt" || exit 1
-	forecast_judge "$1" >"$tmp/judge" 2>&1
-	sed -n 's/^live: forecast error (s) ours: mean \([0-9.]*\) .*/\1/p' "$tmp/judge"
+	forecast_replay_judge "$1"
+	forecast_replay_mean "$1"
 }
 cp -r "$d" "$tmp/with"
 mean=$(judge "$tmp/with")
-grep -q '^live: ok forecast: no worse than Slurm' "$tmp/judge" ||
-	{ echo "the live verdict fails with sdiag's timer:"; cat "$tmp/judge"; exit 1; }
+grep -q '^live: ok forecast: no worse than Slurm' "$tmp/with/judge" ||
+	{ echo "the live verdict fails with sdiag's timer:"; cat "$tmp/with/judge"; exit 1; }
 grep -q '^7|batch|pllive2|2026-12-06T21:50:31|' "$tmp/with/ours.txt" &&
 	grep -q '^6|batch|pllive6|2026-12-06T21:52:29|' "$tmp/with/ours.txt" ||
 	{ echo "jobs 7 and 6 not at Slurm's tick:"; cat "$tmp/with/ours.txt"; exit 1; }

@@ -235,3 +235,20 @@ forecast_judge() {
 		echo "live: known failure: forecast worse than Slurm's estimate, or out of order (tables above)"
 	fi
 }
+
+# For the replay tests of tests/cli, which run without run.sh around them:
+# forecast_replay_judge DIR writes the judge's lines to DIR/judge (with ok
+# and bad printing as run.sh's do) and succeeds when the whole verdict
+# passes; forecast_replay_mean DIR prints our mean error from them.
+forecast_replay_judge() {
+	(
+		ok() { echo "live: ok $*"; }
+		bad() { echo "live: FAIL $*"; }
+		known=0
+		forecast_judge "$1"
+	) >"$1/judge" 2>&1
+	grep -q '^live: ok forecast: no worse than Slurm' "$1/judge"
+}
+forecast_replay_mean() {
+	sed -n 's/^live: forecast error (s) ours: mean \([0-9.]*\) .*/\1/p' "$1/judge"
+}
