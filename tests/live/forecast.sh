@@ -221,6 +221,7 @@ forecast_judge() {
 	r=$?
 	if [ $r = 2 ]; then
 		bad "forecast: not every job that ran is in our forecast (files in $fc)"
+		forecast_save "$fc"
 		return
 	fi
 	ok "forecast: every queued job is in our forecast, with a start"
@@ -228,11 +229,27 @@ forecast_judge() {
 		ok "forecast: no worse than Slurm's estimate, starts in reality's order"
 	elif [ -n "${PRIO_LIVE_FORECAST_STRICT:-}" ]; then
 		bad "forecast: worse than Slurm's estimate, or out of order (tables above; files in $fc)"
+		forecast_save "$fc"
 	else
 		# issue 15 is open: the verdict is reported on every run and
 		# counted apart until the forecast meets it
 		known=$((${known:-0} + 1))
 		echo "live: known failure: forecast worse than Slurm's estimate, or out of order (tables above)"
+		forecast_save "$fc"
+	fi
+}
+
+# forecast_save DIR: a run the verdict fails is kept for replay even
+# without PRIO_LIVE_KEEP (the cluster's timing differs from run to run, so
+# the seed alone does not bring the same reality back): DIR and
+# slurmctld's log, about 1 MB, in PRIO_LIVE_SAVE (default /var/tmp, inside
+# the chroot's root for a newer Slurm).
+forecast_save() {
+	local to=${PRIO_LIVE_SAVE:-/var/tmp}/prio-live-forecast-${seed:-x}-$(date +%Y%m%dT%H%M%S)
+	if mkdir -p "$to" && cp -r "$1/." "$to/" && cp "$base/log/slurmctld.log" "$to/" 2>/dev/null; then
+		echo "live: forecast files kept in $to"
+	else
+		echo "live: forecast files could not be kept in $to"
 	fi
 }
 
@@ -244,6 +261,7 @@ forecast_replay_judge() {
 	(
 		ok() { echo "live: ok $*"; }
 		bad() { echo "live: FAIL $*"; }
+		forecast_save() { :; }	# the replay's files are kept already
 		known=0
 		forecast_judge "$1"
 	) >"$1/judge" 2>&1

@@ -11,8 +11,9 @@
 # Environment: PRIO_LIVE_SEED (default: from the clock), PRIO_LIVE_FLAGS
 # (PriorityFlags instead of the drawn ones; the rest of the draw is the
 # seed's), PRIO_LIVE_KEEP=1
-# keeps the folder with every capture and log, top_builddir/top_srcdir as
-# for the other tests.  Needs root.  Bounded: every wait has a timeout, the
+# keeps the folder with every capture and log, PRIO_LIVE_SAVE (default
+# /var/tmp) where the forecast's files go when its verdict fails,
+# top_builddir/top_srcdir as for the other tests.  Needs root.  Bounded: every wait has a timeout, the
 # whole run takes about 6 minutes; traffic stays on 127.0.0.1.
 set -u
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
