@@ -239,6 +239,8 @@ struct sim {
 	 * whether a pass was cut short by it */
 	const atomic_llong *bound;
 	bool cut;
+	/* the run's options: the jobs it watches (watched_done()) */
+	const struct prio_forecast_opts *opts;
 	struct resv *rv;
 	uint32_t nrv, crv;
 	uint32_t *by_from, *by_to; /* rv sorted by from, by to */
@@ -2618,6 +2620,25 @@ static bool past_bound(const struct sim *s, time_t t)
 	return b && t > (time_t)b;
 }
 
+/* Has every job opts watches started, or can it never start by itself
+ * (held, never)?  False when it watches none. */
+static bool watched_done(const struct sim *s,
+			 const struct prio_forecast_opts *opts)
+{
+	if (!opts || !opts->watch_count)
+		return false;
+	for (uint32_t k = 0; k < opts->watch_count; k++) {
+		uint32_t i = opts->watch[k] < s->snap->job_count
+				 ? s->sj_of_job[opts->watch[k]]
+				 : NONE;
+
+		if (i != NONE && !s->sj[i].started && !s->sj[i].held &&
+		    !s->sj[i].never)
+			return false;
+	}
+	return true;
+}
+
 /*
  * One backfill pass.  A job that cannot start now (may_fit_now() says no,
  * or earliest() finds no room at t under the reservations made so far)
@@ -2746,6 +2767,11 @@ static int backfill_pass(struct sim *s, time_t t)
 		ndefer = 0;
 		if (backfill_try(s, en, t, &npend, f) < 0)
 			return -1;
+		/* the jobs watched have their starts: what the rest of the
+		 * pass does comes after them and changes none (the run ends
+		 * at this pass, as it would after it) */
+		if (j->started && watched_done(s, s->opts))
+			break;
 	}
 	if (reuse)
 		memo_cut(s, mi);
@@ -2846,8 +2872,8 @@ static int pass(struct sim *s, time_t t)
 	s->fc->passes++;
 	if (main_pass(s, t) < 0)
 		return -1;
-	if (!s->sp->backfill)
-		return 0;
+	if (!s->sp->backfill || watched_done(s, s->opts))
+		return 0; /* the run ends here (prio_forecast_run()) */
 	/* on a known timer the ticks go on while nothing is to be done (a
 	 * pass that would find what the last one found is not run): the
 	 * next pass is at the first tick at or after t */
@@ -3261,25 +3287,6 @@ static int add_jobs(struct sim *s, struct prio_error *err)
 	return 0;
 }
 
-/* Has every job opts watches started, or can it never start by itself
- * (held, never)?  False when it watches none. */
-static bool watched_done(const struct sim *s,
-			 const struct prio_forecast_opts *opts)
-{
-	if (!opts || !opts->watch_count)
-		return false;
-	for (uint32_t k = 0; k < opts->watch_count; k++) {
-		uint32_t i = opts->watch[k] < s->snap->job_count
-				 ? s->sj_of_job[opts->watch[k]]
-				 : NONE;
-
-		if (i != NONE && !s->sj[i].started && !s->sj[i].held &&
-		    !s->sj[i].never)
-			return false;
-	}
-	return true;
-}
-
 int prio_forecast_run(const struct prio_engine *e,
 		      const struct prio_forecast_opts *opts,
 		      struct prio_forecast *fc, struct prio_error *err)
@@ -3295,6 +3302,7 @@ int prio_forecast_run(const struct prio_engine *e,
 	s.fc = fc;
 	s.rv_cap = UINT32_MAX;
 	s.bound = opts ? opts->bound : NULL;
+	s.opts = opts;
 	fc->from = e->snap->now;
 	fc->until = opts ? opts->until : 0;
 	if ((rc = setup(&s, e, opts, err)) < 0 ||
@@ -3317,8 +3325,12 @@ int prio_forecast_run(const struct prio_engine *e,
 			stopped = true; /* as at until: not started */
 			break;
 		}
-		if (!s.nheap || watched_done(&s, opts)) {
-			stopped = s.nheap > 0;
+		bool watched = watched_done(&s, opts);
+
+		/* the jobs watched have their starts: the others' rows are
+		 * at the horizon (their pass may have been cut short) */
+		if (!s.nheap || watched) {
+			stopped = s.nheap > 0 || watched;
 			break;
 		}
 		t = s.heap[0].at;

@@ -49,7 +49,8 @@ struct prio_forecast_opts {
 	 * queue is the engine's, at its clock. */
 	time_t first_calc;
 	/* stop once each of these jobs (snapshot indices) has started or
-	 * cannot: the rows of the others not started then are HORIZON */
+	 * cannot, within the backfill pass that starts the last: the rows
+	 * of the others not started then are HORIZON */
 	const uint32_t *watch;
 	uint32_t watch_count;
 	/* jobs end after their user's share of their limit (runtime.h),

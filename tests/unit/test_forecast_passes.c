@@ -2,8 +2,8 @@
 /* When the forecast's backfill passes run and stop: a bound another
  * thread sets (prio_forecast_opts.bound, the shorter-limit tries of
  * prio_forecast_when()) ends the pass where it falls behind, the first
- * included; a priority calculation wakes the backfill only where a job
- * could start. */
+ * included; so does the start of the last job watched; a priority
+ * calculation wakes the backfill only where a job could start. */
 #include <criterion/criterion.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -58,13 +58,15 @@ struct run {
 	struct prio_forecast fc;
 };
 
-/* The forecast of the snapshot whose jobs `jobs` writes, under bound. */
-static void forecast(struct run *r, void (*jobs)(FILE *),
-		     const atomic_llong *bound)
+/* The forecast of the snapshot whose jobs `jobs` writes, under bound,
+ * watching job id `watch` (0: none). */
+static void forecast_watching(struct run *r, void (*jobs)(FILE *),
+			      const atomic_llong *bound, uint32_t watch)
 {
 	char dir[] = "/tmp/prio-passes.XXXXXX", path[4200], msg[1024];
 	struct prio_error err;
 	struct prio_forecast_opts fo = {.bound = bound};
+	uint32_t watched = UINT32_MAX;
 	FILE *f;
 
 	setenv("TZ", "UTC", 1);
@@ -94,8 +96,22 @@ static void forecast(struct run *r, void (*jobs)(FILE *),
 		     prio_error_format(&err, msg, sizeof(msg)));
 	cr_assert_eq(prio_engine_init(&r->e, &r->snap, r->snap.now, &err), 0,
 		     "%s", prio_error_format(&err, msg, sizeof(msg)));
+	for (uint32_t i = 0; watch && i < r->snap.job_count; i++)
+		if (r->snap.jobs[i].job_id == watch)
+			watched = i;
+	if (watch) {
+		cr_assert_neq(watched, UINT32_MAX, "no job %u", watch);
+		fo.watch = &watched;
+		fo.watch_count = 1;
+	}
 	cr_assert_eq(prio_forecast_run(&r->e, &fo, &r->fc, &err), 0, "%s",
 		     prio_error_format(&err, msg, sizeof(msg)));
+}
+
+static void forecast(struct run *r, void (*jobs)(FILE *),
+		     const atomic_llong *bound)
+{
+	forecast_watching(r, jobs, bound, 0);
 }
 
 static const struct prio_forecast_row *row(const struct run *r, uint32_t id)
@@ -180,5 +196,49 @@ Test(forecast_passes, a_full_cluster_is_not_woken_by_calculations)
 	cr_assert_eq(row(&r, 8)->start, x->start + 3600);
 	cr_assert_leq(r.fc.backfill_passes, 20, "%u backfill passes",
 		      (unsigned)r.fc.backfill_passes);
+	done(&r);
+}
+
+/* Case b with two small jobs: 3 and then 4 (1 CPU each, 30 min) both
+ * backfill now, in one pass, beside job 1 and before job 2's reservation
+ * at 01:00. */
+static void case_b_two_small(FILE *f)
+{
+	job(f, 1, true, 2, 120, -3600);
+	job(f, 2, false, 4, 60, -900);
+	job(f, 3, false, 1, 30, -600);
+	job(f, 4, false, 1, 30, -300);
+}
+
+/* A run that watches job 3 (--explain 3) ends its pass at 3's start:
+ * 3's row is the whole forecast's, and job 4, tested after it, is left
+ * at the horizon; watching 4, both start. */
+Test(forecast_passes, the_watched_jobs_start_ends_the_pass)
+{
+	struct run r;
+	const struct prio_forecast_row *x;
+
+	forecast(&r, case_b_two_small, NULL);
+	cr_assert_eq(row(&r, 3)->status, PRIO_FC_STARTS);
+	cr_assert_eq(row(&r, 3)->start, NOW);
+	cr_assert_eq(row(&r, 3)->how, PRIO_FC_BACKFILL);
+	cr_assert_eq(row(&r, 4)->start, NOW);
+	cr_assert_eq(row(&r, 2)->start, NOW - 3600 + 120 * 60);
+	done(&r);
+
+	forecast_watching(&r, case_b_two_small, NULL, 3);
+	x = row(&r, 3);
+	cr_assert_eq(x->status, PRIO_FC_STARTS);
+	cr_assert_eq(x->start, NOW);
+	cr_assert_eq(x->how, PRIO_FC_BACKFILL);
+	cr_assert_str_eq(x->nodes, "n1");
+	cr_assert_eq(row(&r, 4)->status, PRIO_FC_HORIZON);
+	cr_assert_eq(row(&r, 2)->status, PRIO_FC_HORIZON);
+	done(&r);
+
+	forecast_watching(&r, case_b_two_small, NULL, 4);
+	cr_assert_eq(row(&r, 3)->start, NOW);
+	cr_assert_eq(row(&r, 4)->status, PRIO_FC_STARTS);
+	cr_assert_eq(row(&r, 4)->start, NOW);
 	done(&r);
 }
