@@ -268,11 +268,18 @@ brief_forecast(struct calc_opts *o, const struct prio_snapshot *snap,
 	rows = calloc(n, sizeof(*rows));
 	if (!watch || !rows)
 		cmd_die(&o->c, "out of memory");
+	/* every job the table may list (the held flavours included, which
+	 * count as done at once): none, and no forecast is run, where one
+	 * that watched nothing would run until the whole queue started */
 	for (uint32_t i = 0; i < snap->job_count; i++)
-		if (snap->jobs[i].state == PRIO_JOB_PENDING &&
-		    prio_start_listed(&snap->jobs[i]) &&
+		if (prio_start_listed(&snap->jobs[i]) &&
 		    calc_filter_job(f, &snap->jobs[i]))
 			watch[nw++] = i;
+	memset(fc, 0, sizeof(*fc));
+	if (!nw) {
+		free(watch);
+		return rows;
+	}
 	fo.watch = watch;
 	fo.watch_count = nw;
 	calc_forecast_opts(o, snap, &fo);
