@@ -33,6 +33,11 @@ struct cycles {
 	 * and that cycle adds its own charge after the reset.  0: none. */
 	double kr;
 	struct prio_decay_memo *memo; /* may be NULL */
+	/* job_usage() of a job running from before base to at or later:
+	 * the same for every such job (s is clamped to base, or to the
+	 * reset's cycle, and no test reads e past at), so one computation
+	 * serves them all, bit for bit; NAN until the first needs it */
+	double whole;
 };
 
 /* End of cycle k (1-based); cycle 0 ends at the usage's time (base). */
@@ -132,6 +137,7 @@ static void cycles_of(const struct prio_snapshot *snap, time_t at,
 		   ? 1.0 - 0.693 / (double)conf->decay_half_life
 		   : 1.0;
 	c->memo = NULL;
+	c->whole = NAN;
 	reset = prio_usage_last_reset(conf->reset_period, at);
 	c->kr = reset && (double)reset > c->base
 			? ceil(((double)reset - c->base) / c->period)
@@ -156,10 +162,19 @@ static bool charge_of(const struct prio_snapshot *snap, uint32_t j,
 }
 
 /* Add what r charges by `at` (cycles c). */
-static void charge_add(struct prio_snapshot *snap, const struct cycles *c,
+static void charge_add(struct prio_snapshot *snap, struct cycles *c,
 		       const struct prio_running *r)
 {
-	double add = r->billing * job_usage(c, r->start, r->end);
+	double u;
+
+	if (r->start <= c->base && r->end >= c->at) {
+		if (isnan(c->whole))
+			c->whole = job_usage(c, r->start, r->end);
+		u = c->whole;
+	} else {
+		u = job_usage(c, r->start, r->end);
+	}
+	double add = r->billing * u;
 
 	if (add <= 0)
 		return;
@@ -169,7 +184,7 @@ static void charge_add(struct prio_snapshot *snap, const struct cycles *c,
 }
 
 /* Charge job j, run in partition p from s to e, by `at` (cycles c). */
-static void charge(struct prio_snapshot *snap, const struct cycles *c,
+static void charge(struct prio_snapshot *snap, struct cycles *c,
 		   uint32_t j, prio_id part, double s, double e)
 {
 	struct prio_running r;

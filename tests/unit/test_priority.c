@@ -709,6 +709,45 @@ Test(priority, advance_counts_from_the_usage_time)
 	cr_assert_eq(prio_snapshot_advance(&snap, NOW - 1, &err), PRIO_ERR_USAGE);
 }
 
+/* Two jobs running on past `at`, usage dated 25 s before NOW: job 4 (u1)
+ * from before that, job 5 (u2, 1 CPU) from 10 s before NOW, after it.
+ * The charge every job running through the interval shares is computed
+ * once; job 5 must not take it: it ran 45 s of the cycle, not 60. */
+Test(priority, advance_charges_a_job_started_after_the_usage_time_its_own)
+{
+	const char *jobs =
+	    RUNNING_JOB_4
+	    "JobId=5 JobName=j UserId=u2(1005) Priority=10 Nice=0 Account=acc "
+	    "QOS=normal JobState=RUNNING Reason=None Dependency=(null) "
+	    "SubmitTime=2026-11-22T03:00:00 EligibleTime=2026-11-22T03:00:00 "
+	    "AccrueTime=2026-11-22T03:00:00 StartTime=2026-11-22T03:55:20 "
+	    "EndTime=2026-11-22T05:00:00 TimeLimit=01:04:40 Partition=a "
+	    "NumNodes=1 NumCPUs=1 TRES=cpu=1,node=1\n";
+	double d = 1.0 - 0.693 / 600;
+	time_t calc = NOW - 25, at = calc + 60;
+	uint32_t u2 = UINT32_MAX;
+	long double orig[16];
+	uint32_t u1;
+
+	build(NULL, jobs, NULL, NOW);
+	u1 = keep_usage(orig, 16);
+	for (uint32_t i = 0; i < snap.assoc_count; i++)
+		if (snap.assocs[i].is_user &&
+		    !strcmp(prio_snapshot_str(&snap, snap.assocs[i].user), "u2"))
+			u2 = i;
+	cr_assert_neq(u2, UINT32_MAX);
+	snap.usage_at = calc;
+	cr_assert_eq(prio_snapshot_advance(&snap, at, &err), 0);
+	cr_assert_float_eq((double)snap.assocs[u1].usage_raw,
+			   800 * pow(d, 60) + 60 * pow(d, 60) * 2, 1e-6);
+	cr_assert_float_eq((double)snap.assocs[u2].usage_raw,
+			   200 * pow(d, 60) + 45 * pow(d, 45), 1e-6);
+	cr_assert_float_eq((double)snap.assocs[0].usage_raw,
+			   1000 * pow(d, 60) + 60 * pow(d, 60) * 2 +
+			       45 * pow(d, 45),
+			   1e-6);
+}
+
 /* Both movers charge job 4 of `jobs` (2 CPUs, from 25 s before NOW, when
  * the usage is dated) alike, 60 s later: 60·d^60·2 onto u1's 800 decayed
  * (prio_usage_job_rate, prio_job_state_allocated). */
