@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fairshare_tree.h"
 #include "prio/advance.h"
 #include "prio/explain.h"
 #include "prio/timestr.h"
@@ -460,6 +461,7 @@ static int time_passes(struct fs_search *s, time_t t, bool *passes)
 		struct prio_fs_setup setup = e->fs_setup;
 		uint32_t a_me = pr->jf_me->assoc_index;
 		uint32_t a_ah = pr->jf_ahead->assoc_index;
+		double f_me = 0.0, f_ah = 0.0;
 
 		setup.cache = s->cache;
 		for (uint32_t i = 0; i < snap->assoc_count; i++)
@@ -470,18 +472,34 @@ static int time_passes(struct fs_search *s, time_t t, bool *passes)
 						  &err) < 0)
 			return err.status;
 		setup.cycle = t;
-		if (prio_fairshare_slurm(&s->copy, &setup, s->fs, NULL, &err) < 0)
-			return err.status;
+		/* Fair Tree: the two users' factors alone, unless a tie
+		 * needs the whole ranking */
+		if (setup.algorithm == PRIO_FS_FAIR_TREE &&
+		    !prio_fs_lag_applies(&s->copy, &setup) &&
+		    (a_me == PRIO_ASSOC_NONE ||
+		     fs_fair_tree_user_factor(&s->copy, s->cache, a_me,
+					      &f_me)) &&
+		    (a_ah == PRIO_ASSOC_NONE ||
+		     fs_fair_tree_user_factor(&s->copy, s->cache, a_ah,
+					      &f_ah))) {
+			/* as computed below */
+		} else {
+			if (prio_fairshare_slurm(&s->copy, &setup, s->fs, NULL,
+						 &err) < 0)
+				return err.status;
+			if (a_me != PRIO_ASSOC_NONE)
+				f_me = isnan(s->fs[a_me].fairshare)
+					   ? 0.0
+					   : s->fs[a_me].fairshare;
+			if (a_ah != PRIO_ASSOC_NONE)
+				f_ah = isnan(s->fs[a_ah].fairshare)
+					   ? 0.0
+					   : s->fs[a_ah].fairshare;
+		}
 		if (a_me != PRIO_ASSOC_NONE)
-			me += wf * ((isnan(s->fs[a_me].fairshare)
-					 ? 0.0
-					 : s->fs[a_me].fairshare) -
-				    pr->jf_me->fairshare);
+			me += wf * (f_me - pr->jf_me->fairshare);
 		if (a_ah != PRIO_ASSOC_NONE)
-			ah += wf * ((isnan(s->fs[a_ah].fairshare)
-					 ? 0.0
-					 : s->fs[a_ah].fairshare) -
-				    pr->jf_ahead->fairshare);
+			ah += wf * (f_ah - pr->jf_ahead->fairshare);
 	}
 	me += wa * (age_at(e, pr->jf_me->accrue_time, t) - pr->jf_me->age);
 	ah += wa * (age_at(e, pr->jf_ahead->accrue_time, t) - pr->jf_ahead->age);

@@ -347,6 +347,7 @@ struct prio_fs_cache {
 	uint32_t *kids;	   /* fs-children of association p: */
 	uint32_t *kid_off; /* kids[kid_off[p] .. kid_off[p + 1]) */
 	bool warm;	   /* kids hold a ranking's order */
+	uint32_t *users_under; /* user associations in each fs-subtree */
 };
 
 void prio_fs_cache_free(struct prio_fs_cache *c)
@@ -356,6 +357,7 @@ void prio_fs_cache_free(struct prio_fs_cache *c)
 	fs_tree_free(&c->t);
 	free(c->kids);
 	free(c->kid_off);
+	free(c->users_under);
 	free(c);
 }
 
@@ -375,7 +377,8 @@ struct prio_fs_cache *prio_fs_cache_new(const struct prio_snapshot *snap,
 	}
 	c->kids = malloc((size_t)n * sizeof(*c->kids));
 	c->kid_off = malloc(((size_t)n + 1) * sizeof(*c->kid_off));
-	if (!c->kids || !c->kid_off) {
+	c->users_under = calloc((size_t)n + 1, sizeof(*c->users_under));
+	if (!c->kids || !c->kid_off || !c->users_under) {
 		prio_fs_cache_free(c);
 		prio_error_set(err, PRIO_ERR_NOMEM, "", 0, "", "out of memory");
 		return NULL;
@@ -388,6 +391,15 @@ struct prio_fs_cache *prio_fs_cache_new(const struct prio_snapshot *snap,
 		c->users += snap->assocs[p].is_user;
 	}
 	c->kid_off[n] = k;
+	/* an fs-parent is an ancestor, before its fs-children in the
+	 * pre-order: from the end, every subtree is whole when added up */
+	for (uint32_t k2 = n; k2-- > 0;) {
+		uint32_t i = c->t.order[k2];
+
+		c->users_under[i] += snap->assocs[i].is_user;
+		if (c->t.fs_parent[i] != PRIO_ASSOC_NONE)
+			c->users_under[c->t.fs_parent[i]] += c->users_under[i];
+	}
 	return c;
 }
 
@@ -578,6 +590,245 @@ static void rank_level(struct fs_work *w, uint32_t parent, bool account_tied,
 		}
 		prev = lf;
 	}
+}
+
+/*
+ * Fair Tree's FairShare of one user association, without ranking the tree:
+ * what fs_compute() gives it, bit for bit, from the Level FS of the
+ * fs-siblings of each association on its path (fair_tree_values()'s rule,
+ * one at a time).  The ranking visits the siblings in sort order
+ * (cmp_siblings()) and numbers users down from the count of them, so the
+ * user's number is that count less the users of every sibling subtree
+ * visited before one of its path.  A user tied with the one visited before
+ * it (rank_level()'s "tied") takes that one's number: the walk goes back
+ * through the users visited before, in reverse, sorting only the levels it
+ * passes, to the first one not tied.  A walk past FT_WALK_MAX sorted
+ * associations, or a tree deeper than the ranking goes, is left to the
+ * full computation (false).  The explanations' search over time asks this
+ * for two users at each of its instants, where the full ranking cost a
+ * Level FS and a sort of every level.
+ */
+enum { FT_WALK_MAX = 1u << 16 };
+
+static long double level_fs_of(const struct prio_snapshot *snap,
+			       const struct prio_fs_cache *c, uint32_t i,
+			       uint64_t level_shares)
+{
+	const struct prio_assoc *as = snap->assocs;
+	uint32_t p = c->t.fs_parent[i];
+	double norm;
+	long double ue;
+
+	if (fs_is_parent_shares(&as[i]))
+		return as[i].is_user ? INFINITY
+				     : PRIO_FS_LEVEL_FS_PARENT_ACCOUNT;
+	if (level_shares > UINT32_MAX)
+		level_shares = UINT32_MAX;
+	if (level_shares == 0)
+		return 0.0L;
+	norm = (double)fs_shares_of(&as[i]) / (double)(uint32_t)level_shares;
+	ue = as[p].usage_raw > 0 ? as[i].usage_raw / as[p].usage_raw : 0.0L;
+	if (norm == 0.0)
+		return 0.0L;
+	if (ue == 0.0L)
+		return INFINITY;
+	return (long double)norm / ue;
+}
+
+/* The sum of the shares fair_tree_values() divides by for p's children. */
+static uint64_t level_shares_of(const struct prio_snapshot *snap,
+				const struct prio_fs_cache *c, uint32_t p)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t s = c->kid_off[p]; s < c->kid_off[p + 1]; s++)
+		if (!fs_is_parent_shares(&snap->assocs[c->kids[s]]))
+			sum += fs_shares_of(&snap->assocs[c->kids[s]]);
+	return sum;
+}
+
+struct ft_sib {
+	long double lf;
+	uint32_t x;
+};
+
+struct ft_walk {
+	const struct prio_snapshot *snap;
+	const struct prio_fs_cache *c;
+	uint32_t steps;	 /* users passed, the one not tied included */
+	uint32_t sorted; /* associations sorted so far */
+	bool over;	 /* past FT_WALK_MAX: give up */
+};
+
+/* cmp_siblings() on Level FS values held beside the index. */
+static int cmp_ft_sib(const void *pa, const void *pb, void *ctx)
+{
+	const struct ft_walk *w = ctx;
+	const struct ft_sib *a = pa, *b = pb;
+	const struct prio_assoc *as = w->snap->assocs;
+
+	if (a->lf != b->lf)
+		return a->lf > b->lf ? -1 : 1;
+	if (as[a->x].is_user != as[b->x].is_user)
+		return as[a->x].is_user ? -1 : 1;
+	return w->c->t.pos[a->x] < w->c->t.pos[b->x]
+		   ? -1
+		   : w->c->t.pos[a->x] > w->c->t.pos[b->x];
+}
+
+/* p's fs-children in visiting order, with their Level FS; NULL when out of
+ * memory or past the budget (w->over). */
+static struct ft_sib *ft_sorted(struct ft_walk *w, uint32_t p, uint32_t *k)
+{
+	const struct prio_fs_cache *c = w->c;
+	uint64_t shares = level_shares_of(w->snap, c, p);
+	struct ft_sib *v;
+
+	*k = c->kid_off[p + 1] - c->kid_off[p];
+	w->sorted += *k;
+	if (w->sorted > FT_WALK_MAX ||
+	    !(v = malloc(((size_t)*k + 1) * sizeof(*v)))) {
+		w->over = true;
+		return NULL;
+	}
+	for (uint32_t s = 0; s < *k; s++) {
+		v[s].x = c->kids[c->kid_off[p] + s];
+		v[s].lf = level_fs_of(w->snap, c, v[s].x, shares);
+	}
+	qsort_r(v, *k, sizeof(*v), cmp_ft_sib, w);
+	return v;
+}
+
+static bool ft_back(struct ft_walk *w, const struct ft_sib *v, uint32_t from,
+		    bool parent_tied);
+
+/* Account x's subtree, its users from the last visited back: true once
+ * one not tied is passed (or the walk gives up). */
+static bool ft_back_under(struct ft_walk *w, uint32_t x, bool x_tied)
+{
+	struct ft_sib *v;
+	uint32_t k;
+	bool done;
+
+	if (!w->c->users_under[x])
+		return false;
+	if (!(v = ft_sorted(w, x, &k)))
+		return true;
+	done = ft_back(w, v, k, x_tied);
+	free(v);
+	return done;
+}
+
+/* Back from position `from` (excluded) of a sorted level whose account's
+ * own tie is parent_tied. */
+static bool ft_back(struct ft_walk *w, const struct ft_sib *v, uint32_t from,
+		    bool parent_tied)
+{
+	const struct prio_assoc *as = w->snap->assocs;
+
+	for (uint32_t s = from; s-- > 0;) {
+		bool tied = s ? v[s].lf == v[s - 1].lf
+			      : parent_tied ||
+				    v[s].lf == PRIO_FS_LEVEL_FS_PARENT_ACCOUNT;
+
+		if (as[v[s].x].is_user) {
+			w->steps++;
+			if (!tied)
+				return true;
+		} else if (ft_back_under(w, v[s].x, tied)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+bool fs_fair_tree_user_factor(const struct prio_snapshot *snap,
+			      const struct prio_fs_cache *c, uint32_t a,
+			      double *factor)
+{
+	const struct prio_assoc *as = snap->assocs;
+	uint32_t path[PRIO_ASSOC_MAX_DEPTH + 2], depth = 0, rank;
+	bool path_tied[PRIO_ASSOC_MAX_DEPTH + 2];
+	uint64_t before = 0;
+	bool tied = false;
+
+	if (a >= c->t.n || !as[a].is_user || !c->users)
+		return false;
+	for (uint32_t x = a; x != 0; x = c->t.fs_parent[x]) {
+		if (x == PRIO_ASSOC_NONE || depth == PRIO_ASSOC_MAX_DEPTH + 1)
+			return false;
+		path[depth++] = x;
+	}
+	/* from the root's children down: at each level, the users of the
+	 * siblings visited before the path's, and whether it is tied */
+	for (uint32_t l = depth; l-- > 0;) {
+		uint32_t me = path[l], p = c->t.fs_parent[me];
+		const uint32_t *kid = c->kids + c->kid_off[p];
+		uint32_t k = c->kid_off[p + 1] - c->kid_off[p];
+		uint64_t shares = level_shares_of(snap, c, p);
+		long double lf_me = level_fs_of(snap, c, me, shares);
+		bool any = false, equal = false;
+
+		if (isnan(lf_me))
+			return false;
+		for (uint32_t s = 0; s < k; s++) {
+			uint32_t x = kid[s];
+			long double lf;
+			bool first;
+
+			if (x == me)
+				continue;
+			lf = level_fs_of(snap, c, x, shares);
+			if (isnan(lf))
+				return false;
+			/* cmp_siblings(x, me) < 0 */
+			if (lf != lf_me)
+				first = lf > lf_me;
+			else if (as[x].is_user != as[me].is_user)
+				first = as[x].is_user;
+			else
+				first = c->t.pos[x] < c->t.pos[me];
+			if (!first)
+				continue;
+			any = true;
+			equal |= lf == lf_me;
+			before += c->users_under[x];
+		}
+		/* tied with the sibling visited just before (one of equal
+		 * Level FS is), or as the first, with its account's tie or
+		 * the marker the level starts from */
+		tied = any ? equal
+			   : tied || lf_me == PRIO_FS_LEVEL_FS_PARENT_ACCOUNT;
+		path_tied[l] = tied;
+	}
+	if (before >= c->users)
+		return false;
+	rank = c->users - (uint32_t)before;
+	if (tied) {
+		/* the number of the last user not tied visited before it:
+		 * back through this level, then each level above */
+		struct ft_walk w = {snap, c, 0, 0, false};
+		bool found = false;
+
+		for (uint32_t l = 0; l < depth && !found; l++) {
+			uint32_t p = c->t.fs_parent[path[l]], k, at = 0;
+			struct ft_sib *v = ft_sorted(&w, p, &k);
+
+			if (!v)
+				return false;
+			while (at < k && v[at].x != path[l])
+				at++;
+			found = ft_back(&w, v, at,
+					l + 1 < depth && path_tied[l + 1]);
+			free(v);
+			if (w.over)
+				return false;
+		}
+		/* none: the ranking's first number, the count of users */
+		rank = found ? rank + w.steps : c->users;
+	}
+	*factor = (double)rank / (double)c->users;
+	return true;
 }
 
 /* ---- classic, DEPTH_OBLIVIOUS, ticket-based -------------------------- */

@@ -51,6 +51,14 @@ void fs_sort_siblings(const struct prio_snapshot *snap, const struct fs_tree *t,
 		      const struct prio_fs_result *res, uint32_t *slice,
 		      uint32_t k);
 
+/* Fair Tree's FairShare of user association a as fs_compute() gives it,
+ * from the Level FS of its path's siblings alone; false when a tie with
+ * the user ranked before it (or the tree) needs the full ranking. */
+struct prio_fs_cache;
+bool fs_fair_tree_user_factor(const struct prio_snapshot *snap,
+			      const struct prio_fs_cache *c, uint32_t a,
+			      double *factor);
+
 /* Per association, the job id of its first pending job Slurm computes a
  * priority for (held jobs skipped); UINT32_MAX when none. */
 void fs_first_pending_job(const struct prio_snapshot *snap, uint32_t *first);

@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 
+#include "fairshare_tree.h"
 #include "prio/fairshare.h"
 #include "prio/report_sshare.h"
 #include "testutil.h"
@@ -732,4 +733,93 @@ Test(fairtree, cached_order_gives_the_results_of_a_fresh_computation)
 	free(warm);
 	free(cold);
 	prio_snapshot_free(&s);
+}
+
+/*
+ * The explanations' search over time asks Fair Tree for two users' factors
+ * alone (fs_fair_tree_user_factor()): each must be the full ranking's,
+ * bit for bit, on trees with ties at every level (no usage, equal usage),
+ * Fairshare=parent accounts and users, zero shares and accounts without
+ * users; where it gives up, the caller ranks the whole tree.
+ */
+Test(fairtree, one_users_factor_is_the_full_rankings)
+{
+	uint32_t answered = 0, asked = 0, tied_answered = 0;
+
+	for (int round = 0; round < 60; round++) {
+		struct prio_snapshot s;
+		struct prio_error err;
+		char name[32], sname[32], user[48];
+
+		prio_snapshot_init(&s);
+		uint32_t root = add(&s, PRIO_ASSOC_NONE, "root", NULL, 1, 0);
+		for (int a = 0; a < 8; a++) {
+			uint32_t pick = lcg() % 8;
+			uint32_t shares = pick == 0 ? P : pick == 1 ? 0 : 1 + lcg() % 3;
+
+			snprintf(name, sizeof(name), "a%d", a);
+			uint32_t acct = add(&s, root, name, NULL, shares, 0);
+			snprintf(sname, sizeof(sname), "a%ds", a);
+			uint32_t sub = add(&s, acct, sname, NULL,
+					   lcg() % 5 ? 1 + lcg() % 2 : P, 0);
+			if (a == 7)
+				continue; /* accounts without users */
+			for (int u = 0; u < 6; u++) {
+				uint32_t mode = lcg() % 10, us;
+				double usage;
+
+				snprintf(user, sizeof(user), "u%d_%d", a, u);
+				us = mode == 0 ? P : mode == 1 ? 0 : 1 + lcg() % 2;
+				usage = round % 3 == 0 ? (double)(lcg() % 2) * 100
+					: round % 3 == 1 ? 0
+							 : (double)(lcg() % 4) * 50;
+				add(&s, u % 2 ? acct : sub, u % 2 ? name : sname,
+				    user, us, usage);
+			}
+		}
+		link_tree(&s);
+		sum_accounts(&s);
+		uint32_t n = s.assoc_count;
+		struct prio_fs_result *cold = calloc(n, sizeof(*cold));
+		struct prio_fs_cache *cache = prio_fs_cache_new(&s, &err);
+
+		cr_assert_not_null(cache, "%s", err.message);
+		cr_assert_eq(prio_fairshare_compute(&s, PRIO_FS_FAIR_TREE, cold,
+						    &err),
+			     0, "%s", err.message);
+		for (uint32_t i = 0; i < n; i++) {
+			double f = -1;
+
+			if (!s.assocs[i].is_user)
+				continue;
+			asked++;
+			if (!fs_fair_tree_user_factor(&s, cache, i, &f))
+				continue;
+			answered++;
+			/* a user ranked as the one before it */
+			for (uint32_t j = 0; j < n; j++)
+				if (j != i && s.assocs[j].is_user &&
+				    cold[j].rank == cold[i].rank) {
+					tied_answered++;
+					break;
+				}
+			cr_assert(f == cold[i].fairshare,
+				  "round %d user %s: %.17g, the ranking %.17g "
+				  "(rank %u)",
+				  round,
+				  prio_snapshot_str(&s, s.assocs[i].user), f,
+				  cold[i].fairshare, cold[i].rank);
+		}
+		/* not a user, or out of the tree: the caller ranks it all */
+		double f;
+		cr_assert(!fs_fair_tree_user_factor(&s, cache, root, &f));
+		cr_assert(!fs_fair_tree_user_factor(&s, cache, n, &f));
+		prio_fs_cache_free(cache);
+		free(cold);
+		prio_snapshot_free(&s);
+	}
+	/* answered for all, ties included: never a way out of the test */
+	cr_assert_eq(answered, asked, "%u of %u answered", answered, asked);
+	cr_assert_gt(tied_answered, asked / 4, "%u tied of %u", tied_answered,
+		     asked);
 }
