@@ -165,7 +165,7 @@ static bool charge_of(const struct prio_snapshot *snap, uint32_t j,
 static void charge_add(struct prio_snapshot *snap, struct cycles *c,
 		       const struct prio_running *r)
 {
-	double u;
+	double u, add;
 
 	if (r->start <= c->base && r->end >= c->at) {
 		if (isnan(c->whole))
@@ -174,7 +174,7 @@ static void charge_add(struct prio_snapshot *snap, struct cycles *c,
 	} else {
 		u = job_usage(c, r->start, r->end);
 	}
-	double add = r->billing * u;
+	add = r->billing * u;
 
 	if (add <= 0)
 		return;

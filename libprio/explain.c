@@ -447,6 +447,22 @@ static time_t time_settled(const struct pair *pr)
 	return end < cap ? end : cap;
 }
 
+/* Under Fair Tree, the two users' factors alone (the whole ranking is
+ * what a time step cost most); false where a tie needs that ranking, or
+ * under another algorithm. */
+static bool fair_tree_pair(const struct fs_search *s,
+			   const struct prio_fs_setup *setup, uint32_t a_me,
+			   uint32_t a_ah, double *f_me, double *f_ah)
+{
+	if (setup->algorithm != PRIO_FS_FAIR_TREE ||
+	    prio_fs_lag_applies(&s->copy, setup))
+		return false;
+	return (a_me == PRIO_ASSOC_NONE ||
+		fs_fair_tree_user_factor(&s->copy, s->cache, a_me, f_me)) &&
+	       (a_ah == PRIO_ASSOC_NONE ||
+		fs_fair_tree_user_factor(&s->copy, s->cache, a_ah, f_ah));
+}
+
 static int time_passes(struct fs_search *s, time_t t, bool *passes)
 {
 	const struct pair *pr = s->pr;
@@ -472,18 +488,7 @@ static int time_passes(struct fs_search *s, time_t t, bool *passes)
 						  &err) < 0)
 			return err.status;
 		setup.cycle = t;
-		/* Fair Tree: the two users' factors alone, unless a tie
-		 * needs the whole ranking */
-		if (setup.algorithm == PRIO_FS_FAIR_TREE &&
-		    !prio_fs_lag_applies(&s->copy, &setup) &&
-		    (a_me == PRIO_ASSOC_NONE ||
-		     fs_fair_tree_user_factor(&s->copy, s->cache, a_me,
-					      &f_me)) &&
-		    (a_ah == PRIO_ASSOC_NONE ||
-		     fs_fair_tree_user_factor(&s->copy, s->cache, a_ah,
-					      &f_ah))) {
-			/* as computed below */
-		} else {
+		if (!fair_tree_pair(s, &setup, a_me, a_ah, &f_me, &f_ah)) {
 			if (prio_fairshare_slurm(&s->copy, &setup, s->fs, NULL,
 						 &err) < 0)
 				return err.status;

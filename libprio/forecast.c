@@ -3035,7 +3035,7 @@ static int cmp_row_keys(const void *a, const void *b)
 	return x->job < y->job ? -1 : x->job > y->job;
 }
 
-static int sort_rows(struct sim *s, struct prio_forecast *fc)
+static int sort_rows(const struct sim *s, struct prio_forecast *fc)
 {
 	struct row_key *key = malloc((size_t)fc->count * sizeof(*key));
 	struct prio_forecast_row *rows =
