@@ -403,6 +403,20 @@ struct prio_fs_cache *prio_fs_cache_new(const struct prio_snapshot *snap,
 	return c;
 }
 
+/* The shares Fair Tree and classic divide by for p's fs-children: every
+ * child's but the Fairshare=parent ones (not clamped). */
+static uint64_t level_shares_sum(const struct prio_snapshot *snap,
+				 const struct fs_tree *t, uint32_t p)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE;
+	     c = t->fs_next[c])
+		if (!fs_is_parent_shares(&snap->assocs[c]))
+			sum += fs_shares_of(&snap->assocs[c]);
+	return sum;
+}
+
 struct fs_work {
 	const struct prio_snapshot *snap;
 	const struct fs_tree *t;
@@ -442,12 +456,8 @@ static void common_values(struct fs_work *w, const long double *prev)
 		}
 	}
 	for (uint32_t p = 0; p < t->n; p++) {
-		uint64_t sum = 0;
+		uint64_t sum = level_shares_sum(w->snap, t, p);
 
-		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE;
-		     c = t->fs_next[c])
-			if (!fs_is_parent_shares(&as[c]))
-				sum += fs_shares_of(&as[c]);
 		for (uint32_t c = t->fs_first[p]; c != PRIO_ASSOC_NONE;
 		     c = t->fs_next[c])
 			w->out[c].level_shares =
@@ -457,6 +467,19 @@ static void common_values(struct fs_work *w, const long double *prev)
 }
 
 /* ---- Fair Tree ------------------------------------------------------- */
+
+/* Level FS from normalized shares and effective usage (a is not root). */
+static long double level_fs_rule(const struct prio_assoc *a, double norm,
+				 long double ue)
+{
+	if (fs_is_parent_shares(a))
+		return a->is_user ? INFINITY : PRIO_FS_LEVEL_FS_PARENT_ACCOUNT;
+	if (norm == 0.0)
+		return 0.0L;
+	if (ue == 0.0L)
+		return INFINITY;
+	return (long double)norm / ue;
+}
 
 static void fair_tree_values(struct fs_work *w)
 {
@@ -484,17 +507,8 @@ static void fair_tree_values(struct fs_work *w)
 		r->usage_efctv = as[p].usage_raw > 0
 				     ? as[i].usage_raw / as[p].usage_raw
 				     : 0.0L;
-		if (fs_is_parent_shares(&as[i]))
-			r->level_fs = as[i].is_user
-					  ? INFINITY
-					  : PRIO_FS_LEVEL_FS_PARENT_ACCOUNT;
-		else if (r->norm_shares == 0.0)
-			r->level_fs = 0.0L;
-		else if (r->usage_efctv == 0.0L)
-			r->level_fs = INFINITY;
-		else
-			r->level_fs =
-			    (long double)r->norm_shares / r->usage_efctv;
+		r->level_fs =
+		    level_fs_rule(&as[i], r->norm_shares, r->usage_efctv);
 	}
 }
 
@@ -504,19 +518,27 @@ struct sort_ctx {
 	const struct prio_fs_result *res;
 };
 
-/* Level FS descending; users before accounts; then tree order (stable). */
+/* Fair Tree's visiting order of siblings a and b of Level FS la and lb:
+ * Level FS descending; users before accounts; then tree order (stable). */
+static int cmp_visit(const struct prio_snapshot *snap, const struct fs_tree *t,
+		     uint32_t a, long double la, uint32_t b, long double lb)
+{
+	const struct prio_assoc *as = snap->assocs;
+
+	if (la != lb)
+		return la > lb ? -1 : 1;
+	if (as[a].is_user != as[b].is_user)
+		return as[a].is_user ? -1 : 1;
+	return t->pos[a] < t->pos[b] ? -1 : t->pos[a] > t->pos[b];
+}
+
 static int cmp_siblings(const void *pa, const void *pb, void *ctx)
 {
 	const struct sort_ctx *c = ctx;
 	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
-	const struct prio_fs_result *ra = &c->res[a], *rb = &c->res[b];
-	const struct prio_assoc *as = c->snap->assocs;
 
-	if (ra->level_fs != rb->level_fs)
-		return ra->level_fs > rb->level_fs ? -1 : 1;
-	if (as[a].is_user != as[b].is_user)
-		return as[a].is_user ? -1 : 1;
-	return c->t->pos[a] < c->t->pos[b] ? -1 : c->t->pos[a] > c->t->pos[b];
+	return cmp_visit(c->snap, c->t, a, c->res[a].level_fs, b,
+			 c->res[b].level_fs);
 }
 
 void fs_sort_siblings(const struct prio_snapshot *snap, const struct fs_tree *t,
@@ -616,35 +638,19 @@ static long double level_fs_of(const struct prio_snapshot *snap,
 {
 	const struct prio_assoc *as = snap->assocs;
 	uint32_t p = c->t.fs_parent[i];
-	double norm;
-	long double ue;
+	double norm = 0.0;
 
-	if (fs_is_parent_shares(&as[i]))
-		return as[i].is_user ? INFINITY
-				     : PRIO_FS_LEVEL_FS_PARENT_ACCOUNT;
+	/* fair_tree_values()'s norm_shares; a Fairshare=parent one's is
+	 * not read by the rule */
 	if (level_shares > UINT32_MAX)
 		level_shares = UINT32_MAX;
-	if (level_shares == 0)
-		return 0.0L;
-	norm = (double)fs_shares_of(&as[i]) / (double)(uint32_t)level_shares;
-	ue = as[p].usage_raw > 0 ? as[i].usage_raw / as[p].usage_raw : 0.0L;
-	if (norm == 0.0)
-		return 0.0L;
-	if (ue == 0.0L)
-		return INFINITY;
-	return (long double)norm / ue;
-}
-
-/* The sum of the shares fair_tree_values() divides by for p's children. */
-static uint64_t level_shares_of(const struct prio_snapshot *snap,
-				const struct prio_fs_cache *c, uint32_t p)
-{
-	uint64_t sum = 0;
-
-	for (uint32_t s = c->kid_off[p]; s < c->kid_off[p + 1]; s++)
-		if (!fs_is_parent_shares(&snap->assocs[c->kids[s]]))
-			sum += fs_shares_of(&snap->assocs[c->kids[s]]);
-	return sum;
+	if (level_shares && !fs_is_parent_shares(&as[i]))
+		norm = (double)fs_shares_of(&as[i]) /
+		       (double)(uint32_t)level_shares;
+	return level_fs_rule(&as[i], norm,
+			     as[p].usage_raw > 0
+				 ? as[i].usage_raw / as[p].usage_raw
+				 : 0.0L);
 }
 
 struct ft_sib {
@@ -665,15 +671,8 @@ static int cmp_ft_sib(const void *pa, const void *pb, void *ctx)
 {
 	const struct ft_walk *w = ctx;
 	const struct ft_sib *a = pa, *b = pb;
-	const struct prio_assoc *as = w->snap->assocs;
 
-	if (a->lf != b->lf)
-		return a->lf > b->lf ? -1 : 1;
-	if (as[a->x].is_user != as[b->x].is_user)
-		return as[a->x].is_user ? -1 : 1;
-	return w->c->t.pos[a->x] < w->c->t.pos[b->x]
-		   ? -1
-		   : w->c->t.pos[a->x] > w->c->t.pos[b->x];
+	return cmp_visit(w->snap, &w->c->t, a->x, a->lf, b->x, b->lf);
 }
 
 /* p's fs-children in visiting order, with their Level FS; NULL when out of
@@ -681,7 +680,7 @@ static int cmp_ft_sib(const void *pa, const void *pb, void *ctx)
 static struct ft_sib *ft_sorted(struct ft_walk *w, uint32_t p, uint32_t *k)
 {
 	const struct prio_fs_cache *c = w->c;
-	uint64_t shares = level_shares_of(w->snap, c, p);
+	uint64_t shares = level_shares_sum(w->snap, &c->t, p);
 	struct ft_sib *v;
 
 	*k = c->kid_off[p + 1] - c->kid_off[p];
@@ -765,7 +764,7 @@ bool fs_fair_tree_user_factor(const struct prio_snapshot *snap,
 		uint32_t me = path[l], p = c->t.fs_parent[me];
 		const uint32_t *kid = c->kids + c->kid_off[p];
 		uint32_t k = c->kid_off[p + 1] - c->kid_off[p];
-		uint64_t shares = level_shares_of(snap, c, p);
+		uint64_t shares = level_shares_sum(snap, &c->t, p);
 		long double lf_me = level_fs_of(snap, c, me, shares);
 		bool any = false, equal = false;
 
@@ -774,21 +773,13 @@ bool fs_fair_tree_user_factor(const struct prio_snapshot *snap,
 		for (uint32_t s = 0; s < k; s++) {
 			uint32_t x = kid[s];
 			long double lf;
-			bool first;
 
 			if (x == me)
 				continue;
 			lf = level_fs_of(snap, c, x, shares);
 			if (isnan(lf))
 				return false;
-			/* cmp_siblings(x, me) < 0 */
-			if (lf != lf_me)
-				first = lf > lf_me;
-			else if (as[x].is_user != as[me].is_user)
-				first = as[x].is_user;
-			else
-				first = c->t.pos[x] < c->t.pos[me];
-			if (!first)
+			if (cmp_visit(snap, &c->t, x, lf, me, lf_me) > 0)
 				continue;
 			any = true;
 			equal |= lf == lf_me;
