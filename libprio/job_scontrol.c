@@ -40,6 +40,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -47,6 +48,7 @@
 #include "loadcache.h"
 #include "text.h"
 #include "prio/snapshot.h"
+#include "prio/source.h"
 #include "prio/timestr.h"
 
 /* The keys every scontrol record prints; a record without one of them is
@@ -132,6 +134,10 @@ struct sc_loader {
 	struct prio_job_alloc *allocs; /* scratch, reused */
 	uint32_t alloc_count, alloc_cap;
 	unsigned long records;
+	/* streamed (lc_jobs_stream): any error ends the stream, nothing is
+	 * recorded; run, the run of the lines read now */
+	bool strict;
+	uint32_t run;
 };
 
 /* A bad value: fill the error, mark the record, and let keep_going decide.
@@ -148,7 +154,8 @@ __attribute__((format(printf, 4, 5))) static int bad_value(struct sc_loader *ld,
 			ap);
 	va_end(ap);
 	ld->bad = true;
-	return prio_snapshot_record_error(ld->snap, ld->err);
+	return ld->strict ? PRIO_ERR_PARSE
+			  : prio_snapshot_record_error(ld->snap, ld->err);
 }
 
 static int nomem(struct sc_loader *ld, uint32_t line)
@@ -1119,6 +1126,18 @@ static int parse_pairs(struct sc_loader *ld, const char *p,
 #define PIPE_LINES 256u /* lines per chunk */
 #define PIPE_RING 4u	/* chunks in flight */
 
+/*
+ * A stream (lc_jobs_stream()) has the splitter read the file itself, in
+ * runs of whole lines, into buffers used in turn: a chunk holds lines of
+ * one run, and at most PIPE_RING chunks are in flight (filled, or being
+ * read here), so a run STREAM_BUFS back is held by none and its buffer
+ * takes the next.  A 4 MiB pipe over a few MiB reused (not the whole file
+ * in fresh memory, whose pages the kernel clears one by one: a third of
+ * `prio-calc -l` on L) and no more memory than that for the text.
+ */
+#define STREAM_BUFS (PIPE_RING + 2u)
+#define STREAM_CHUNK ((size_t)1 << 20)
+
 struct pipe_line {
 	const char *text;
 	uint32_t len, first, count; /* pairs [first, first + count) */
@@ -1127,7 +1146,9 @@ struct pipe_line {
 struct pipe_chunk {
 	struct pipe_line lines[PIPE_LINES];
 	uint32_t nlines;
+	uint32_t run;	    /* a stream's run the lines are in */
 	bool last;	    /* the splitter's last chunk */
+	bool failed;	    /* a stream's read failed */
 	const char *resume; /* non-NULL: it stopped at this line */
 	struct splitter pairs; /* only pairs, count, cap used */
 };
@@ -1137,11 +1158,41 @@ struct pipe {
 	const char *pos, *end; /* the splitter's place */
 	struct splitter split;
 	struct pipe_chunk ring[PIPE_RING];
+	/* a stream: its reader, the buffers (bufs[runs % STREAM_BUFS] is the
+	 * reader's own), the runs read, the last byte read, a read error */
+	struct prio_chunks *ch;
+	char *bufs[STREAM_BUFS];
+	uint32_t runs;
+	char last_byte;
+	struct prio_error err;
 	/* the reading side */
 	struct pipe_chunk *cur;
 	uint32_t next; /* next line of cur */
 	bool done;     /* the splitter ended; the rest is read here */
+	bool gave_up;  /* a stream's splitter stopped short of the end */
 };
+
+/* A stream's next run into pos..end: 1, 0 at the end, -1 on a read error
+ * (or a line longer than a run). */
+static int stream_next_run(struct pipe *pp)
+{
+	const char *data;
+	size_t size;
+	uint32_t n = pp->runs;
+	int rc = prio_chunks_next(pp->ch, &data, &size, &pp->err);
+
+	if (rc <= 0)
+		return rc < 0 ? -1 : 0;
+	/* the run stays in its buffer; the reader goes on in the one of
+	 * the run STREAM_BUFS - 1 back */
+	(void)prio_chunks_swap(pp->ch, pp->bufs[(n + 1) % STREAM_BUFS]);
+	pp->runs = n + 1;
+	pp->pos = data;
+	pp->end = data + size;
+	pp->split.limit = pp->end;
+	pp->last_byte = data[size - 1];
+	return 1;
+}
 
 /* Split lines into c until it is full, the input ends or a line cannot be
  * split. */
@@ -1150,17 +1201,27 @@ static void pipe_fill(struct pipe *pp, struct pipe_chunk *c)
 	struct splitter *sp = &pp->split;
 
 	c->nlines = 0;
-	c->last = false;
+	c->last = c->failed = false;
 	c->resume = NULL;
 	c->pairs.count = 0;
+	c->run = pp->runs;
 	while (c->nlines < PIPE_LINES) {
 		const char *text = pp->pos, *nl;
 		struct pipe_line *l;
 		size_t len, step;
 
 		if (text >= pp->end) {
-			c->last = true;
-			return;
+			int rc;
+
+			if (pp->ch && c->nlines)
+				return; /* a chunk holds one run's lines */
+			if (!pp->ch || (rc = stream_next_run(pp)) <= 0) {
+				c->failed = pp->ch && rc < 0;
+				c->last = true;
+				return;
+			}
+			c->run = pp->runs;
+			continue;
 		}
 		nl = memchr(text, '\n', (size_t)(pp->end - text));
 		len = nl ? (size_t)(nl - text) : (size_t)(pp->end - text);
@@ -1239,18 +1300,43 @@ static void *pipe_main(void *arg)
 	}
 }
 
-/* Start the splitter over src; NULL (one thread) when that fails. */
-static struct pipe *pipe_start(const struct prio_source *src)
+static void pipe_free(struct pipe *pp)
+{
+	for (unsigned i = 0; i < PIPE_RING; i++)
+		free(pp->ring[i].pairs.pairs);
+	/* (the reader's own buffer is NULL here: it frees it) */
+	for (unsigned i = 0; i < STREAM_BUFS; i++)
+		free(pp->bufs[i]);
+	free(pp);
+}
+
+/* Start the splitter over src, or over the runs ch reads (src NULL); NULL
+ * (one thread, or for ch no stream) when that fails. */
+static struct pipe *pipe_start(const struct prio_source *src,
+			       struct prio_chunks *ch)
 {
 	struct pipe *pp = calloc(1, sizeof(*pp));
 
 	if (!pp)
 		return NULL;
-	pp->pos = src->data;
-	pp->end = src->data + src->size;
-	pp->split.limit = pp->end;
+	if (ch) {
+		pp->ch = ch;
+		for (unsigned i = 0; i < STREAM_BUFS; i++)
+			if (!(pp->bufs[i] = malloc(prio_chunks_cap(ch)))) {
+				pipe_free(pp);
+				return NULL;
+			}
+		/* the reader's first buffer is bufs[0] */
+		free(prio_chunks_swap(ch, pp->bufs[0]));
+	} else {
+		pp->pos = src->data;
+		pp->end = src->data + src->size;
+		pp->split.limit = pp->end;
+	}
 	if (lc_ring_start(&pp->q, PIPE_RING, pipe_main, pp) < 0) {
-		free(pp);
+		if (ch) /* the reader keeps bufs[0] */
+			pp->bufs[0] = NULL;
+		pipe_free(pp);
 		return NULL;
 	}
 	return pp;
@@ -1261,9 +1347,9 @@ static void pipe_stop(struct pipe *pp)
 	if (!pp)
 		return;
 	lc_ring_stop(&pp->q);
-	for (unsigned i = 0; i < PIPE_RING; i++)
-		free(pp->ring[i].pairs.pairs);
-	free(pp);
+	if (pp->ch) /* the reader keeps the buffer it has */
+		pp->bufs[pp->runs % STREAM_BUFS] = NULL;
+	pipe_free(pp);
 }
 
 /* The next line the splitter split, in order: 1 with *l, 0 at its end
@@ -1282,8 +1368,10 @@ static int pipe_next(struct pipe *pp, struct lc_reader *r,
 		}
 		if (c && c->last) {
 			/* the lines before the stop were all taken: the
-			 * rest, from the line it stopped at, is ours */
+			 * rest, from the line it stopped at, is ours (a
+			 * stream's rest is in no buffer: it gives up) */
 			r->pos = c->resume ? c->resume : r->end;
+			pp->gave_up = pp->ch && (c->resume || c->failed);
 			pp->done = true;
 			return 0;
 		}
@@ -1308,15 +1396,33 @@ static int line_error(struct sc_loader *ld, unsigned long number)
 {
 	if (ld->err->status == PRIO_ERR_NOMEM)
 		return ld->err->status;
+	if (ld->strict)
+		return PRIO_ERR_PARSE;
 	if (!ld->open || ld->bad)
 		begin_record(ld, (uint32_t)number);
 	ld->bad = true;
 	return prio_snapshot_record_error(ld->snap, ld->err);
 }
 
+/* A stream's runs before the one read now may be read over by the next
+ * ones: nothing may point into them, so the values last seen there are
+ * forgotten (one would else compare equal to new text at its place). */
+static void forget_text(struct sc_loader *ld)
+{
+	struct lc_last *lasts[] = {&ld->l_nodes, &ld->l_over, &ld->l_dep,
+				   &ld->l_host,	 &ld->l_misc, &ld->l_alloc};
+	struct lc_table *tables[] = {&ld->tres,	   &ld->parts, &ld->t_user,
+				     &ld->t_account, &ld->t_qos, &ld->t_reason};
+
+	for (size_t i = 0; i < sizeof(lasts) / sizeof(*lasts); i++)
+		lasts[i]->s = NULL;
+	for (size_t i = 0; i < sizeof(tables) / sizeof(*tables); i++)
+		tables[i]->last_s = NULL;
+}
+
 /* The next line split into pairs: 1 with line, *pairs and *count; 0 at the
  * end of the input; < 0 when it cannot be split (err set: too long, a NUL
- * byte, out of memory). */
+ * byte, out of memory; for a stream, any line it could not give). */
 static int next_line(struct sc_loader *ld, struct lc_reader *r,
 		     struct prio_line *line, const struct sc_pair **pairs,
 		     uint32_t *count)
@@ -1332,9 +1438,19 @@ static int next_line(struct sc_loader *ld, struct lc_reader *r,
 			line->len = l->len;
 			line->number = r->number;
 			*count = l->count;
+			if (ld->pipe->cur->run != ld->run) {
+				ld->run = ld->pipe->cur->run;
+				forget_text(ld);
+			}
 			return 1;
 		}
 	}
+	if (ld->pipe && ld->pipe->ch)
+		return ld->pipe->gave_up
+			   ? prio_error_set(ld->err, PRIO_ERR_IO, ld->name,
+					    r->number + 1, "",
+					    "the stream stopped here")
+			   : 0;
 	rc = lc_line_next(r, line, ld->err);
 	if (rc <= 0)
 		return rc;
@@ -1349,14 +1465,16 @@ static int next_line(struct sc_loader *ld, struct lc_reader *r,
 	return 1;
 }
 
+/* The lines of src, or of the stream ld->pipe reads (src NULL). */
 static int load(struct sc_loader *ld, const struct prio_source *src)
 {
-	struct lc_reader r;
+	struct lc_reader r = {0};
 	struct prio_line line;
-	const char *kept = src->data; /* the input held from here on */
+	const char *kept = src ? src->data : NULL; /* the input held from here on */
 	int rc;
 
-	lc_reader_init(&r, src);
+	if (src)
+		lc_reader_init(&r, src);
 	for (;;) {
 		const struct sc_pair *pairs = NULL;
 		uint32_t count = 0, no;
@@ -1394,7 +1512,8 @@ static int load(struct sc_loader *ld, const struct prio_source *src)
 			}
 			/* the records before this line are whole: nothing
 			 * reads their text again */
-			lc_give_back(src, &kept, p);
+			if (src)
+				lc_give_back(src, &kept, p);
 			begin_record(ld, no);
 		} else if (!ld->open) {
 			size_t q = 0;
@@ -1420,21 +1539,20 @@ static int load(struct sc_loader *ld, const struct prio_source *src)
 	return finish_record(ld, true);
 }
 
-int prio_load_jobs_scontrol(struct prio_snapshot *snap,
-			    const struct prio_source *src,
-			    struct prio_error *err)
+/* A loader of the jobs in file name into snap, errors to err; NULL out of
+ * memory (err set). */
+static struct sc_loader *loader_new(struct prio_snapshot *snap,
+				    const char *name, struct prio_error *err)
 {
 	struct sc_loader *ld = calloc(1, sizeof(*ld));
-	int rc;
 
-	if (!ld)
-		return prio_error_set(err, PRIO_ERR_NOMEM, src->name, 0, "",
-				      "out of memory");
+	if (!ld) {
+		prio_error_set(err, PRIO_ERR_NOMEM, name, 0, "", "out of memory");
+		return NULL;
+	}
 	ld->snap = snap;
-	ld->name = src->name;
+	ld->name = name;
 	ld->err = err;
-	ld->split.limit = src->data + src->size;
-	ld->file = prio_arena_strdup(&snap->arena, src->name);
 	lc_time_cache_init(&ld->times);
 	lc_table_init(&ld->tres);
 	lc_table_init(&ld->parts);
@@ -1442,23 +1560,22 @@ int prio_load_jobs_scontrol(struct prio_snapshot *snap,
 	lc_table_init(&ld->t_account);
 	lc_table_init(&ld->t_qos);
 	lc_table_init(&ld->t_reason);
-	if (!ld->file)
-		rc = prio_error_set(err, PRIO_ERR_NOMEM, src->name, 0, "",
-				    "out of memory");
-	else {
-		if (src->size >= (lc_test.pipe_min ? lc_test.pipe_min
-						    : PIPE_MIN_SIZE)) {
-			reserve_jobs(snap, src->size);
-			ld->pipe = pipe_start(src);
-		}
-		rc = load(ld, src);
-		pipe_stop(ld->pipe);
+	if (!(ld->file = prio_arena_strdup(&snap->arena, name))) {
+		prio_error_set(err, PRIO_ERR_NOMEM, name, 0, "", "out of memory");
+		free(ld);
+		return NULL;
 	}
+	return ld;
+}
+
+/* The load's end: its records noted (rc 0), the loader freed. */
+static int loader_end(struct sc_loader *ld, int rc)
+{
 	if (rc == 0)
-		rc = prio_snapshot_note_loaded(snap, PRIO_INPUT_JOBS_SCONTROL,
-					       src->name, ld->records);
-	if (rc < 0 && err->status == PRIO_OK)
-		prio_error_set(err, rc, src->name, 0, "", "out of memory");
+		rc = prio_snapshot_note_loaded(ld->snap, PRIO_INPUT_JOBS_SCONTROL,
+					       ld->name, ld->records);
+	if (rc < 0 && ld->err->status == PRIO_OK)
+		prio_error_set(ld->err, rc, ld->name, 0, "", "out of memory");
 	lc_table_free(&ld->tres);
 	lc_table_free(&ld->parts);
 	lc_table_free(&ld->t_user);
@@ -1469,4 +1586,102 @@ int prio_load_jobs_scontrol(struct prio_snapshot *snap,
 	free(ld->split.pairs);
 	free(ld);
 	return rc;
+}
+
+/* Inputs from this size on are split by a second thread (and streamed). */
+static size_t pipe_min(void)
+{
+	return lc_test.pipe_min ? lc_test.pipe_min : PIPE_MIN_SIZE;
+}
+
+int prio_load_jobs_scontrol(struct prio_snapshot *snap,
+			    const struct prio_source *src,
+			    struct prio_error *err)
+{
+	struct sc_loader *ld = loader_new(snap, src->name, err);
+	int rc;
+
+	if (!ld)
+		return err->status;
+	ld->split.limit = src->data + src->size;
+	if (src->size >= pipe_min()) {
+		reserve_jobs(snap, src->size);
+		ld->pipe = pipe_start(src, NULL);
+	}
+	rc = load(ld, src);
+	pipe_stop(ld->pipe);
+	return loader_end(ld, rc);
+}
+
+/*
+ * Whether the file ch opened is one the stream takes: plain text (not
+ * gzip or zstd) of pipe_min() bytes or more, its first word "JobId=" and
+ * its last byte a newline, so that the whole load's checks of the file
+ * (prio_load_role's check_complete(): a cut last line, an empty input;
+ * the kind, told by the first line) would all pass.
+ */
+static bool stream_takes(const struct prio_chunks *ch)
+{
+	char head[64], tail;
+	off_t size = ch->before.st_size;
+	ssize_t n;
+	size_t i = 0;
+
+	if (size < 0 || (uint64_t)size < pipe_min() ||
+	    (n = pread(ch->fd, head, sizeof(head), 0)) < 4 ||
+	    pread(ch->fd, &tail, 1, size - 1) != 1 || tail != '\n' ||
+	    prio_codec_detect(head, (size_t)n))
+		return false;
+	while (i < (size_t)n && (is_blank(head[i]) || head[i] == '\n'))
+		i++;
+	return (size_t)n - i >= 6 && memcmp(head + i, "JobId=", 6) == 0;
+}
+
+int lc_jobs_stream(struct prio_snapshot *snap, const char *path)
+{
+	struct prio_error quiet;
+	struct prio_chunks ch;
+	struct sc_loader *ld;
+	uint32_t jobs = snap->job_count;
+	uint16_t release = snap->slurm_release;
+	enum prio_slurm_version_source source = snap->slurm_release_source;
+	int rc = -1;
+
+	memset(&quiet, 0, sizeof(quiet));
+	if (!path || strcmp(path, "-") == 0 || lc_test.no_stream ||
+	    prio_chunks_open(&ch, path,
+			     lc_test.stream_chunk ? lc_test.stream_chunk
+						  : STREAM_CHUNK,
+			     &quiet) < 0)
+		return LC_LOAD_WHOLE;
+	if (!stream_takes(&ch) || !(ld = loader_new(snap, path, &quiet))) {
+		prio_chunks_close(&ch);
+		return LC_LOAD_WHOLE;
+	}
+	ld->strict = true;
+	reserve_jobs(snap, (size_t)ch.before.st_size);
+	if ((ld->pipe = pipe_start(NULL, &ch))) {
+		rc = load(ld, NULL);
+		/* what the whole load would refuse: a file cut or rewritten
+		 * while it was read */
+		if (rc == 0 && (ld->pipe->last_byte != '\n' ||
+				prio_chunks_finish(&ch, &quiet) < 0))
+			rc = -1;
+		if (rc < 0 && ld->pipe->err.status)
+			quiet = ld->pipe->err;
+		pipe_stop(ld->pipe);
+	}
+	rc = loader_end(ld, rc);
+	prio_chunks_close(&ch);
+	if (rc == 0) {
+		lc_test.jobs_streamed++;
+		return 0;
+	}
+	/* what it read is dropped: the whole load judges the file */
+	snap->job_count = jobs;
+	snap->slurm_release = release;
+	snap->slurm_release_source = source;
+	if (lc_test.stream_err)
+		*lc_test.stream_err = quiet;
+	return LC_LOAD_WHOLE;
 }

@@ -301,18 +301,35 @@ unsigned lc_ring_take(struct lc_ring *q);
 void lc_ring_stop(struct lc_ring *q);
 
 /*
+ * The jobs of `scontrol show job` output in file path streamed into snap
+ * (job_scontrol.c): a large regular file is read a run of lines at a time
+ * into buffers used in turn, not whole, when it is one the whole load
+ * would take without a word: plain text starting with "JobId=", ending
+ * with a newline, every record good, not rewritten while it was read.
+ * Returns 0 when it was loaded (noted as prio_load_jobs_scontrol() does);
+ * LC_LOAD_WHOLE for any other file or at the first doubt, with snap's
+ * jobs and Slurm version as they were: prio_load_role() then reads the
+ * file whole and gives the exact answer, error or warning, as before.
+ */
+#define LC_LOAD_WHOLE 1
+int lc_jobs_stream(struct prio_snapshot *snap, const char *path);
+
+/*
  * Test hooks (tests/unit); all zero in a program.  The loaders that read a
  * large input with two threads (job_scontrol.c from PIPE_MIN_SIZE bytes,
  * usage_sacct.c's stream from its second run) do so from pipe_min bytes
  * when it is set, so that a test takes the threaded path on a small file;
  * stream_chunk streams in runs of that size (at least 2 * PRIO_MAX_LINE);
  * stream_err, when set, gets the error a stream gave up at (otherwise the
- * stream keeps it quiet: the whole load words it).
+ * stream keeps it quiet: the whole load words it); jobs_streamed counts
+ * the job files streamed whole, so that a test knows which path it took.
  */
 struct lc_test_hooks {
 	size_t pipe_min;
 	size_t stream_chunk;
 	struct prio_error *stream_err;
+	bool no_stream;		/* lc_jobs_stream() declines every file */
+	unsigned jobs_streamed; /* lc_jobs_stream() loads, counted */
 };
 extern struct lc_test_hooks lc_test;
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "prio/privacy.h"
+#include "loadcache.h"
 #include "prio/snapshot.h"
 #include "prio/value.h"
 #include "sdiag.h"
@@ -375,6 +376,12 @@ int prio_load_role(struct prio_snapshot *snap, enum prio_role role,
 	if ((unsigned)role >= PRIO_ROLE_COUNT)
 		return prio_error_set(err, PRIO_ERR_USAGE, path, 0, "",
 				      "unknown input role");
+	/* a large queue is read a run at a time, not whole, where it can */
+	if (role == PRIO_ROLE_JOBS &&
+	    (rc = lc_jobs_stream(snap, path)) != LC_LOAD_WHOLE) {
+		snap->roles_loaded |= 1u << role;
+		return rc;
+	}
 	if ((rc = prio_source_open(&src, path, err)) < 0)
 		return rc;
 	kind = prio_detect_input(&src, (int)role);

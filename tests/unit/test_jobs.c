@@ -1797,11 +1797,11 @@ Test(jobs, two_threads_are_one)
 	prio_snapshot_free(&b);
 }
 
-/* A large input read through prio_load_role is given back as it is read
- * (lc_give_back): the jobs are those of the same text read from memory,
- * where nothing is given back, although the fields every record repeats
- * (user, account, QOS, TRES, partition) were last seen in bytes given back
- * long before. */
+/* A large input read whole through prio_load_role (the stream declines
+ * it: lc_test.no_stream) is given back as it is read (lc_give_back): the
+ * jobs are those of the same text read from memory, where nothing is given
+ * back, although the fields every record repeats (user, account, QOS,
+ * TRES, partition) were last seen in bytes given back long before. */
 Test(jobs, given_back_input_reads_as_before)
 {
 	const unsigned n = 60000;
@@ -1831,8 +1831,10 @@ Test(jobs, given_back_input_reads_as_before)
 	cr_assert_eq(test_temp_file(path, text, len), 0);
 
 	cr_assert_eq(prio_snapshot_init(&a), 0);
+	lc_test.no_stream = true;
 	cr_assert_eq(prio_load_role(&a, PRIO_ROLE_JOBS, path, &err), 0, "%s",
 		     prio_error_format(&err, msg, sizeof(msg)));
+	lc_test.no_stream = false;
 	cr_assert_eq(load_text(&b, text, &err, false), 0);
 	unlink(path);
 	cr_assert_eq(a.job_count, n);
@@ -1892,4 +1894,188 @@ Test(jobs, give_back_takes_whole_pages_of_sources_read_once)
 	cr_assert_eq(memcmp(kept, fill, (size_t)(src.data + size - kept)), 0);
 	prio_source_close(&src);
 	free(fill);
+}
+
+/*
+ * The stream (lc_jobs_stream: a large file read a run at a time into
+ * buffers used in turn) as runs of exactly 2048 records of 256 bytes
+ * (lc_test.stream_chunk 512 KiB), so that each run's records lie where the
+ * run six back had its own, in the same buffer.  The first six runs repeat
+ * one user, account, partition and TRES; from the seventh on they change
+ * to values of the same length, and back at the tenth.  Only the first
+ * record of runs 0, 6 and 9 has a dependency, each at the same place in
+ * its buffer: 11, 22, then 11.  Every job must be the whole load's: the
+ * dependency remembered from run 0 (the field's last value), whose bytes
+ * run 6 wrote over with its own and which nothing read in between, would
+ * compare equal there and give run 0's value.
+ */
+static char *fixed_records(unsigned n, unsigned per_run, size_t *len)
+{
+	char *text = malloc((size_t)n * 256 + 1);
+	size_t at = 0;
+
+	cr_assert_not_null(text);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned run = i / per_run;
+		bool b = run >= 6 && run < 9;
+		int k = snprintf(
+		    text + at, 257,
+		    "JobId=%07u JobName=j UserId=%s(7) Priority=%05u Nice=0 "
+		    "Account=%s QOS=normal JobState=PENDING Reason=Priority "
+		    "Dependency=%s SubmitTime=2026-01-02T03:04:05 "
+		    "Partition=%s TimeLimit=60 NumNodes=1 NumCPUs=4 "
+		    "TRES=cpu=4,mem=%s,node=1 Comment=",
+		    i + 1, b ? "v" : "u", 1000 + i % 97, b ? "bbb" : "aaa",
+		    i % per_run || (run != 0 && run != 6 && run != 9)
+			? "(null)"
+			: run == 6 ? "afterok:22" : "afterok:11",
+		    b ? "short" : "batch", b ? "2G" : "8G");
+
+		cr_assert(k > 0 && k < 255);
+		memset(text + at + k, 'x', (size_t)(255 - k));
+		text[at + 255] = '\n';
+		at += 256;
+	}
+	text[at] = '\0';
+	*len = at;
+	return text;
+}
+
+static void load_path(struct prio_snapshot *snap, const char *path,
+		      bool keep_going, int want_rc, struct prio_error *err)
+{
+	char msg[1024];
+
+	utc();
+	cr_assert_eq(prio_snapshot_init(snap), 0);
+	snap->keep_going = keep_going;
+	prio_error_clear(err);
+	cr_assert_eq(prio_load_role(snap, PRIO_ROLE_JOBS, path, err), want_rc,
+		     "%s", prio_error_format(err, msg, sizeof(msg)));
+}
+
+Test(jobs, streamed_runs_read_as_the_whole_file)
+{
+	const unsigned per_run = 2048, n = 12 * per_run;
+	char path[] = "/tmp/prio-stream.XXXXXX", *text;
+	struct prio_snapshot a, b;
+	struct prio_error err;
+	size_t len;
+	unsigned streamed = lc_test.jobs_streamed;
+
+	text = fixed_records(n, per_run, &len);
+	cr_assert_eq(test_temp_file(path, text, len), 0);
+	lc_test.pipe_min = 1;
+	lc_test.stream_chunk = (size_t)per_run * 256;
+	load_path(&a, path, false, 0, &err);
+	cr_assert_eq(lc_test.jobs_streamed, streamed + 1, "not streamed");
+	lc_test.no_stream = true;
+	load_path(&b, path, false, 0, &err);
+	lc_test.no_stream = false;
+	lc_test.pipe_min = 0;
+	lc_test.stream_chunk = 0;
+	unlink(path);
+	cr_assert_eq(a.job_count, n);
+	cr_assert_eq(b.job_count, n);
+	for (uint32_t i = 0; i < n; i++) {
+		const struct prio_job *x = &a.jobs[i];
+		bool changed = i / per_run >= 6 && i / per_run < 9;
+
+		assert_common_fields(&a, x, &b, &b.jobs[i]);
+		cr_assert_eq(x->line, i + 1);
+		cr_assert_str_eq(S(&a, x->user), changed ? "v" : "u", "job %u",
+				 x->job_id);
+		cr_assert_str_eq(S(&a, x->account), changed ? "bbb" : "aaa",
+				 "job %u", x->job_id);
+		cr_assert_str_eq(S(&a, x->partitions[0]),
+				 changed ? "short" : "batch", "job %u", x->job_id);
+		if (i % per_run)
+			cr_assert_eq(x->dependency, PRIO_NO_ID, "job %u",
+				     x->job_id);
+		else if (i / per_run == 0 || i / per_run == 6 ||
+			 i / per_run == 9)
+			cr_assert_str_eq(S(&a, x->dependency),
+					 i / per_run == 6 ? "afterok:22"
+							  : "afterok:11",
+					 "job %u", x->job_id);
+		cr_assert_eq(tres(&a, &x->tres_req, "mem"), changed ? 2048 : 8192,
+			     "job %u", x->job_id);
+	}
+	cr_assert_eq(a.strings.count, b.strings.count, "the same ids");
+	prio_snapshot_free(&a);
+	prio_snapshot_free(&b);
+	free(text);
+}
+
+/* A file the stream cannot take whole (a bad record in its tenth run, a
+ * NUL byte, a cut last line) gets the whole load's answer: the same error
+ * at the same line, or under --keep-going the same warnings and jobs, and
+ * nothing of what the stream read before it gave up. */
+Test(jobs, streamed_file_with_a_flaw_is_judged_whole)
+{
+	const unsigned per_run = 2048, n = 12 * per_run;
+	static const struct {
+		const char *what;
+		size_t at; /* byte offset in the text */
+		const char *put;
+	} flaws[] = {
+	    {"a bad priority", 9 * 2048 * 256 + 5 * 256 + 48, "x"},
+	    {"a NUL byte", 10 * 2048 * 256 + 7 * 256 + 60, "\0"},
+	    {"a line longer than a run", 3 * 2048 * 256 + 255, " "},
+	    {"a cut last line", 12 * 2048 * 256 - 1, "x"},
+	};
+
+	for (size_t f = 0; f < sizeof(flaws) / sizeof(*flaws); f++) {
+		char path[] = "/tmp/prio-stream.XXXXXX", *text;
+		size_t len;
+		unsigned streamed = lc_test.jobs_streamed;
+
+		text = fixed_records(n, per_run, &len);
+		if (strcmp(flaws[f].what, "a line longer than a run") == 0)
+			/* no newline for two runs and more */
+			for (size_t i = 0; i < 2 * 2048 + 5; i++)
+				text[3 * 2048 * 256 + 255 + i * 256] = ' ';
+		else
+			text[flaws[f].at] = flaws[f].put[0];
+		cr_assert_eq(test_temp_file(path, text, len), 0);
+		for (int kg = 0; kg < 2; kg++) {
+			struct prio_snapshot a, b;
+			struct prio_error ea, eb;
+			int rc;
+
+			lc_test.no_stream = true;
+			utc();
+			cr_assert_eq(prio_snapshot_init(&b), 0);
+			b.keep_going = kg;
+			rc = prio_load_role(&b, PRIO_ROLE_JOBS, path, &eb);
+			lc_test.no_stream = false;
+			lc_test.pipe_min = 1;
+			lc_test.stream_chunk = (size_t)per_run * 256;
+			load_path(&a, path, kg, rc, &ea);
+			lc_test.pipe_min = 0;
+			lc_test.stream_chunk = 0;
+			cr_assert_eq(lc_test.jobs_streamed, streamed, "%s streamed",
+				     flaws[f].what);
+			if (rc < 0) {
+				cr_assert_eq(ea.line, eb.line, "%s", flaws[f].what);
+				cr_assert_str_eq(ea.field, eb.field);
+				cr_assert_str_eq(ea.message, eb.message);
+			} else {
+				cr_assert(kg, "%s: loaded without keep-going",
+					  flaws[f].what);
+			}
+			cr_assert_eq(a.job_count, b.job_count, "%s", flaws[f].what);
+			cr_assert_eq(a.warning_count, b.warning_count);
+			for (uint32_t w = 0; w < a.warning_count; w++)
+				cr_assert_str_eq(a.warnings[w].error.message,
+						 b.warnings[w].error.message);
+			for (uint32_t i = 0; i < a.job_count; i++)
+				assert_common_fields(&a, &a.jobs[i], &b,
+						     &b.jobs[i]);
+			prio_snapshot_free(&a);
+			prio_snapshot_free(&b);
+		}
+		unlink(path);
+		free(text);
+	}
 }
