@@ -1131,9 +1131,10 @@ static int parse_pairs(struct sc_loader *ld, const char *p,
  * runs of whole lines, into buffers used in turn: a chunk holds lines of
  * one run, and at most PIPE_RING chunks are in flight (filled, or being
  * read here), so a run STREAM_BUFS back is held by none and its buffer
- * takes the next.  A 4 MiB pipe over a few MiB reused (not the whole file
- * in fresh memory, whose pages the kernel clears one by one: a third of
- * `prio-calc -l` on L) and no more memory than that for the text.
+ * takes the next.  Six runs of 1 MiB, written over again and again, where
+ * the whole file in fresh memory had the kernel clear every page of it
+ * first (a third of `prio-calc -l` on L, 1.2 GB) and kept the text in
+ * memory beside the jobs made of it.
  */
 #define STREAM_BUFS (PIPE_RING + 2u)
 #define STREAM_CHUNK ((size_t)1 << 20)
@@ -1674,7 +1675,8 @@ int lc_jobs_stream(struct prio_snapshot *snap, const char *path)
 	rc = loader_end(ld, rc);
 	prio_chunks_close(&ch);
 	if (rc == 0) {
-		lc_test.jobs_streamed++;
+		/* (loads may run on several threads: prio-top's reload) */
+		__atomic_fetch_add(&lc_test.jobs_streamed, 1, __ATOMIC_RELAXED);
 		return 0;
 	}
 	/* what it read is dropped: the whole load judges the file */
