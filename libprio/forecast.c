@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "forecast_hooks.h"
 #include "forecast_limits.h"
 #include "prio/advance.h"
 #include "prio/fairshare.h"
@@ -184,6 +185,12 @@ struct sim {
 	uint32_t *node_gres;
 	int64_t *free_gres;
 	uint32_t *busy;
+	/* what the ends due by a backfill pass's instant (a job past its
+	 * limit) free on each node, which every will-run test of the pass
+	 * gives back first: may_fit_now() counts it free (due: any) */
+	int64_t *due_cpu, *due_mem, *due_gres;
+	uint32_t *due_busy;
+	bool due;
 	/* the last instant something ended on each node, and the runs that
 	 * ended there then (up to REL_KEEP) */
 	time_t *rel_time;
@@ -1167,6 +1174,47 @@ static int64_t room_now(const struct sim *s, const struct sjob *j, uint32_t n)
 	if (!gres_fit(s, j, &s->free_gres[n * FC_GRES]))
 		return 0;
 	return usable(j, s->free_cpu[n], s->free_mem[n]);
+}
+
+/* room_now() with the ends due by the backfill pass's instant given back
+ * (s->due_*), as its will-run tests see the nodes at t. */
+static int64_t room_at_t(const struct sim *s, const struct sjob *j,
+			 uint32_t n)
+{
+	int64_t c, m, g[FC_GRES];
+
+	if (!s->due)
+		return room_now(s, j, n);
+	c = s->free_cpu[n] + s->due_cpu[n];
+	m = s->free_mem[n] + s->due_mem[n];
+	if (j->excl)
+		return s->busy[n] == s->due_busy[n] &&
+			       c >= (int64_t)s->res.node_cpus[n]
+			   ? c
+			   : 0;
+	for (uint32_t i = 0; i < s->ngres; i++)
+		g[i] = s->free_gres[n * FC_GRES + i] +
+		       s->due_gres[n * FC_GRES + i];
+	if (!gres_fit(s, j, g))
+		return 0;
+	return usable(j, c, m);
+}
+
+/* The ends pend[0 .. ndue), due by the pass's instant, counted in (sign 1)
+ * or out (-1) of s->due_*. */
+static void due_count(struct sim *s, uint32_t ndue, int sign)
+{
+	for (uint32_t i = 0; i < ndue; i++) {
+		const struct ralloc *al = &s->pend[i].al;
+
+		s->due_cpu[al->node] += sign * (int64_t)al->cpus;
+		s->due_mem[al->node] += sign * (int64_t)al->mem;
+		s->due_busy[al->node] += (uint32_t)sign;
+		for (uint32_t g = 0; g < s->ngres; g++)
+			s->due_gres[al->node * FC_GRES + g] +=
+			    sign * (int64_t)al->gres[g];
+	}
+	s->due = sign > 0 && ndue > 0;
 }
 
 /* Whether j fits in partition p now: its nodes, as the select plugin
@@ -2369,7 +2417,8 @@ static struct nofit *nofit_slot(struct sim *s, const struct sjob *j,
 /*
  * Whether j could start in p now if no reservation held anything: enough
  * nodes where it fits, and enough CPUs on them (for spread tasks, on its
- * count of the largest).  choose() cannot succeed without this, and the
+ * count of the largest), with the ends due by now given back as every
+ * will-run test of the pass gives them (room_at_t()).  choose() cannot succeed without this, and the
  * reservations only take from what use_at() sees, so a job that fails it
  * does not start in this pass: backfill_pass() puts off its sweep until a
  * job below it might start, and needs its reservation.
@@ -2385,7 +2434,7 @@ static bool may_fit_now(struct sim *s, const struct sjob *j, uint32_t p)
 		uint32_t n = pt->nodes[k];
 		int64_t u;
 
-		if (!node_ever(s, j, n) || (u = room_now(s, j, n)) <= 0)
+		if (!node_ever(s, j, n) || (u = room_at_t(s, j, n)) <= 0)
 			continue;
 		/* spread tasks: the sum of the j->nodes largest */
 		if (j->flex)
@@ -2639,6 +2688,63 @@ static bool watched_done(const struct sim *s,
 	return true;
 }
 
+/* Whether a reservation made since the first nrv0 could hold a node over
+ * a run of limit lim from t (a reservation [from, to) does from from - lim
+ * on, resv_advance()): none that begins later can keep a job from
+ * starting at t. */
+static bool resv_reach_now(const struct sim *s, uint32_t nrv0, time_t t,
+			   time_t lim)
+{
+	for (uint32_t i = nrv0; i < s->nrv; i++)
+		if (s->rv[i].from - lim <= t && s->rv[i].to > t)
+			return true;
+	return false;
+}
+
+/*
+ * The jobs put off before en (defer[0 .. *ndefer)) swept in order, each
+ * making its reservation, before en's own sweep.  None of them starts now
+ * (each was put off because it could not, and resources only shrink in a
+ * pass), so only their reservations change what en meets at t: when one
+ * keeps en from starting now (earliest() at t, asked only after a
+ * reservation that reaches t), the sweep stops there and returns 0; the
+ * jobs not swept stay put off, first in defer[], for the caller to put en
+ * after them.  Whoever comes next sweeps them in the same order, on the
+ * same resources and reservations (nothing started in between), so every
+ * reservation and start is the one of a pass that swept all in turn; a
+ * flush that found en kept from starting swept the whole list before,
+ * placing reservations no job starting now needed (on M nine sweeps in
+ * ten of a forecast's hour).  1: all swept, en may start now; -1: ENOMEM.
+ */
+static int flush_deferred(struct sim *s, const struct entry *en,
+			  struct nofit *f, time_t t, uint32_t *npend,
+			  uint32_t *ndefer)
+{
+	const struct sjob *j = &s->sj[en->sj];
+	time_t lim = j->limit == FAR_FUTURE ? FAR_FUTURE / 2 : j->limit;
+
+	for (uint32_t d = 0; d < *ndefer; d++) {
+		const struct entry *de = &s->q[s->defer[d]];
+		uint32_t nrv0 = s->nrv;
+
+		if (backfill_try(s, de, t, npend,
+				 nofit_slot(s, &s->sj[de->sj],
+					    de->q.partition)) < 0)
+			return -1;
+		if (!resv_reach_now(s, nrv0, t, lim) ||
+		    earliest(s, j, en->q.partition, t, *npend, true) == t)
+			continue;
+		if (f && j->limit < f->now_limit)
+			f->now_limit = j->limit;
+		memmove(s->defer, s->defer + d + 1,
+			(*ndefer - d - 1) * sizeof(*s->defer));
+		*ndefer -= d + 1;
+		return 0;
+	}
+	*ndefer = 0;
+	return 1;
+}
+
 /*
  * One backfill pass.  A job that cannot start now (may_fit_now() says no,
  * or earliest() finds no room at t under the reservations made so far)
@@ -2655,9 +2761,9 @@ static int backfill_pass(struct sim *s, time_t t)
 {
 	const struct prio_sched_params *sp = s->sp;
 	time_t horizon = t + (time_t)sp->bf_window * 60;
-	uint32_t nrel = 0, npend = 0, tested = 0, ndefer = 0, mi = 0;
+	uint32_t nrel = 0, npend = 0, tested = 0, ndefer = 0, mi = 0, ndue = 0;
 	uint64_t version0 = s->plan_version;
-	bool lazy, reuse = s->memo_ok && s->plan_version == s->memo_version;
+	bool reuse = s->memo_ok && s->plan_version == s->memo_version;
 
 	if (!reuse)
 		s->nrv = s->nmemo = 0;
@@ -2683,9 +2789,11 @@ static int backfill_pass(struct sim *s, time_t t)
 		pend_put(s, npend, rn, s->rel[i].at);
 		npend += rn->count;
 	}
-	/* an end already due (the first pass, a job past its limit) frees
-	 * at t what may_fit_now() counts as taken: sweep every job */
-	lazy = !npend || s->pend[0].at > t;
+	/* the ends already due (the first pass, a job past its limit) are
+	 * free at t for every will-run test: may_fit_now() counts them so */
+	while (ndue < npend && s->pend[ndue].at <= t)
+		ndue++;
+	due_count(s, ndue, 1);
 	if (sp->bf_max_job_user)
 		memset(s->user_tested, 0,
 		       s->user_slots * sizeof(*s->user_tested));
@@ -2694,6 +2802,7 @@ static int backfill_pass(struct sim *s, time_t t)
 		struct sjob *j = &s->sj[en->sj];
 		const struct prio_job *job = &s->snap->jobs[j->job];
 		struct nofit *f;
+		bool now;
 
 		if (j->started || !eligible(s, j, t))
 			continue;
@@ -2726,45 +2835,47 @@ static int backfill_pass(struct sim *s, time_t t)
 			reuse = false;
 		}
 		f = nofit_slot(s, j, en->q.partition);
-		if (lazy) {
-			bool now;
-
-			if (f && f->now_stamp == s->now_stamp) {
-				now = f->now_fits;
-			} else {
-				now = may_fit_now(s, j, en->q.partition);
-				if (f) {
-					f->now_stamp = s->now_stamp;
-					f->now_fits = now;
-				}
-			}
-			/* and with the reservations made so far, which only
-			 * grow while the pass goes on */
-			if (now && f && j->limit >= f->now_limit) {
-				now = false;
-			} else if (now && earliest(s, j, en->q.partition, t,
-						   npend, true) != t) {
-				now = false;
-				if (f && j->limit < f->now_limit)
-					f->now_limit = j->limit;
-			}
-			if (!now) {
-				if (grow((void **)&s->defer, &s->cdefer, ndefer,
-					 sizeof(*s->defer)) < 0)
-					return -1;
-				s->defer[ndefer++] = k;
-				continue;
-			}
-		}
-		for (uint32_t d = 0; d < ndefer; d++) {
-			const struct entry *de = &s->q[s->defer[d]];
-
-			if (backfill_try(s, de, t, &npend,
-					 nofit_slot(s, &s->sj[de->sj],
-						    de->q.partition)) < 0)
+		if (fc_test.eager) {
+			if (backfill_try(s, en, t, &npend, f) < 0)
 				return -1;
+			if (j->started && watched_done(s, s->opts))
+				break;
+			continue;
 		}
-		ndefer = 0;
+		if (f && f->now_stamp == s->now_stamp) {
+			now = f->now_fits;
+		} else {
+			now = may_fit_now(s, j, en->q.partition);
+			if (f) {
+				f->now_stamp = s->now_stamp;
+				f->now_fits = now;
+			}
+		}
+		/* and with the reservations made so far, which only grow
+		 * while the pass goes on */
+		if (now && f && j->limit >= f->now_limit) {
+			now = false;
+		} else if (now && earliest(s, j, en->q.partition, t,
+					   npend, true) != t) {
+			now = false;
+			if (f && j->limit < f->now_limit)
+				f->now_limit = j->limit;
+		}
+		if (!now) {
+			if (grow((void **)&s->defer, &s->cdefer, ndefer,
+				 sizeof(*s->defer)) < 0)
+				return -1;
+			s->defer[ndefer++] = k;
+			continue;
+		}
+		switch (flush_deferred(s, en, f, t, &npend, &ndefer)) {
+		case -1:
+			return -1;
+		case 0:
+			/* kept from starting now: put off with the rest */
+			s->defer[ndefer++] = k;
+			continue;
+		}
 		if (backfill_try(s, en, t, &npend, f) < 0)
 			return -1;
 		/* the jobs watched have their starts: what the rest of the
@@ -2775,6 +2886,7 @@ static int backfill_pass(struct sim *s, time_t t)
 	}
 	if (reuse)
 		memo_cut(s, mi);
+	due_count(s, ndue, -1);
 	/* the jobs put off to the end are not swept: not in the memo, and
 	 * the next pass tests them anew */
 	s->memo_ok = s->plan_version == version0;
@@ -2784,6 +2896,8 @@ static int backfill_pass(struct sim *s, time_t t)
 	       s->snap->partition_count * sizeof(*s->part_ends));
 	return 0;
 }
+
+struct fc_test_hooks fc_test;
 
 /* --- the run ------------------------------------------------------------- */
 
@@ -3121,6 +3235,10 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->free_cpu = calloc(nn, sizeof(*s->free_cpu));
 	s->free_mem = calloc(nn, sizeof(*s->free_mem));
 	s->busy = calloc(nn, sizeof(*s->busy));
+	s->due_cpu = calloc(nn, sizeof(*s->due_cpu));
+	s->due_mem = calloc(nn, sizeof(*s->due_mem));
+	s->due_busy = calloc(nn, sizeof(*s->due_busy));
+	s->due_gres = calloc((size_t)nn * FC_GRES, sizeof(*s->due_gres));
 	s->rel_time = calloc(nn, sizeof(*s->rel_time));
 	s->rel_run = calloc((size_t)nn * REL_KEEP, sizeof(*s->rel_run));
 	s->rel_cnt = calloc(nn, sizeof(*s->rel_cnt));
@@ -3200,6 +3318,7 @@ static int setup(struct sim *s, const struct prio_engine *e,
 	s->user_slots = snap->strings.count + 1;
 	s->user_tested = calloc(s->user_slots, sizeof(*s->user_tested));
 	if (!s->free_cpu || !s->free_mem || !s->busy || !s->rel_time ||
+	    !s->due_cpu || !s->due_mem || !s->due_busy || !s->due_gres ||
 	    !s->rel_run || !s->rel_cnt || !s->capg || !s->node_gres ||
 	    !s->free_gres || !s->slot || !s->blkn || !s->blkl || !s->touch ||
 	    !s->tflag || !s->dirty || !s->dflag || !s->pmark ||
@@ -3460,6 +3579,10 @@ out:
 	free(s.free_gres);
 	free(s.capg);
 	free(s.busy);
+	free(s.due_cpu);
+	free(s.due_mem);
+	free(s.due_busy);
+	free(s.due_gres);
 	free(s.rel_time);
 	free(s.rel_run);
 	free(s.rel_cnt);
