@@ -2418,8 +2418,9 @@ static struct nofit *nofit_slot(struct sim *s, const struct sjob *j,
  * Whether j could start in p now if no reservation held anything: enough
  * nodes where it fits, and enough CPUs on them (for spread tasks, on its
  * count of the largest), with the ends due by now given back as every
- * will-run test of the pass gives them (room_at_t()).  choose() cannot succeed without this, and the
- * reservations only take from what use_at() sees, so a job that fails it
+ * will-run test of the pass gives them (room_at_t()).  choose() cannot
+ * succeed without this, and the reservations only take from what use_at()
+ * sees, so a job that fails it
  * does not start in this pass: backfill_pass() puts off its sweep until a
  * job below it might start, and needs its reservation.
  */
@@ -2711,10 +2712,10 @@ static bool resv_reach_now(const struct sim *s, uint32_t nrv0, time_t t,
  * jobs not swept stay put off, first in defer[], for the caller to put en
  * after them.  Whoever comes next sweeps them in the same order, on the
  * same resources and reservations (nothing started in between), so every
- * reservation and start is the one of a pass that swept all in turn; a
+ * reservation and start is the one of a pass that swept all in turn.  A
  * flush that found en kept from starting swept the whole list before,
- * placing reservations no job starting now needed (on M nine sweeps in
- * ten of a forecast's hour).  1: all swept, en may start now; -1: ENOMEM.
+ * placing reservations no job starting now needed yet (on M to +1 h, a
+ * third of the sweeps).  1: all swept, en may start now; -1: ENOMEM.
  */
 static int flush_deferred(struct sim *s, const struct entry *en,
 			  struct nofit *f, time_t t, uint32_t *npend,
@@ -2750,9 +2751,10 @@ static int flush_deferred(struct sim *s, const struct entry *en,
  * or earliest() finds no room at t under the reservations made so far)
  * only matters through its reservation, and that only to a job after it
  * that might start now: its sweep is put off (s->defer) until such a job
- * comes, and made then, in order, before that job's; the jobs put off
- * after the last such job are never swept.  The reservations, starts and
- * shortest failed limits are those of sweeping every job in turn, as
+ * comes, and made then, in order, before that job's, until one keeps that
+ * job from starting (flush_deferred()); the jobs put off after the last
+ * such job are never swept.  The reservations, starts and shortest failed
+ * limits are those of sweeping every job in turn (fc_test.eager), as
  * nothing changes while jobs are put off; on a full cluster most of a
  * pass's thousand jobs are, and the now-only check costs a sweep of the
  * nodes only, not of the window's ends.
