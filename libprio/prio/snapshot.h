@@ -56,6 +56,8 @@ struct prio_loaded {
 	unsigned long records; /* records taken from it */
 };
 
+struct prio_assoc_slot; /* private (assoc.c) */
+
 struct prio_snapshot {
 	struct prio_arena arena;
 	struct prio_intern strings;
@@ -154,8 +156,9 @@ struct prio_snapshot {
 	uint32_t *qos_by_name;
 	uint32_t index_size;
 	/* Associations by (account, user, partition), built by
-	 * prio_assoc_link(): open addressing, index + 1, 0 empty. */
-	uint32_t *assoc_slots;
+	 * prio_assoc_link(): open addressing, each slot its key and index
+	 * (assoc.c). */
+	struct prio_assoc_slot *assoc_slots;
 	uint32_t assoc_slot_mask;
 	/* Jobs by id for prio_snapshot_find_job(), built at finish:
 	 * open addressing, index + 1, 0 empty.  It describes job_index_count
