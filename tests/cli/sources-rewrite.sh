@@ -8,6 +8,7 @@
 # table with exit 0; prio-top -b alive, showing the whole queue in every
 # frame.  Bounded: about 4 seconds.
 set -u
+. tests/cli/rewrite-race.lib
 tmp=$(mktemp -d) && trap 'kill $writer $top 2>/dev/null; rm -rf "$tmp"' EXIT
 writer= top=
 d=tests/cli/readers-data/slurm-24.11
@@ -18,9 +19,6 @@ want=$(prio-calc --snapshot "$tmp/snap" -h | wc -l)
 [ "$want" -gt 0 ] || { echo "no rows to begin with"; exit 1; }
 pending=$(prio-top --snapshot "$tmp/snap" --once --size 100x10 | grep -o 'jobs [0-9]* pending')
 [ -n "$pending" ] || { echo "prio-top --once shows no pending count"; exit 1; }
-# the first 10 bytes of the line after the middle: a cut mid-line
-half=$(( $(wc -c <"$jobs") / 2 ))
-cut=$(( half + $(tail -c +$((half + 1)) "$jobs" | head -1 | wc -c) + 10 ))
 # prio-top follows the same folder the whole time: alive, each frame with
 # the whole queue (a failed reload keeps the last good data).  Its first
 # load comes before the writer starts: with no good data yet, a failed
@@ -29,37 +27,9 @@ prio-top --snapshot "$tmp/snap" -b -d 0.05 -n 60 --size 100x10 >"$tmp/top" 2>"$t
 top=$!
 i=0
 while [ ! -s "$tmp/top" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-end=$(( $(date +%s) + 4 ))
-(
-	while [ "$(date +%s)" -lt "$end" ]; do
-		{ head -c $cut "$tmp/jobs.full"; sleep 0.01
-		  tail -c +$((cut + 1)) "$tmp/jobs.full"; } >"$jobs"
-		cp "$tmp/jobs.full" "$tmp/snap/.jobs.new" &&
-			mv "$tmp/snap/.jobs.new" "$jobs"
-		: >"$jobs"
-		cp "$tmp/jobs.full" "$jobs"
-	done
-) &
-writer=$!
-runs=0 whole=0 refused=0 fail=0
-while [ "$(date +%s)" -lt "$end" ]; do
-	prio-calc --snapshot "$tmp/snap" -h >"$tmp/out" 2>"$tmp/err"
-	rc=$?
-	runs=$((runs + 1))
-	rows=$(wc -l <"$tmp/out")
-	lines=$(wc -l <"$tmp/err")
-	if [ $rc = 0 ] && [ "$rows" = "$want" ] && [ "$lines" = 0 ]; then
-		whole=$((whole + 1))
-	elif [ $rc = 2 ] && [ "$rows" = 0 ] && [ "$lines" = 1 ]; then
-		refused=$((refused + 1))
-	else
-		echo "FAIL: run $runs: exit $rc, $rows rows (want $want), stderr:"
-		head -3 "$tmp/err"
-		fail=1
-	fi
-done
-wait $writer
-writer=
+: >"$tmp/want.err"
+rewrite_race "$tmp/snap" "$tmp/jobs.full" 4 "$want" "$tmp/want.err"
+fail=$?
 wait $top
 rc=$? top=
 frames=$(grep -c 'pending' "$tmp/top")
@@ -69,6 +39,6 @@ if [ $rc != 0 ] || [ "$frames" = 0 ] || [ "$frames" != "$whole_frames" ]; then
 	head -3 "$tmp/toperr"
 	fail=1
 fi
-[ $runs -gt 0 ] || { echo "no run"; exit 1; }
-echo "$runs runs: $whole whole, $refused refused"
+[ $race_runs -gt 0 ] || { echo "no run"; exit 1; }
+echo "$race_runs runs: $race_whole whole, $race_refused refused"
 exit $fail
