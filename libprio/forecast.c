@@ -1162,18 +1162,25 @@ restore:
 	return ok;
 }
 
-/* The CPUs j could use on node n as it is now (0: none): a whole idle
- * node for an exclusive job, else what its GRES, CPUs and memory allow. */
-static int64_t room_now(const struct sim *s, const struct sjob *j, uint32_t n)
+/* The CPUs j could use on node n with c CPUs, m memory, g GRES free and
+ * b jobs on it (0: none): a whole idle node for an exclusive job, else
+ * what its GRES, CPUs and memory allow. */
+static int64_t room_with(const struct sim *s, const struct sjob *j,
+			 uint32_t n, int64_t c, int64_t m, uint32_t b,
+			 const int64_t *g)
 {
 	if (j->excl)
-		return s->busy[n] == 0 &&
-			       s->free_cpu[n] >= (int64_t)s->res.node_cpus[n]
-			   ? s->free_cpu[n]
-			   : 0;
-	if (!gres_fit(s, j, &s->free_gres[n * FC_GRES]))
+		return b == 0 && c >= (int64_t)s->res.node_cpus[n] ? c : 0;
+	if (!gres_fit(s, j, g))
 		return 0;
-	return usable(j, s->free_cpu[n], s->free_mem[n]);
+	return usable(j, c, m);
+}
+
+/* The CPUs j could use on node n as it is now. */
+static int64_t room_now(const struct sim *s, const struct sjob *j, uint32_t n)
+{
+	return room_with(s, j, n, s->free_cpu[n], s->free_mem[n], s->busy[n],
+			 &s->free_gres[n * FC_GRES]);
 }
 
 /* room_now() with the ends due by the backfill pass's instant given back
@@ -1181,23 +1188,16 @@ static int64_t room_now(const struct sim *s, const struct sjob *j, uint32_t n)
 static int64_t room_at_t(const struct sim *s, const struct sjob *j,
 			 uint32_t n)
 {
-	int64_t c, m, g[FC_GRES];
+	int64_t g[FC_GRES];
 
 	if (!s->due)
 		return room_now(s, j, n);
-	c = s->free_cpu[n] + s->due_cpu[n];
-	m = s->free_mem[n] + s->due_mem[n];
-	if (j->excl)
-		return s->busy[n] == s->due_busy[n] &&
-			       c >= (int64_t)s->res.node_cpus[n]
-			   ? c
-			   : 0;
 	for (uint32_t i = 0; i < s->ngres; i++)
 		g[i] = s->free_gres[n * FC_GRES + i] +
 		       s->due_gres[n * FC_GRES + i];
-	if (!gres_fit(s, j, g))
-		return 0;
-	return usable(j, c, m);
+	return room_with(s, j, n, s->free_cpu[n] + s->due_cpu[n],
+			 s->free_mem[n] + s->due_mem[n],
+			 s->busy[n] - s->due_busy[n], g);
 }
 
 /* The ends pend[0 .. ndue), due by the pass's instant, counted in (sign 1)
@@ -1563,14 +1563,8 @@ static int64_t use_at(const struct sim *s, const struct sjob *j, uint32_t n,
 {
 	if (!s->ever[k] || s->blkn[k])
 		return 0;
-	if (j->excl)
-		return s->capb[k] == 0 &&
-			       s->capc[k] >= (int64_t)s->res.node_cpus[n]
-			   ? s->capc[k]
-			   : 0;
-	if (!gres_fit(s, j, &s->capg[k * FC_GRES]))
-		return 0;
-	return usable(j, s->capc[k], s->capm[k]);
+	return room_with(s, j, n, s->capc[k], s->capm[k], s->capb[k],
+			 &s->capg[k * FC_GRES]);
 }
 
 /* Slot k's state changed: its usable CPUs are counted again before the
