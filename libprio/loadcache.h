@@ -321,15 +321,16 @@ int lc_jobs_stream(struct prio_snapshot *snap, const char *path);
  * when it is set, so that a test takes the threaded path on a small file;
  * stream_chunk streams in runs of that size (at least 2 * PRIO_MAX_LINE);
  * stream_err, when set, gets the error a stream gave up at (otherwise the
- * stream keeps it quiet: the whole load words it); jobs_streamed counts
- * the job files streamed whole, so that a test knows which path it took.
+ * stream keeps it quiet: the whole load words it); no_stream has
+ * lc_jobs_stream() decline every file, and jobs_streamed counts the job
+ * files it loaded, so that a test knows which path a file took.
  */
 struct lc_test_hooks {
 	size_t pipe_min;
 	size_t stream_chunk;
 	struct prio_error *stream_err;
-	bool no_stream;		/* lc_jobs_stream() declines every file */
-	unsigned jobs_streamed; /* lc_jobs_stream() loads, counted */
+	bool no_stream;
+	unsigned jobs_streamed;
 };
 extern struct lc_test_hooks lc_test;
 
